@@ -1,0 +1,22 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const src = (pkg: string, file = 'index.ts') => fileURLToPath(new URL(`./packages/${pkg}/src/${file}`, import.meta.url));
+
+// Tests import the packages' sources, so a test run never depends on a stale build.
+// The build smoke test (test/build-output.test.ts) is the one place that checks dist/.
+export default defineConfig({
+  resolve: {
+    alias: [
+      { find: /^@railyard\/contract$/, replacement: src('contract') },
+      { find: /^@railyard\/engine\/msw$/, replacement: src('engine', 'msw.ts') },
+      { find: /^@railyard\/engine$/, replacement: src('engine') },
+      { find: /^@railyard\/client$/, replacement: src('client') },
+      { find: /^@railyard\/wallet$/, replacement: src('wallet') },
+    ],
+  },
+  test: {
+    include: ['packages/*/src/**/*.test.ts', 'test/**/*.test.ts', 'examples/**/*.test.ts'],
+    testTimeout: 20_000,
+  },
+});
