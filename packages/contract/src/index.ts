@@ -1,1 +1,13 @@
-export {};
+/**
+ * @railyard/contract: the zod schemas shared by the Railyard engine, client and wallet.
+ * Types are inferred from the schemas; the OpenAPI document is generated from the same endpoint definitions.
+ * @packageDocumentation
+ */
+export * from './common.js';
+export * from './countries.js';
+export * from './tax-ids.js';
+export * from './errors.js';
+export * from './endpoint.js';
+export * from './pagination.js';
+export * from './customers.js';
+export * from './control-plane.js';

@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import { Timestamp } from './common.js';
+import { defineEndpoint } from './endpoint.js';
+import { PageQuery, pageOf } from './pagination.js';
+
+// Railyard's own control plane under /_sandbox/ (DESIGN §3). Each call is scoped to the platform whose
+// Basic credentials it carries, except the clock, which is shared by the whole engine.
+
+export const ClockState = z.object({ now: Timestamp, mode: z.enum(['virtual', 'real']) }).meta({ id: 'SandboxClock' });
+export type ClockState = z.infer<typeof ClockState>;
+
+export const ClockAdvanceRequest = z.strictObject({
+  ms: z.number().int().min(0).max(10 * 365 * 24 * 3600 * 1000),
+});
+
+/** A platform's whole state as JSON, as `GET /_sandbox/snapshot` returns it and `POST /_sandbox/restore` takes it. */
+export const Snapshot = z
+  .object({
+    format: z.literal('railyard-snapshot@1'),
+    takenAt: Timestamp,
+    collections: z.record(z.string(), z.array(z.unknown())),
+  })
+  .meta({ id: 'SandboxSnapshot' });
+export type Snapshot = z.infer<typeof Snapshot>;
+
+/** A webhook delivery attempt of an emitted event (filled once webhooks are delivered). */
+export const DeliveryAttempt = z.object({
+  attempt: z.number().int().min(1),
+  url: z.string(),
+  at: Timestamp,
+  status: z.number().int().optional(),
+  error: z.string().optional(),
+});
+
+/** An event in the outbox: the webhook envelope plus what happened to its deliveries. */
+export const SandboxEvent = z
+  .object({
+    id: z.string(),
+    type: z.string(),
+    timestamp: Timestamp,
+    data: z.unknown(),
+    deliveries: z.array(DeliveryAttempt),
+  })
+  .meta({ id: 'SandboxEvent' });
+export type SandboxEvent = z.infer<typeof SandboxEvent>;
+
+export const SandboxEventQuery = PageQuery.extend({ type: z.string().optional() });
+
+export const PlatformCreateRequest = z.strictObject({
+  name: z.string().min(1).max(100).optional(),
+  regulated: z.boolean().optional(),
+  skipPaperwork: z.boolean().optional(),
+  clientId: z.string().regex(/^[A-Za-z0-9_\-.]{3,100}$/).optional(),
+  clientSecret: z.string().min(8).max(200).optional(),
+});
+export type PlatformCreateRequest = z.input<typeof PlatformCreateRequest>;
+
+export const PlatformCredentials = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    clientId: z.string(),
+    clientSecret: z.string(),
+    regulated: z.boolean(),
+    skipPaperwork: z.boolean(),
+  })
+  .meta({ id: 'SandboxPlatform' });
+export type PlatformCredentials = z.infer<typeof PlatformCredentials>;
+
+const tag = 'Sandbox control plane';
+const controlPlane = true;
+export const controlPlaneEndpoints = {
+  getSandboxClock: defineEndpoint({
+    operationId: 'getSandboxClock', method: 'GET', path: '/_sandbox/clock', tag, controlPlane,
+    summary: 'Current engine time', response: { status: 200, description: 'The clock', schema: ClockState },
+  }),
+  advanceSandboxClock: defineEndpoint({
+    operationId: 'advanceSandboxClock', method: 'POST', path: '/_sandbox/clock/advance', tag, controlPlane,
+    summary: 'Advance the virtual clock, running due jobs in order', body: ClockAdvanceRequest,
+    response: { status: 200, description: 'The clock after advancing', schema: ClockState }, errors: [409],
+  }),
+  resetSandbox: defineEndpoint({
+    operationId: 'resetSandbox', method: 'POST', path: '/_sandbox/reset', tag, controlPlane,
+    summary: "Erase the platform's data (customers, accounts, events, idempotency records)",
+    response: { status: 204, description: 'Reset' },
+  }),
+  getSandboxSnapshot: defineEndpoint({
+    operationId: 'getSandboxSnapshot', method: 'GET', path: '/_sandbox/snapshot', tag, controlPlane,
+    summary: "The platform's state as JSON", response: { status: 200, description: 'Snapshot', schema: Snapshot },
+  }),
+  restoreSandbox: defineEndpoint({
+    operationId: 'restoreSandbox', method: 'POST', path: '/_sandbox/restore', tag, controlPlane,
+    summary: "Replace the platform's state with a snapshot", body: Snapshot,
+    response: { status: 204, description: 'Restored' },
+  }),
+  listSandboxEvents: defineEndpoint({
+    operationId: 'listSandboxEvents', method: 'GET', path: '/_sandbox/events', tag, controlPlane,
+    summary: 'Emitted events and their delivery attempts, newest first', query: SandboxEventQuery,
+    response: { status: 200, description: 'A page of events', schema: pageOf(SandboxEvent) },
+  }),
+  createSandboxPlatform: defineEndpoint({
+    operationId: 'createSandboxPlatform', method: 'POST', path: '/_sandbox/platforms', tag, controlPlane,
+    summary: 'Create a platform (tenant) with its own credentials and verification mode', body: PlatformCreateRequest,
+    response: { status: 201, description: 'The platform and its credentials', schema: PlatformCredentials }, errors: [409],
+  }),
+  getOpenApiDocument: defineEndpoint({
+    operationId: 'getOpenApiDocument', method: 'GET', path: '/_sandbox/openapi.json', tag, controlPlane,
+    summary: 'This OpenAPI 3.1 document',
+    response: { status: 200, description: 'OpenAPI 3.1 document', schema: z.record(z.string(), z.unknown()) },
+  }),
+} as const;

@@ -1,0 +1,59 @@
+import type { z } from 'zod';
+import type { ErrorStatus } from './errors.js';
+
+/** HTTP methods the API uses. */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** The version segment every API path starts with (SPEC §9). */
+export const API_VERSION = '2025-10-13';
+/** Base path of the API, e.g. `http://127.0.0.1:4100/2025-10-13`. */
+export const BASE_PATH = `/${API_VERSION}`;
+
+/**
+ * One operation of the API, described once: the engine routes and validates with it, the client types its calls
+ * with it, and the OpenAPI document is generated from it.
+ */
+export interface Endpoint {
+  /** Stable operation name, also the OpenAPI `operationId`. */
+  readonly operationId: string;
+  readonly method: HttpMethod;
+  /** Path below the base path, with `{name}` parameters, e.g. `/customers/{customerId}`. */
+  readonly path: string;
+  readonly summary: string;
+  readonly description?: string;
+  /** OpenAPI tag: the SPEC area the operation belongs to. */
+  readonly tag: string;
+  readonly params?: z.ZodObject;
+  readonly query?: z.ZodObject;
+  /** JSON request body. */
+  readonly body?: z.ZodType;
+  /** True when the body may be omitted entirely (e.g. execute with an optional body). */
+  readonly bodyOptional?: boolean;
+  /** The body is multipart/form-data rather than JSON (document upload). */
+  readonly multipart?: boolean;
+  /** The success response. A `schema` of undefined means no body (204). */
+  readonly response: { readonly status: number; readonly description: string; readonly schema?: z.ZodType };
+  /** Error statuses the operation documents, beyond the 400/401/404/405/413/500 every operation can return. */
+  readonly errors?: readonly ErrorStatus[];
+  /** Railyard's `/_sandbox/` control plane: served at the root as well as under the base path. */
+  readonly controlPlane?: boolean;
+}
+
+/** Declares an endpoint, keeping its literal types for inference. */
+export const defineEndpoint = <const E extends Endpoint>(endpoint: E): E => endpoint;
+
+type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+type In<S> = S extends z.ZodType ? z.input<S> : undefined;
+
+/** Parsed path parameters of an endpoint. */
+export type ParamsOf<E extends Endpoint> = Out<E['params']>;
+/** Parsed query of an endpoint (defaults applied). */
+export type QueryOf<E extends Endpoint> = Out<E['query']>;
+/** Parsed request body of an endpoint. */
+export type BodyOf<E extends Endpoint> = Out<E['body']>;
+/** Request body as a caller writes it (before defaults). */
+export type BodyInputOf<E extends Endpoint> = In<E['body']>;
+/** Query as a caller writes it. */
+export type QueryInputOf<E extends Endpoint> = In<E['query']>;
+/** Success response body of an endpoint. */
+export type ResponseOf<E extends Endpoint> = E['response']['schema'] extends z.ZodType ? z.output<E['response']['schema']> : void;

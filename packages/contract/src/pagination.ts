@@ -1,0 +1,37 @@
+import { z } from 'zod';
+
+/** Page size bounds of every paginated list (REFERENCE §1, DESIGN §3). */
+export const PAGE_LIMIT_DEFAULT = 20;
+export const PAGE_LIMIT_MAX = 100;
+
+/** Query parameters every paginated list accepts. */
+export const PageQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(PAGE_LIMIT_MAX).default(PAGE_LIMIT_DEFAULT),
+  cursor: z.string().min(1).max(512).optional(),
+});
+
+/** Sort order accepted by some lists. */
+export const SortOrder = z.enum(['asc', 'desc']);
+
+/** The envelope of a paginated list: `{data, hasMore, nextCursor, totalCount}`. */
+export const pageOf = <T extends z.ZodType>(item: T) =>
+  z.object({
+    data: z.array(item),
+    hasMore: z.boolean(),
+    nextCursor: z.string().optional(),
+    totalCount: z.number().int().min(0),
+  });
+
+/** A page of items as the API returns it. */
+export interface Page<T> {
+  data: T[];
+  hasMore: boolean;
+  nextCursor?: string;
+  totalCount: number;
+}
+
+/** The envelope of the few lists that are not paginated: `{data}`. */
+export const listOf = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item) });
+
+/** Query boolean (`true`/`false` strings). */
+export const QueryBoolean = z.enum(['true', 'false']).transform((v) => v === 'true');
