@@ -11,3 +11,4 @@ export * from './endpoint.js';
 export * from './pagination.js';
 export * from './customers.js';
 export * from './control-plane.js';
+export * from './accounts.js';
