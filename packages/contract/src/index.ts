@@ -12,3 +12,4 @@ export * from './pagination.js';
 export * from './customers.js';
 export * from './control-plane.js';
 export * from './accounts.js';
+export * from './endpoints.js';

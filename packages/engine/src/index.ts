@@ -1,1 +1,12 @@
-export {};
+/**
+ * @railyard/engine: the sandbox. `createEngine()` gives the whole API as a `fetch` handler; `@railyard/engine/msw`
+ * serves it to msw, and the `railyard serve` bin over HTTP.
+ * @packageDocumentation
+ */
+export { createEngine, type Engine, type EngineOptions, type SandboxControls } from './engine.js';
+export { VirtualClock, RealClock, type Clock } from './core/clock.js';
+export { createMemoryStore, type Store, type TenantStore, type Collection } from './core/store.js';
+export { randomIds, sequentialIds, type IdGenerator } from './core/ids.js';
+export { ApiError } from './core/errors.js';
+export { DEFAULT_CREDENTIALS, type Platform } from './platforms/registry.js';
+export { startServer, type ServerOptions, type RunningServer } from './server/server.js';

@@ -1,1 +1,22 @@
-export {};
+import { http, type RequestHandler } from 'msw';
+import { BASE_PATH } from '@railyard/contract';
+import type { Engine } from './engine.js';
+
+/** Options of {@link createHandlers}. */
+export interface HandlerOptions {
+  /** Origin the app under test calls, e.g. `https://api.example.test`. Default `http://127.0.0.1:4100`. */
+  origin?: string;
+}
+
+/**
+ * msw request handlers that answer the API from an engine, for `setupServer(...createHandlers(engine))` in Node or
+ * `setupWorker` in the browser.
+ */
+export function createHandlers(engine: Engine, options: HandlerOptions = {}): RequestHandler[] {
+  const origin = (options.origin ?? 'http://127.0.0.1:4100').replace(/\/+$/, '');
+  const serve = ({ request }: { request: Request }) => engine.fetch(request);
+  return [
+    http.all(`${origin}${BASE_PATH}/*`, serve),
+    http.all(`${origin}/_sandbox/*`, serve),
+  ];
+}

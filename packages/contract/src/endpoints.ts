@@ -1,0 +1,11 @@
+import { internalAccountEndpoints } from './accounts.js';
+import { controlPlaneEndpoints } from './control-plane.js';
+import { customerEndpoints } from './customers.js';
+
+/** Every operation of the API, by operationId: the engine serves these and the OpenAPI document describes them. */
+export const endpoints = {
+  ...customerEndpoints,
+  ...internalAccountEndpoints,
+  ...controlPlaneEndpoints,
+} as const;
+export type Endpoints = typeof endpoints;

@@ -1,0 +1,46 @@
+import type { PaymentInstructions } from '@railyard/contract';
+
+/** Digits derived from an id, so an account's sandbox bank details are stable across snapshots. */
+const digitsOf = (id: string, count: number): string => {
+  let out = '';
+  for (const ch of id.replace(/[^0-9a-f]/g, '')) {
+    out += (parseInt(ch, 16) % 10).toString();
+    if (out.length === count) break;
+  }
+  return out.padEnd(count, '0');
+};
+
+/** How to pay into an internal account, per currency: the sandbox's own receiving details. */
+const BY_CURRENCY: Record<string, (accountId: string, reference: string) => PaymentInstructions['accountOrWalletInfo']> = {
+  USD: (id, reference) => ({
+    accountType: 'USD_ACCOUNT', paymentRails: ['ACH', 'WIRE', 'RTP', 'FEDNOW'], accountNumber: digitsOf(id, 12),
+    routingNumber: '021000021', bankName: 'Railyard Sandbox Bank', reference,
+  }),
+  EUR: (id, reference) => ({
+    accountType: 'EUR_ACCOUNT', paymentRails: ['SEPA', 'SEPA_INSTANT'], iban: `DE89370400440${digitsOf(id, 9)}`,
+    swiftCode: 'RAILDEFFXXX', reference,
+  }),
+  GBP: (id, reference) => ({
+    accountType: 'GBP_ACCOUNT', paymentRails: ['FASTER_PAYMENTS'], sortCode: '040004', accountNumber: digitsOf(id, 8), reference,
+  }),
+  MXN: (id, reference) => ({ accountType: 'MXN_ACCOUNT', paymentRails: ['SPEI'], clabeNumber: `646180${digitsOf(id, 12)}`, reference }),
+  BRL: (id) => ({ accountType: 'BRL_ACCOUNT', qrCode: `00020126580014br.gov.bcb.pix0136${digitsOf(id, 32)}` }),
+  USDC: (id) => ({ accountType: 'SOLANA_WALLET', address: solanaLikeAddress(id), assetType: 'USDC' }),
+  BTC: (id) => ({ accountType: 'BITCOIN_L1', address: `bc1q${id.replace(/[^0-9a-f]/g, '').slice(0, 38)}`, network: 'BITCOIN' }),
+};
+
+const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+function solanaLikeAddress(id: string): string {
+  const hex = id.replace(/[^0-9a-f]/g, '');
+  let out = '';
+  for (let i = 0; out.length < 44; i++) out += BASE58[parseInt(hex[i % hex.length]! + hex[(i * 7 + 3) % hex.length]!, 16) % 58];
+  return out;
+}
+
+/** The funding instructions of a new internal account. */
+export function fundingInstructionsFor(currency: string, accountId: string): PaymentInstructions[] {
+  const make = BY_CURRENCY[currency];
+  if (!make) return [];
+  const reference = `RY${digitsOf(accountId, 10)}`;
+  return [{ accountOrWalletInfo: make(accountId, reference), instructionsNotes: `Sandbox: use POST /sandbox/internal-accounts/{id}/fund to credit this account instantly` }];
+}

@@ -1,0 +1,65 @@
+import type { CustomerInternalAccountListQuery, InternalAccount, Page, PlatformInternalAccountListQuery } from '@railyard/contract';
+import type { z } from 'zod';
+import type { TenantContext } from '../core/context.js';
+import { paginate } from '../core/pagination.js';
+import { CURRENCIES, currencyOf } from '../config/currencies.js';
+import { fundingInstructionsFor } from './funding-instructions.js';
+
+const accounts = (tenant: TenantContext) => tenant.store.collection<InternalAccount>('internalAccounts');
+
+/** Opens one internal account per currency the owner does not hold yet (customer, or the platform when undefined). */
+export function openInternalAccounts(tenant: TenantContext, customerId: string | undefined, currencies: readonly string[]): InternalAccount[] {
+  const held = new Set<string>();
+  for (const account of accounts(tenant).values()) {
+    if (account.customerId === customerId) held.add(account.balance.currency.code);
+  }
+  const opened: InternalAccount[] = [];
+  for (const code of currencies) {
+    if (held.has(code)) continue;
+    const id = tenant.ids('InternalAccount');
+    const now = tenant.nowIso();
+    const zero = { amount: 0, currency: currencyOf(code) };
+    const account: InternalAccount = {
+      id,
+      ...(customerId === undefined ? {} : { customerId }),
+      type: CURRENCIES[code]!.internalAccountType,
+      status: 'ACTIVE',
+      balance: zero,
+      totalBalance: zero,
+      fundingPaymentInstructions: fundingInstructionsFor(code, id),
+      createdAt: now,
+      updatedAt: now,
+    };
+    opened.push(accounts(tenant).insert(account));
+    held.add(code);
+  }
+  return opened;
+}
+
+/** `GET /customers/internal-accounts`: customers' accounts, newest first. */
+export function listCustomerInternalAccounts(
+  tenant: TenantContext,
+  query: z.output<typeof CustomerInternalAccountListQuery>,
+): Page<InternalAccount> {
+  const entries = accounts(tenant)
+    .newestFirst()
+    .filter(({ value }) =>
+      value.customerId !== undefined &&
+      (query.customerId === undefined || value.customerId === query.customerId) &&
+      (query.currency === undefined || value.balance.currency.code === query.currency) &&
+      (query.type === undefined || value.type === query.type));
+  return paginate(entries, query);
+}
+
+/** `GET /platform/internal-accounts`: the platform's own accounts, not paged. */
+export function listPlatformInternalAccounts(
+  tenant: TenantContext,
+  query: z.output<typeof PlatformInternalAccountListQuery>,
+): { data: InternalAccount[] } {
+  const data = [...accounts(tenant).values()].filter(
+    (a) => a.customerId === undefined &&
+      (query.currency === undefined || a.balance.currency.code === query.currency) &&
+      (query.type === undefined || a.type === query.type),
+  );
+  return { data };
+}

@@ -1,0 +1,44 @@
+import type { Currency, CustomerInfoFieldName } from '@railyard/contract';
+
+/** What the sandbox knows about a currency it offers. */
+export interface CurrencyProfile extends Currency {
+  /** Region a customer holding this currency belongs to when the request names none. */
+  readonly region: string;
+  /** Internal accounts in this currency are fiat or crypto. */
+  readonly internalAccountType: 'INTERNAL_FIAT' | 'INTERNAL_CRYPTO';
+  /** Customer fields the currency's provider requires (SPEC §2.6, REFERENCE §10). */
+  readonly providerRequiredCustomerFields: readonly CustomerInfoFieldName[];
+}
+
+const profile = (
+  code: string, name: string, symbol: string, decimals: number, region: string,
+  internalAccountType: CurrencyProfile['internalAccountType'], providerRequiredCustomerFields: CustomerInfoFieldName[] = [],
+): CurrencyProfile => ({ code, name, symbol, decimals, region, internalAccountType, providerRequiredCustomerFields });
+
+/** The currencies a sandbox platform supports by default, and their provider requirements. */
+export const CURRENCIES: Readonly<Record<string, CurrencyProfile>> = Object.fromEntries(
+  [
+    profile('USD', 'US Dollar', '$', 2, 'US', 'INTERNAL_FIAT'),
+    profile('EUR', 'Euro', '€', 2, 'EU', 'INTERNAL_FIAT', ['FULL_NAME', 'BIRTH_DATE', 'NATIONALITY', 'POSTAL_ADDRESS', 'EMAIL']),
+    profile('GBP', 'Pound Sterling', '£', 2, 'GB', 'INTERNAL_FIAT', ['FULL_NAME', 'POSTAL_ADDRESS']),
+    profile('MXN', 'Mexican Peso', '$', 2, 'MX', 'INTERNAL_FIAT', ['FULL_NAME', 'BIRTH_DATE', 'NATIONALITY']),
+    profile('BRL', 'Brazilian Real', 'R$', 2, 'BR', 'INTERNAL_FIAT', ['FULL_NAME', 'BIRTH_DATE']),
+    profile('USDC', 'USD Coin', 'USDC', 6, 'US', 'INTERNAL_CRYPTO'),
+    profile('BTC', 'Bitcoin', '₿', 8, 'US', 'INTERNAL_CRYPTO'),
+  ].map((c) => [c.code, c]),
+);
+
+/** Currencies a customer gets when the create request names none. */
+export const DEFAULT_CUSTOMER_CURRENCIES = ['USD'] as const;
+
+/** The Currency object of the API for a known code. */
+export const currencyOf = (code: string): Currency => {
+  const found = CURRENCIES[code];
+  if (!found) throw new Error(`unknown currency ${code}`);
+  return { code: found.code, name: found.name, symbol: found.symbol, decimals: found.decimals };
+};
+
+/** End-user terms versions the sandbox recognises; the first is current (REFERENCE §2.1). */
+export const END_USER_TERMS = [
+  { version: 'V1', url: 'https://sandbox.railyard.dev/legal/end-user-terms/v1' },
+] as const;

@@ -1,0 +1,44 @@
+import type { ErrorCodeFor, ErrorStatus, FieldError } from '@railyard/contract';
+
+/**
+ * The one error type of the engine. Domain code throws it; the HTTP layer maps it to the SPEC §2.4 body in one place.
+ */
+export class ApiError<S extends ErrorStatus = ErrorStatus> extends Error {
+  constructor(
+    readonly status: S,
+    readonly code: ErrorCodeFor<S>,
+    message: string,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+
+  /** The SPEC §2.4 error object. */
+  toBody(): { status: number; code: string; message: string; details?: Record<string, unknown> } {
+    return this.details === undefined
+      ? { status: this.status, code: this.code, message: this.message }
+      : { status: this.status, code: this.code, message: this.message, details: this.details };
+  }
+}
+
+/** 400 INVALID_INPUT listing every invalid field. */
+export const invalidInput = (errors: FieldError[], message?: string): ApiError<400> =>
+  new ApiError(400, 'INVALID_INPUT', message ?? describeFieldErrors(errors), { errors });
+
+/** A one-field INVALID_INPUT. */
+export const invalidField = (field: string, message: string, constraint?: FieldError['constraint']): ApiError<400> =>
+  invalidInput([constraint ? { field, message, constraint } : { field, message }]);
+
+export const notFound = (what: string, id: string, code: ErrorCodeFor<404> = 'NOT_FOUND'): ApiError<404> =>
+  new ApiError(404, code, `${what} ${id} was not found`);
+
+export const conflict = (message: string, code: ErrorCodeFor<409> = 'CONFLICT', details?: Record<string, unknown>): ApiError<409> =>
+  new ApiError(409, code, message, details);
+
+function describeFieldErrors(errors: FieldError[]): string {
+  if (errors.length === 0) return 'The request is invalid';
+  const first = errors[0]!;
+  const more = errors.length > 1 ? ` (and ${errors.length - 1} more invalid field${errors.length > 2 ? 's' : ''})` : '';
+  return `${first.field}: ${first.message ?? 'is invalid'}${more}`;
+}

@@ -1,0 +1,61 @@
+import type { TenantStore } from './store.js';
+
+/** A response kept for replay. */
+export interface StoredResponse {
+  status: number;
+  body: string | null;
+  headers: Record<string, string>;
+}
+
+interface IdempotencyRecord {
+  id: string;
+  fingerprint: string;
+  response: StoredResponse;
+  storedAt: number;
+}
+
+/** How long a key is remembered. */
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+
+export type IdempotencyLookup =
+  | { kind: 'new' }
+  | { kind: 'replay'; response: StoredResponse }
+  | { kind: 'mismatch' }
+  | { kind: 'in-flight'; done: Promise<void> };
+
+/**
+ * Idempotency keys per platform (DESIGN §5): the first response is stored and replayed unchanged; the same key with a
+ * different request is refused; a request arriving while the first is still running waits for it.
+ * Records live in the tenant store, so reset, snapshot and restore include them.
+ */
+export class IdempotencyKeys {
+  private readonly inFlight = new Map<string, { fingerprint: string; done: Promise<void> }>();
+
+  lookup(store: TenantStore, tenantId: string, key: string, fingerprint: string, now: number): IdempotencyLookup {
+    const flying = this.inFlight.get(`${tenantId}\u0000${key}`);
+    if (flying) return flying.fingerprint === fingerprint ? { kind: 'in-flight', done: flying.done } : { kind: 'mismatch' };
+    const records = store.collection<IdempotencyRecord>('idempotency');
+    const record = records.get(key);
+    if (record && now - record.storedAt > IDEMPOTENCY_TTL_MS) records.delete(key);
+    else if (record) return record.fingerprint === fingerprint ? { kind: 'replay', response: record.response } : { kind: 'mismatch' };
+    return { kind: 'new' };
+  }
+
+  /** Marks a key as being processed; call the returned function when the request ends. */
+  begin(tenantId: string, key: string, fingerprint: string): () => void {
+    let finish!: () => void;
+    const done = new Promise<void>((resolve) => (finish = resolve));
+    const slot = `${tenantId}\u0000${key}`;
+    this.inFlight.set(slot, { fingerprint, done });
+    return () => {
+      this.inFlight.delete(slot);
+      finish();
+    };
+  }
+
+  save(store: TenantStore, key: string, fingerprint: string, response: StoredResponse, now: number): void {
+    const records = store.collection<IdempotencyRecord>('idempotency');
+    records.delete(key);
+    records.insert({ id: key, fingerprint, response, storedAt: now });
+  }
+}

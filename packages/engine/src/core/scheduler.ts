@@ -1,0 +1,117 @@
+import type { Clock } from './clock.js';
+import { VirtualClock } from './clock.js';
+
+/** A timed transition, kept as data so it survives a snapshot and restore. */
+export interface Job {
+  id: string;
+  tenantId: string;
+  /** When it is due, in clock milliseconds. */
+  at: number;
+  /** Which registered handler runs it. */
+  kind: string;
+  payload: unknown;
+}
+
+export type JobHandler = (job: Job) => void;
+
+/**
+ * Runs jobs when they fall due. With a virtual clock, {@link Scheduler.advance} runs every due job in time order,
+ * synchronously, moving the clock to each job's time first (DESIGN §5). With a real clock a timer wakes it.
+ */
+export class Scheduler {
+  private jobs: Job[] = [];
+  private readonly handlers = new Map<string, JobHandler>();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private counter = 0;
+  private running = false;
+
+  constructor(private readonly clock: Clock) {}
+
+  /** Registers the handler for a kind of job. */
+  register(kind: string, handler: JobHandler): void {
+    this.handlers.set(kind, handler);
+  }
+
+  /** Schedules a job; returns its id. */
+  schedule(tenantId: string, at: number, kind: string, payload: unknown): string {
+    if (!this.handlers.has(kind)) throw new Error(`no handler registered for job kind ${kind}`);
+    const job: Job = { id: `job-${++this.counter}`, tenantId, at, kind, payload };
+    this.insert(job);
+    this.arm();
+    return job.id;
+  }
+
+  cancel(jobId: string): void {
+    this.jobs = this.jobs.filter((j) => j.id !== jobId);
+  }
+
+  /** Moves a virtual clock forward by `ms`, running every job due on the way. */
+  advance(ms: number): number {
+    if (!(this.clock instanceof VirtualClock)) throw new Error('only a virtual clock can be advanced');
+    const target = this.clock.now() + ms;
+    this.runDue(target);
+    this.clock.setTo(target);
+    return this.clock.now();
+  }
+
+  /** Jobs of one tenant, for snapshots. */
+  exportTenant(tenantId: string): Job[] {
+    return this.jobs.filter((j) => j.tenantId === tenantId).map((j) => ({ ...j }));
+  }
+
+  /** Replaces one tenant's jobs. */
+  importTenant(tenantId: string, jobs: Job[]): void {
+    this.jobs = this.jobs.filter((j) => j.tenantId !== tenantId);
+    for (const job of jobs) {
+      this.counter = Math.max(this.counter, Number(job.id.replace(/\D/g, '')) || 0);
+      this.insert({ ...job, tenantId });
+    }
+    this.arm();
+  }
+
+  /** Number of jobs waiting. */
+  get pending(): number {
+    return this.jobs.length;
+  }
+
+  /** Stops the real-clock timer (server shutdown). */
+  stop(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private insert(job: Job) {
+    // Stable: a job scheduled later for the same instant runs after the earlier ones.
+    let i = this.jobs.length;
+    while (i > 0 && this.jobs[i - 1]!.at > job.at) i--;
+    this.jobs.splice(i, 0, job);
+  }
+
+  private runDue(until: number) {
+    if (this.running) return;
+    this.running = true;
+    try {
+      while (this.jobs.length > 0 && this.jobs[0]!.at <= until) {
+        const job = this.jobs.shift()!;
+        if (this.clock instanceof VirtualClock) this.clock.setTo(job.at);
+        this.handlers.get(job.kind)?.(job);
+      }
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private arm() {
+    if (this.clock.mode !== 'real') return;
+    this.stop();
+    const first = this.jobs[0];
+    if (!first) return;
+    const delay = Math.max(0, Math.min(first.at - this.clock.now(), 2 ** 31 - 1));
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.runDue(this.clock.now());
+      this.arm();
+    }, delay);
+    (this.timer as { unref?: () => void }).unref?.();
+  }
+}

@@ -1,0 +1,314 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { createEngine, type Engine } from '../engine.js';
+import { apiRequest } from '../testing/requests.js';
+
+let engine: Engine;
+beforeEach(() => {
+  engine = createEngine();
+});
+
+type Json = Record<string, any>;
+const call = async (method: string, path: string, body?: unknown, headers?: Record<string, string>, credentials?: { clientId: string; clientSecret: string }) => {
+  const response = await engine.fetch(apiRequest(method, path, body, headers, credentials));
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: (text ? JSON.parse(text) : undefined) as Json };
+};
+const fields = (body: Json) => (body.details.errors as { field: string }[]).map((e) => e.field).sort();
+
+const alice = {
+  customerType: 'INDIVIDUAL',
+  platformCustomerId: 'alice-1',
+  fullName: 'Alice Liddell',
+  birthDate: '1990-04-01',
+  nationality: 'US',
+  address: { line1: '1 Main St', city: 'Springfield', postalCode: '12345', country: 'US' },
+  idType: 'SSN',
+  identifier: '123-45-6789',
+  email: 'alice@example.com',
+};
+const acme = {
+  customerType: 'BUSINESS',
+  platformCustomerId: 'acme',
+  businessInfo: { legalName: 'Acme Inc', country: 'US', taxId: '12-3456789', incorporatedOn: '2015-06-30', registrationNumber: 'REG-100' },
+};
+
+describe('POST /customers', () => {
+  it('creates an individual, never returns the identifier, and opens a USD internal account', async () => {
+    const { status, body } = await call('POST', '/customers', alice);
+    expect(status).toBe(201);
+    expect(body.id).toMatch(/^Customer:[0-9a-f-]{36}$/);
+    expect(body).toMatchObject({ customerType: 'INDIVIDUAL', platformCustomerId: 'alice-1', kycStatus: 'UNVERIFIED', currencies: ['USD'], region: 'US', countryOfIssuance: 'US', isDeleted: false });
+    expect(body.umaAddress).toMatch(/^\$user[0-9a-f]{12}@/);
+    expect(body).not.toHaveProperty('identifier');
+    const accounts = await call('GET', `/customers/internal-accounts?customerId=${encodeURIComponent(body.id)}`);
+    expect(accounts.status).toBe(200);
+    expect(accounts.body.totalCount).toBe(1);
+    expect(accounts.body.data[0]).toMatchObject({ customerId: body.id, type: 'INTERNAL_FIAT', status: 'ACTIVE', balance: { amount: 0, currency: { code: 'USD', decimals: 2 } } });
+    expect(accounts.body.data[0].fundingPaymentInstructions[0].accountOrWalletInfo.accountType).toBe('USD_ACCOUNT');
+  });
+
+  it('opens one internal account per currency', async () => {
+    const { body } = await call('POST', '/customers', { ...alice, currencies: ['USD', 'USDC'] });
+    const accounts = await call('GET', `/customers/internal-accounts?customerId=${encodeURIComponent(body.id)}`);
+    expect(accounts.body.data.map((a: Json) => [a.balance.currency.code, a.type]).sort()).toEqual([['USD', 'INTERNAL_FIAT'], ['USDC', 'INTERNAL_CRYPTO']]);
+  });
+
+  it('creates a business with its required businessInfo', async () => {
+    const { status, body } = await call('POST', '/customers', acme);
+    expect(status).toBe(201);
+    expect(body).toMatchObject({ customerType: 'BUSINESS', kybStatus: 'UNVERIFIED', businessInfo: { legalName: 'Acme Inc', taxId: '12-3456789' } });
+  });
+
+  it('lists every invalid field of an individual at once', async () => {
+    const { status, body } = await call('POST', '/customers', {
+      customerType: 'INDIVIDUAL',
+      birthDate: '1990-13-45',
+      nationality: 'XX',
+      address: { line1: '1 Main St', country: 'USA' },
+      idType: 'SSN',
+      identifier: '123456789',
+      phoneNumber: '555-1234',
+      sourceOfFundsCategories: ['SALARY', 'OTHER'],
+      favouriteColour: 'blue',
+    });
+    expect(status).toBe(400);
+    expect(body).toMatchObject({ status: 400, code: 'INVALID_INPUT' });
+    expect(fields(body)).toEqual([
+      'address.country', 'address.postalCode', 'birthDate', 'favouriteColour', 'identifier', 'nationality', 'phoneNumber', 'sourceOfFundsOtherDescription',
+    ]);
+    const byField = Object.fromEntries(body.details.errors.map((e: Json) => [e.field, e]));
+    expect(byField.identifier.constraint).toMatchObject({ format: 'us-ssn' });
+    expect(byField.nationality.constraint).toEqual({ format: 'iso3166-1-alpha-2' });
+    expect(byField['address.postalCode'].constraint).toEqual({ required: true });
+    expect(byField.birthDate.constraint).toEqual({ format: 'date' });
+    expect(byField.sourceOfFundsOtherDescription.message).toContain('OTHER');
+  });
+
+  it('requires the business fields of SPEC §2.6 and validates the tax id against the country', async () => {
+    const { status, body } = await call('POST', '/customers', { customerType: 'BUSINESS', businessInfo: { country: 'US', taxId: 'abc' } });
+    expect(status).toBe(400);
+    expect(fields(body)).toEqual(['businessInfo.incorporatedOn', 'businessInfo.legalName', 'businessInfo.taxId']);
+    expect(body.details.errors.find((e: Json) => e.field === 'businessInfo.taxId').message).toContain('EIN');
+  });
+
+  it('rejects an unknown customerType with the accepted values', async () => {
+    const { status, body } = await call('POST', '/customers', { customerType: 'ROBOT' });
+    expect(status).toBe(400);
+    expect(body.details.errors).toEqual([expect.objectContaining({ field: 'customerType', constraint: { enum: ['INDIVIDUAL', 'BUSINESS'] } })]);
+  });
+
+  it('accepts only SSN or ITIN for individuals, issued in the US', async () => {
+    const { body } = await call('POST', '/customers', { ...alice, idType: 'EIN', identifier: '12-3456789' });
+    expect(fields(body)).toEqual(['idType']);
+    const itin = await call('POST', '/customers', { ...alice, idType: 'ITIN', identifier: '912-70-1234', countryOfIssuance: 'GB' });
+    expect(fields(itin.body)).toEqual(['countryOfIssuance']);
+    const goodItin = await call('POST', '/customers', { ...alice, idType: 'ITIN', identifier: '912-70-1234' });
+    expect(goodItin.status).toBe(201);
+  });
+
+  it('adds the provider-required fields of the customer currencies', async () => {
+    const { status, body } = await call('POST', '/customers', { customerType: 'INDIVIDUAL', fullName: 'Eva Euro', currencies: ['EUR'] });
+    expect(status).toBe(400);
+    expect(fields(body)).toEqual(['address', 'birthDate', 'email', 'nationality']);
+    const ok = await call('POST', '/customers', { ...alice, currencies: ['EUR'] });
+    expect(ok.status).toBe(201);
+    expect(ok.body.region).toBe('EU');
+  });
+
+  it('refuses a currency the platform does not offer', async () => {
+    const { status, body } = await call('POST', '/customers', { ...alice, currencies: ['USD', 'JPY'] });
+    expect(status).toBe(400);
+    expect(body.details.errors[0]).toMatchObject({ field: 'currencies.1' });
+  });
+
+  it('refuses a duplicate platformCustomerId with 409 CONFLICT, and allows it again after delete', async () => {
+    const first = await call('POST', '/customers', alice);
+    const again = await call('POST', '/customers', alice);
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ status: 409, code: 'CONFLICT' });
+    await call('DELETE', `/customers/${first.body.id}`);
+    expect((await call('POST', '/customers', alice)).status).toBe(201);
+  });
+
+  it('refuses a taken UMA address with 409 UMA_ADDRESS_EXISTS', async () => {
+    await call('POST', '/customers', { ...alice, umaAddress: '$alice@example.com' });
+    const { status, body } = await call('POST', '/customers', { ...alice, platformCustomerId: 'other', umaAddress: '$Alice@example.com' });
+    expect(status).toBe(409);
+    expect(body.code).toBe('UMA_ADDRESS_EXISTS');
+  });
+
+  it('records end-user terms consent and refuses an unknown terms version', async () => {
+    const consent = { acceptedAt: '2026-11-01T10:00:00Z', ipAddress: '203.0.113.7', termsVersion: 'V1', acceptanceMethod: 'CHECKBOX' };
+    const ok = await call('POST', '/customers', { ...alice, endUserTermsConsent: consent });
+    expect(ok.body.endUserTermsConsent).toEqual(consent);
+    const bad = await call('POST', '/customers', { ...alice, platformCustomerId: 'x', endUserTermsConsent: { ...consent, termsVersion: 'V9' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.code).toBe('END_USER_TERMS_VERSION_NOT_FOUND');
+  });
+
+  it('changes no state when it refuses a request', async () => {
+    await call('POST', '/customers', { ...alice, nationality: 'XX' });
+    await call('POST', '/customers', { ...alice, currencies: ['EUR'], email: undefined });
+    const list = await call('GET', '/customers');
+    expect(list.body.totalCount).toBe(0);
+    expect((await call('GET', '/customers/internal-accounts')).body.totalCount).toBe(0);
+  });
+});
+
+describe('regulated and skip-paperwork platforms', () => {
+  it('resolve the individual suffix at creation and emit the status event', async () => {
+    const platform = engine.createPlatform({ regulated: true });
+    const as = { clientId: platform.clientId, clientSecret: platform.clientSecret };
+    const approved = await call('POST', '/customers', { ...alice, fullName: 'Alice Approved' }, {}, as);
+    const pending = await call('POST', '/customers', { ...alice, platformCustomerId: 'p', fullName: 'Paula Pending001' }, {}, as);
+    const rejected = await call('POST', '/customers', { ...alice, platformCustomerId: 'r', fullName: 'Rex Rejected002' }, {}, as);
+    const unverified = await call('POST', '/customers', { ...alice, platformCustomerId: 'u', fullName: 'Uma Unverified003' }, {}, as);
+    expect([approved, pending, rejected, unverified].map((r) => r.body.kycStatus)).toEqual(['APPROVED', 'PENDING', 'REJECTED', 'UNVERIFIED']);
+    const events = engine.sandbox(platform.id).events();
+    expect(events.data.map((e) => e.type)).toEqual(['CUSTOMER.KYC_REJECTED', 'CUSTOMER.KYC_PENDING', 'CUSTOMER.KYC_APPROVED']);
+    expect(events.data[2]!.data).toMatchObject({ id: approved.body.id, kycStatus: 'APPROVED' });
+    // Each platform sees only its own customers.
+    expect((await call('GET', '/customers')).body.totalCount).toBe(0);
+  });
+
+  it('leave businesses UNVERIFIED at creation', async () => {
+    const platform = engine.createPlatform({ skipPaperwork: true });
+    const { body } = await call('POST', '/customers', acme, {}, { clientId: platform.clientId, clientSecret: platform.clientSecret });
+    expect(body.kybStatus).toBe('UNVERIFIED');
+  });
+});
+
+describe('retrieve, update, delete', () => {
+  it('retrieves a customer and 404s USER_NOT_FOUND for an unknown id', async () => {
+    const created = await call('POST', '/customers', alice);
+    const { status, body } = await call('GET', `/customers/${created.body.id}`);
+    expect(status).toBe(200);
+    expect(body).toEqual(created.body);
+    const missing = await call('GET', '/customers/Customer:00000000-0000-4000-8000-000000000000');
+    expect(missing.status).toBe(404);
+    expect(missing.body.code).toBe('USER_NOT_FOUND');
+  });
+
+  it('updates partially, replaces currencies wholesale and keeps the status', async () => {
+    const platform = engine.createPlatform({ regulated: true });
+    const as = { clientId: platform.clientId, clientSecret: platform.clientSecret };
+    const created = await call('POST', '/customers', alice, {}, as);
+    engine.sandbox(platform.id).advance(1000);
+    const { status, body } = await call('PATCH', `/customers/${created.body.id}`, { customerType: 'INDIVIDUAL', fullName: 'Alice Renamed002', currencies: ['USDC'] }, {}, as);
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ fullName: 'Alice Renamed002', kycStatus: 'APPROVED', currencies: ['USDC'], birthDate: '1990-04-01' });
+    expect(Date.parse(body.updatedAt)).toBeGreaterThan(Date.parse(body.createdAt));
+    const accounts = await call('GET', `/customers/internal-accounts?customerId=${created.body.id}`, undefined, {}, as);
+    expect(accounts.body.data.map((a: Json) => a.balance.currency.code).sort()).toEqual(['USD', 'USDC']);
+  });
+
+  it('requires customerType on PATCH and refuses changing it', async () => {
+    const created = await call('POST', '/customers', alice);
+    const missing = await call('PATCH', `/customers/${created.body.id}`, { fullName: 'No Type' });
+    expect(missing.status).toBe(400);
+    expect(fields(missing.body)).toEqual(['customerType']);
+    const changed = await call('PATCH', `/customers/${created.body.id}`, { customerType: 'BUSINESS' });
+    expect(changed.status).toBe(400);
+    expect(changed.body.details.errors[0]).toMatchObject({ field: 'customerType', constraint: { enum: ['INDIVIDUAL'] } });
+  });
+
+  it('refuses email and phoneNumber in one PATCH', async () => {
+    const created = await call('POST', '/customers', alice);
+    const { status, body } = await call('PATCH', `/customers/${created.body.id}`, { customerType: 'INDIVIDUAL', email: 'a@b.co', phoneNumber: '+14155550100' });
+    expect(status).toBe(400);
+    expect(fields(body)).toEqual(['phoneNumber']);
+  });
+
+  it('merges businessInfo on PATCH', async () => {
+    const created = await call('POST', '/customers', acme);
+    const { body } = await call('PATCH', `/customers/${created.body.id}`, { customerType: 'BUSINESS', businessInfo: { doingBusinessAs: 'Acme' } });
+    expect(body.businessInfo).toMatchObject({ legalName: 'Acme Inc', doingBusinessAs: 'Acme', taxId: '12-3456789' });
+  });
+
+  it('deletes once (200 with isDeleted) and answers 410 CUSTOMER_DELETED after', async () => {
+    const created = await call('POST', '/customers', alice);
+    const first = await call('DELETE', `/customers/${created.body.id}`);
+    expect(first.status).toBe(200);
+    expect(first.body.isDeleted).toBe(true);
+    const second = await call('DELETE', `/customers/${created.body.id}`);
+    expect(second.status).toBe(410);
+    expect(second.body.code).toBe('CUSTOMER_DELETED');
+    expect((await call('PATCH', `/customers/${created.body.id}`, { customerType: 'INDIVIDUAL' })).status).toBe(410);
+    expect((await call('GET', '/customers')).body.totalCount).toBe(0);
+    expect((await call('GET', '/customers?isIncludingDeleted=true')).body.totalCount).toBe(1);
+  });
+});
+
+describe('GET /customers', () => {
+  it('pages newest first with a cursor and filters', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      ids.push((await call('POST', '/customers', { ...alice, platformCustomerId: `c${i}` })).body.id);
+      engine.sandbox().advance(1000);
+    }
+    await call('POST', '/customers', acme);
+    const first = await call('GET', '/customers?limit=2&customerType=INDIVIDUAL');
+    expect(first.body).toMatchObject({ hasMore: true, totalCount: 5 });
+    expect(first.body.data.map((c: Json) => c.id)).toEqual([ids[4], ids[3]]);
+    const second = await call('GET', `/customers?limit=2&customerType=INDIVIDUAL&cursor=${first.body.nextCursor}`);
+    expect(second.body.data.map((c: Json) => c.id)).toEqual([ids[2], ids[1]]);
+    const third = await call('GET', `/customers?limit=2&customerType=INDIVIDUAL&cursor=${second.body.nextCursor}`);
+    expect(third.body.data.map((c: Json) => c.id)).toEqual([ids[0]]);
+    expect(third.body.hasMore).toBe(false);
+    expect(third.body).not.toHaveProperty('nextCursor');
+
+    expect((await call('GET', '/customers?platformCustomerId=c2')).body.data.map((c: Json) => c.id)).toEqual([ids[2]]);
+    const created2 = (await call('GET', `/customers/${ids[2]}`)).body.createdAt;
+    const range = await call('GET', `/customers?customerType=INDIVIDUAL&createdAfter=${created2}&createdBefore=${created2}`);
+    expect(range.body.data.map((c: Json) => c.id)).toEqual([ids[2]]);
+    expect((await call('GET', '/customers?currency=EUR')).body.totalCount).toBe(0);
+    expect((await call('GET', '/customers?limit=100')).body.data).toHaveLength(6);
+  });
+
+  it('returns the end-user terms', async () => {
+    const { status, body } = await call('GET', '/customers/end-user-terms');
+    expect(status).toBe(200);
+    expect(body).toEqual({ version: 'V1', url: expect.stringMatching(/^https:\/\//) });
+  });
+});
+
+describe('Idempotency-Key', () => {
+  it('replays the first response unchanged and creates one customer', async () => {
+    const headers = { 'idempotency-key': 'k-1' };
+    const first = await call('POST', '/customers', alice, headers);
+    const replay = await call('POST', '/customers', alice, headers);
+    expect(replay.status).toBe(201);
+    expect(replay.body).toEqual(first.body);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect((await call('GET', '/customers')).body.totalCount).toBe(1);
+  });
+
+  it('refuses the same key with another body with 409 and no second effect', async () => {
+    await call('POST', '/customers', alice, { 'idempotency-key': 'k-2' });
+    const other = await call('POST', '/customers', { ...alice, platformCustomerId: 'bob' }, { 'idempotency-key': 'k-2' });
+    expect(other.status).toBe(409);
+    expect(other.body.code).toBe('IDEMPOTENCY_KEY_REUSED');
+    expect((await call('GET', '/customers')).body.totalCount).toBe(1);
+  });
+
+  it('serves concurrent requests with one key once', async () => {
+    const results = await Promise.all([1, 2, 3].map(() => call('POST', '/customers', alice, { 'idempotency-key': 'k-3' })));
+    expect(new Set(results.map((r) => r.body.id)).size).toBe(1);
+    expect(results.every((r) => r.status === 201)).toBe(true);
+  });
+
+  it('does not remember a validation failure, so a corrected request may reuse the key', async () => {
+    const bad = await call('POST', '/customers', { ...alice, nationality: 'XX' }, { 'idempotency-key': 'k-4' });
+    expect(bad.status).toBe(400);
+    const good = await call('POST', '/customers', alice, { 'idempotency-key': 'k-4' });
+    expect(good.status).toBe(201);
+  });
+
+  it('remembers a 409 conflict', async () => {
+    await call('POST', '/customers', alice);
+    const a = await call('POST', '/customers', alice, { 'idempotency-key': 'k-5' });
+    const b = await call('POST', '/customers', alice, { 'idempotency-key': 'k-5' });
+    expect([a.status, b.status]).toEqual([409, 409]);
+    expect(b.headers.get('idempotent-replayed')).toBe('true');
+  });
+});

@@ -1,0 +1,203 @@
+import type {
+  Customer, CustomerCreateRequest, CustomerListQuery, CustomerUpdateRequest, EndUserTerms, FieldError, Page,
+} from '@railyard/contract';
+import { CustomerCreateRequest as CreateSchema, CustomerListQuery as ListSchema, CustomerUpdateRequest as UpdateSchema } from '@railyard/contract';
+import type { z } from 'zod';
+import { openInternalAccounts } from '../accounts/internal-accounts.js';
+import { CURRENCIES, DEFAULT_CUSTOMER_CURRENCIES, END_USER_TERMS } from '../config/currencies.js';
+import type { TenantContext } from '../core/context.js';
+import { ApiError, conflict, invalidInput, notFound } from '../core/errors.js';
+import { paginate } from '../core/pagination.js';
+import { BUSINESS_KYB, INDIVIDUAL_KYC, lookupSuffix } from '../sandbox/magic-values.js';
+import { CUSTOMER_FIELD_PATHS, valueAt } from './required-fields.js';
+
+// Customers (SPEC §2.6, §3.2, §4.3; REFERENCE §2.1).
+
+type CreateInput = z.output<typeof CreateSchema>;
+type UpdateInput = z.output<typeof UpdateSchema>;
+type ListInput = z.output<typeof ListSchema>;
+
+/** A stored customer: the API resource plus the write-only `identifier`. */
+export type CustomerRecord = Customer & { identifier?: string };
+
+const customers = (tenant: TenantContext) => tenant.store.collection<CustomerRecord>('customers');
+
+/** The customer as the API returns it: `identifier` is write-only (REFERENCE §2.1). */
+export function customerView(record: CustomerRecord): Customer {
+  if (record.identifier === undefined) return record;
+  const { identifier: _writeOnly, ...view } = record;
+  return view as Customer;
+}
+
+/** A customer by id, or 404 USER_NOT_FOUND. Deleted customers are still found (with `isDeleted`). */
+export function findCustomer(tenant: TenantContext, customerId: string): CustomerRecord {
+  const record = customers(tenant).get(customerId);
+  if (!record) throw notFound('Customer', customerId, 'USER_NOT_FOUND');
+  return record;
+}
+
+/** `POST /customers`. */
+export function createCustomer(tenant: TenantContext, input: CreateInput): Customer {
+  const currencies = input.currencies ?? [...DEFAULT_CUSTOMER_CURRENCIES];
+  checkPlatformRules(tenant, input, currencies);
+  checkUniqueness(tenant, input.platformCustomerId, input.umaAddress);
+
+  const id = tenant.ids('Customer');
+  const now = tenant.nowIso();
+  const handle = id.slice(-12);
+  const common = {
+    id,
+    platformCustomerId: input.platformCustomerId ?? `pcid_${handle}`,
+    region: input.region ?? CURRENCIES[currencies[0]!]?.region,
+    currencies,
+    umaAddress: input.umaAddress ?? `$user${handle}@${tenant.platform.umaDomain}`,
+    createdAt: now,
+    updatedAt: now,
+    isDeleted: false,
+  };
+  const { customerType: _type, platformCustomerId: _p, region: _r, currencies: _c, umaAddress: _u, ...fields } = input;
+  const record: CustomerRecord =
+    input.customerType === 'INDIVIDUAL'
+      ? { customerType: 'INDIVIDUAL', ...common, ...fields, kycStatus: initialStatus(tenant, input), countryOfIssuance: input.idType ? (input.countryOfIssuance ?? 'US') : input.countryOfIssuance } as CustomerRecord
+      : { customerType: 'BUSINESS', ...common, ...fields, kybStatus: 'UNVERIFIED' } as CustomerRecord;
+  stripUndefined(record);
+
+  customers(tenant).insert(record);
+  openInternalAccounts(tenant, id, currencies);
+  announceStatus(tenant, record);
+  return customerView(record);
+}
+
+/**
+ * Status at creation (SPEC §3.2, §4.6): unregulated platforms start every customer UNVERIFIED and resolve from a
+ * submitted packet; regulated platforms, and platforms skipping paperwork, resolve an individual's suffix at once.
+ * Businesses always start UNVERIFIED.
+ */
+function initialStatus(tenant: TenantContext, input: CreateInput & { customerType: 'INDIVIDUAL' }) {
+  const resolvesAtCreation = tenant.platform.regulated || tenant.platform.skipPaperwork;
+  return resolvesAtCreation ? lookupSuffix(INDIVIDUAL_KYC, input.fullName) : 'UNVERIFIED';
+}
+
+/** Emits the CUSTOMER.KYC_* / KYB_* event for a status other than UNVERIFIED. */
+function announceStatus(tenant: TenantContext, record: CustomerRecord) {
+  const status = record.customerType === 'INDIVIDUAL' ? record.kycStatus : record.kybStatus;
+  if (status !== 'PENDING' && status !== 'APPROVED' && status !== 'REJECTED') return;
+  const prefix = record.customerType === 'INDIVIDUAL' ? 'KYC' : 'KYB';
+  tenant.emit(`CUSTOMER.${prefix}_${status}`, customerView(record));
+}
+
+/** `GET /customers/{id}`. */
+export function retrieveCustomer(tenant: TenantContext, customerId: string): Customer {
+  return customerView(findCustomer(tenant, customerId));
+}
+
+/** `PATCH /customers/{id}`: partial update; `currencies` and `address` are replaced, `businessInfo` merged. */
+export function updateCustomer(tenant: TenantContext, customerId: string, input: UpdateInput): Customer {
+  const existing = findCustomer(tenant, customerId);
+  if (existing.isDeleted) throw new ApiError(410, 'CUSTOMER_DELETED', `Customer ${customerId} was deleted`);
+  if (input.customerType !== existing.customerType) {
+    throw invalidInput([{ field: 'customerType', message: `customerType must be ${existing.customerType}, the type of this customer`, constraint: { enum: [existing.customerType] } }]);
+  }
+  const { customerType: _type, ...changes } = input;
+  const merged = {
+    ...existing,
+    ...changes,
+    ...('businessInfo' in changes && existing.customerType === 'BUSINESS' ? { businessInfo: { ...existing.businessInfo, ...changes.businessInfo } } : {}),
+    updatedAt: tenant.nowIso(),
+  } as CustomerRecord;
+  if (merged.customerType === 'INDIVIDUAL' && merged.idType && !merged.countryOfIssuance) merged.countryOfIssuance = 'US';
+  stripUndefined(merged);
+
+  checkPlatformRules(tenant, merged as unknown as CreateInput, merged.currencies);
+  checkUniqueness(
+    tenant,
+    changes.platformCustomerId !== existing.platformCustomerId ? changes.platformCustomerId : undefined,
+    changes.umaAddress !== existing.umaAddress ? changes.umaAddress : undefined,
+  );
+
+  customers(tenant).replace(merged);
+  openInternalAccounts(tenant, customerId, merged.currencies);
+  return customerView(merged);
+}
+
+/** `DELETE /customers/{id}`: marks the customer deleted; a second delete is 410 (REFERENCE §2.1). */
+export function deleteCustomer(tenant: TenantContext, customerId: string): Customer {
+  const existing = findCustomer(tenant, customerId);
+  if (existing.isDeleted) throw new ApiError(410, 'CUSTOMER_DELETED', `Customer ${customerId} was already deleted`);
+  const deleted = { ...existing, isDeleted: true, updatedAt: tenant.nowIso() } as CustomerRecord;
+  customers(tenant).replace(deleted);
+  return customerView(deleted);
+}
+
+/** `GET /customers` with the filters of REFERENCE §1, newest first. */
+export function listCustomers(tenant: TenantContext, query: ListInput): Page<Customer> {
+  const entries = customers(tenant)
+    .newestFirst()
+    .filter(({ value: c }) =>
+      (query.isIncludingDeleted === true || !c.isDeleted) &&
+      (query.platformCustomerId === undefined || c.platformCustomerId === query.platformCustomerId) &&
+      (query.customerType === undefined || c.customerType === query.customerType) &&
+      within(c.createdAt, query.createdAfter, query.createdBefore) &&
+      within(c.updatedAt, query.updatedAfter, query.updatedBefore) &&
+      (query.region === undefined || c.region === query.region) &&
+      (query.currency === undefined || c.currencies.includes(query.currency)) &&
+      (query.umaAddress === undefined || c.umaAddress.toLowerCase() === query.umaAddress.toLowerCase()));
+  return paginate(entries, query, customerView);
+}
+
+/** `GET /customers/end-user-terms`. */
+export const currentEndUserTerms = (): EndUserTerms => ({ ...END_USER_TERMS[0] });
+
+/** Inclusive time-range filter on ISO timestamps. */
+const within = (at: string, after: string | undefined, before: string | undefined): boolean =>
+  (after === undefined || Date.parse(at) >= Date.parse(after)) && (before === undefined || Date.parse(at) <= Date.parse(before));
+
+/**
+ * Rules that need the platform: every currency is one the platform offers, each currency's provider-required fields
+ * are present, and the terms version exists. Field problems are reported together in one 400.
+ */
+function checkPlatformRules(tenant: TenantContext, customer: CreateInput, currencies: readonly string[]) {
+  const errors: FieldError[] = [];
+  const supported = tenant.platform.supportedCurrencies;
+  currencies.forEach((code, index) => {
+    if (!supported.includes(code)) {
+      errors.push({ field: `currencies.${index}`, message: `${code} is not a currency this platform supports`, constraint: { enum: [...supported] } });
+    }
+  });
+  const missing = new Map<string, string[]>();
+  for (const code of currencies) {
+    for (const name of CURRENCIES[code]?.providerRequiredCustomerFields ?? []) {
+      const path = CUSTOMER_FIELD_PATHS[name]?.[customer.customerType];
+      if (path === undefined || valueAt(customer, path) !== undefined) continue;
+      missing.set(path, [...(missing.get(path) ?? []), code]);
+    }
+  }
+  for (const [path, codes] of missing) {
+    errors.push({ field: path, message: `${path} is required for customers holding ${codes.join(', ')}`, constraint: { required: true } });
+  }
+  if (errors.length > 0) throw invalidInput(errors);
+
+  const version = customer.endUserTermsConsent?.termsVersion;
+  if (version !== undefined && !END_USER_TERMS.some((t) => t.version === version)) {
+    throw new ApiError(400, 'END_USER_TERMS_VERSION_NOT_FOUND', `End-user terms version ${version} does not exist; the current version is ${END_USER_TERMS[0].version}`);
+  }
+}
+
+/** platformCustomerId is unique among active customers (409 CONFLICT); an UMA address is unique (409 UMA_ADDRESS_EXISTS). */
+function checkUniqueness(tenant: TenantContext, platformCustomerId: string | undefined, umaAddress: string | undefined) {
+  if (platformCustomerId === undefined && umaAddress === undefined) return;
+  for (const c of customers(tenant).values()) {
+    if (platformCustomerId !== undefined && !c.isDeleted && c.platformCustomerId === platformCustomerId) {
+      throw conflict(`platformCustomerId ${platformCustomerId} is already used by customer ${c.id}`, 'CONFLICT', { customerId: c.id });
+    }
+    if (umaAddress !== undefined && c.umaAddress.toLowerCase() === umaAddress.toLowerCase()) {
+      throw conflict(`UMA address ${umaAddress} is already taken`, 'UMA_ADDRESS_EXISTS');
+    }
+  }
+}
+
+function stripUndefined(record: object) {
+  for (const [key, value] of Object.entries(record)) if (value === undefined) delete (record as Record<string, unknown>)[key];
+}
+
+export type { CustomerCreateRequest, CustomerUpdateRequest, CustomerListQuery };

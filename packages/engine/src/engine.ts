@@ -1,0 +1,117 @@
+import { buildOpenApiDocument, endpoints, type PlatformCreateRequest } from '@railyard/contract';
+import { accountRoutes } from './accounts/routes.js';
+import { type Clock, RealClock, VirtualClock } from './core/clock.js';
+import { TenantContext } from './core/context.js';
+import { IdempotencyKeys } from './core/idempotency.js';
+import { type IdGenerator, randomIds } from './core/ids.js';
+import { Scheduler } from './core/scheduler.js';
+import { createMemoryStore, type Store } from './core/store.js';
+import { customerRoutes } from './customers/routes.js';
+import { createFetchHandler } from './http/app.js';
+import { DEFAULT_CREDENTIALS, type Platform, PlatformRegistry } from './platforms/registry.js';
+import * as control from './sandbox/control.js';
+import { controlPlaneRoutes, publicPlatform } from './sandbox/routes.js';
+
+/** Options of {@link createEngine}. Every port has an in-memory default. */
+export interface EngineOptions {
+  /** `'virtual'` (default: time moves only when advanced), `'real'`, or your own Clock. */
+  clock?: 'virtual' | 'real' | Clock;
+  /** Where state lives; in memory by default. */
+  store?: Store;
+  /** Id generator; random v4 ids by default (`sequentialIds()` gives predictable ones). */
+  ids?: IdGenerator;
+  /** The default platform. Its credentials default to `sandbox-client-id` / `sandbox-client-secret`. */
+  platform?: PlatformCreateRequest;
+}
+
+/** The in-process mirror of the `/_sandbox/` control plane, for one platform. */
+export interface SandboxControls {
+  /** Current time and clock mode. */
+  clock(): ReturnType<typeof control.clockState>;
+  /** Advances the virtual clock by `ms`, running due jobs in order. */
+  advance(ms: number): ReturnType<typeof control.clockState>;
+  reset(): void;
+  snapshot(): ReturnType<typeof control.snapshot>;
+  restore(snapshot: unknown): void;
+  events(query?: { limit?: number; cursor?: string; type?: string }): ReturnType<typeof control.listEvents>;
+}
+
+/** A running sandbox: the whole API as `fetch`, plus in-process controls. */
+export interface Engine {
+  /** The whole API: give it a Request under `/2025-10-13` (or `/_sandbox/…`), get the Response. Bound; pass it around. */
+  readonly fetch: (request: Request) => Promise<Response>;
+  readonly clock: Clock;
+  /** The platform created at start. */
+  readonly defaultPlatform: Platform;
+  /** Creates another platform (tenant) with its own credentials and options. */
+  createPlatform(options?: PlatformCreateRequest): ReturnType<typeof publicPlatform>;
+  /** Control-plane moves for a platform (default: the default platform). */
+  sandbox(platform?: Platform | string): SandboxControls;
+  /** The OpenAPI 3.1 document of everything this engine serves. */
+  openapi(): Record<string, unknown>;
+  /** Stops timers of a real clock (call on shutdown). */
+  close(): void;
+}
+
+/** Creates a sandbox engine. */
+export function createEngine(options: EngineOptions = {}): Engine {
+  const clock = options.clock === 'real' ? new RealClock() : options.clock === 'virtual' || options.clock === undefined ? new VirtualClock() : options.clock;
+  const store = options.store ?? createMemoryStore();
+  const ids = options.ids ?? randomIds;
+  const scheduler = new Scheduler(clock);
+  const platforms = new PlatformRegistry(ids);
+  const idempotency = new IdempotencyKeys();
+  const contexts = new Map<string, TenantContext>();
+
+  const tenant = (platform: Platform): TenantContext => {
+    let context = contexts.get(platform.id);
+    if (!context) {
+      context = new TenantContext(platform, store.tenant(platform.id), clock, ids, scheduler);
+      contexts.set(platform.id, context);
+    }
+    return context;
+  };
+
+  let openapiDocument: Record<string, unknown> | undefined;
+  const openapi = () => (openapiDocument ??= buildOpenApiDocument(endpoints, { title: 'Railyard sandbox' }));
+
+  const defaultPlatform = platforms.create({
+    name: 'Default sandbox platform',
+    clientId: DEFAULT_CREDENTIALS.clientId,
+    clientSecret: DEFAULT_CREDENTIALS.clientSecret,
+    ...options.platform,
+  });
+
+  const fetch = createFetchHandler(
+    [...customerRoutes, ...accountRoutes, ...controlPlaneRoutes(platforms, openapi)],
+    { authenticate: (header) => platforms.authenticate(header), tenant, idempotency },
+  );
+
+  const platformOf = (p: Platform | string | undefined): Platform => {
+    if (p === undefined) return defaultPlatform;
+    if (typeof p !== 'string') return p;
+    const found = platforms.all().find((x) => x.id === p || x.clientId === p);
+    if (!found) throw new Error(`unknown platform ${p}`);
+    return found;
+  };
+
+  return {
+    fetch,
+    clock,
+    defaultPlatform,
+    createPlatform: (opts) => publicPlatform(platforms.create(opts)),
+    sandbox(p) {
+      const t = tenant(platformOf(p));
+      return {
+        clock: () => control.clockState(t),
+        advance: (ms) => control.advanceClock(t, ms),
+        reset: () => control.reset(t),
+        snapshot: () => control.snapshot(t),
+        restore: (s) => control.restore(t, s),
+        events: (q = {}) => control.listEvents(t, { limit: q.limit ?? 20, cursor: q.cursor, type: q.type }),
+      };
+    },
+    openapi,
+    close: () => scheduler.stop(),
+  };
+}

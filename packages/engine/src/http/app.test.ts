@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { createEngine } from '../engine.js';
+import { apiRequest } from '../testing/requests.js';
+
+const engine = createEngine();
+const call = async (...args: Parameters<typeof apiRequest>) => {
+  const response = await engine.fetch(apiRequest(...args));
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
+};
+
+describe('HTTP surface', () => {
+  it('answers an unknown route with 404 NOT_FOUND in the §2.4 shape', async () => {
+    const { status, body } = await call('GET', '/nothing-here');
+    expect(status).toBe(404);
+    expect(body).toMatchObject({ status: 404, code: 'NOT_FOUND' });
+    expect(typeof body.message).toBe('string');
+  });
+
+  it('answers a path outside the base path with 404', async () => {
+    const response = await engine.fetch(new Request('http://sandbox.test/customers'));
+    expect(response.status).toBe(404);
+    expect((await response.json()).message).toContain('/2025-10-13');
+  });
+
+  it('answers a wrong method with 405 and an Allow header', async () => {
+    const { status, body, headers } = await call('PUT', '/customers');
+    expect(status).toBe(405);
+    expect(body.code).toBe('METHOD_NOT_ALLOWED');
+    expect(headers.get('allow')).toBe('POST, GET');
+  });
+
+  it('refuses missing and wrong credentials with 401 UNAUTHORIZED', async () => {
+    const missing = await engine.fetch(new Request('http://sandbox.test/2025-10-13/customers'));
+    expect(missing.status).toBe(401);
+    expect(await missing.json()).toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
+    const wrong = await call('GET', '/customers', undefined, {}, { clientId: 'sandbox-client-id', clientSecret: 'nope' });
+    expect(wrong.status).toBe(401);
+    expect(wrong.body.message).toBe('Invalid client id or client secret');
+  });
+
+  it('refuses malformed JSON with 400 INVALID_REQUEST_FORMAT', async () => {
+    const { status, body } = await call('POST', '/customers', '{"customerType": ');
+    expect(status).toBe(400);
+    expect(body.code).toBe('INVALID_REQUEST_FORMAT');
+  });
+
+  it('refuses a non-JSON content type with 400', async () => {
+    const { status, body } = await call('POST', '/customers', 'customerType=INDIVIDUAL', { 'content-type': 'application/x-www-form-urlencoded' });
+    expect(status).toBe(400);
+    expect(body.code).toBe('INVALID_REQUEST_FORMAT');
+    expect(body.message).toContain('application/json');
+  });
+
+  it('refuses an oversized body with 413 PAYLOAD_TOO_LARGE', async () => {
+    const big = JSON.stringify({ customerType: 'INDIVIDUAL', fullName: 'x'.repeat(1024 * 1024 + 10) });
+    const { status, body } = await call('POST', '/customers', big);
+    expect(status).toBe(413);
+    expect(body).toMatchObject({ status: 413, code: 'PAYLOAD_TOO_LARGE' });
+  });
+
+  it('requires a body where the endpoint has one', async () => {
+    const { status, body } = await call('POST', '/customers');
+    expect(status).toBe(400);
+    expect(body.details.errors).toEqual([{ field: 'body', message: 'a JSON body is required', constraint: { required: true } }]);
+  });
+
+  it('puts a request id on every response', async () => {
+    const a = await call('GET', '/customers');
+    const b = await call('GET', '/nothing');
+    expect(a.headers.get('x-request-id')).toMatch(/^req_/);
+    expect(b.headers.get('x-request-id')).toMatch(/^req_/);
+    expect(a.headers.get('x-request-id')).not.toBe(b.headers.get('x-request-id'));
+  });
+
+  it('rejects a query parameter of the wrong shape', async () => {
+    const { status, body } = await call('GET', '/customers?limit=500&customerType=ROBOT');
+    expect(status).toBe(400);
+    expect(body.details.errors.map((e: { field: string }) => e.field).sort()).toEqual(['customerType', 'limit']);
+    expect(body.details.errors.find((e: { field: string }) => e.field === 'limit').constraint).toEqual({ maximum: 100 });
+  });
+
+  it('rejects a cursor it did not issue', async () => {
+    const { status, body } = await call('GET', '/customers?cursor=bogus');
+    expect(status).toBe(400);
+    expect(body.details.errors[0].field).toBe('cursor');
+  });
+});

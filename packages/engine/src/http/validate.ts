@@ -1,0 +1,96 @@
+import type { FieldConstraint, FieldError } from '@railyard/contract';
+import type { z } from 'zod';
+
+type Issue = z.core.$ZodIssue;
+
+/** Joins a zod path into the dot path of a FieldError (`address.country`, `currencies.0`). */
+const dotPath = (prefix: string | undefined, path: PropertyKey[]): string =>
+  [prefix, ...path.map(String)].filter((p) => p !== undefined && p !== '').join('.');
+
+const typeName = (value: unknown): string => (value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value);
+
+/** Turns zod issues into FieldErrors: one per field, with the constraint that failed (REFERENCE §11). */
+export function toFieldErrors(issues: readonly Issue[], prefix?: string): FieldError[] {
+  const out: FieldError[] = [];
+  for (const issue of issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) {
+        out.push({ field: dotPath(prefix, [...issue.path, key]), message: `${key} is not a field of this request` });
+      }
+      continue;
+    }
+    if (issue.code === 'invalid_union' && issue.errors.every((e) => e.length > 0) && issue.errors.length > 0 && !('discriminator' in issue)) {
+      // Report the branch that got furthest, rather than a bare "invalid input".
+      const best = issue.errors.reduce((a, b) => (b.length < a.length ? b : a));
+      out.push(...toFieldErrors(best, dotPath(prefix, issue.path)));
+      continue;
+    }
+    out.push(describe(issue, dotPath(prefix, issue.path)));
+  }
+  return dedupe(out);
+}
+
+function describe(issue: Issue, field: string): FieldError {
+  const name = field || 'body';
+  switch (issue.code) {
+    case 'invalid_type': {
+      if (issue.input === undefined) return { field: name, message: `${name} is required`, constraint: { required: true } };
+      return { field: name, message: `${name} must be ${article(issue.expected)}, not ${typeName(issue.input)}`, constraint: { type: issue.expected } };
+    }
+    case 'invalid_format': {
+      const constraint: FieldConstraint = issue.format === 'regex' || issue.format === 'starts_with' || issue.format === 'ends_with'
+        ? { pattern: stripSlashes(issue.pattern) }
+        : { format: issue.format };
+      return { field: name, message: `${name} ${messageOf(issue, 'is not in the expected format')}`, constraint };
+    }
+    case 'invalid_value':
+      return {
+        field: name,
+        message: `${name} must be one of ${issue.values.map(String).join(', ')}`,
+        constraint: { enum: issue.values.map(String) },
+      };
+    case 'too_small':
+    case 'too_big': {
+      const bound = Number(issue.code === 'too_small' ? issue.minimum : issue.maximum);
+      const isLength = issue.origin === 'string' || issue.origin === 'array' || issue.origin === 'set';
+      const constraint: FieldConstraint = isLength
+        ? issue.code === 'too_small' ? { minLength: bound } : { maxLength: bound }
+        : issue.code === 'too_small' ? { minimum: bound } : { maximum: bound };
+      const unit = issue.origin === 'string' ? ' characters' : issue.origin === 'array' ? ' items' : '';
+      const relation = issue.code === 'too_small' ? 'at least' : 'at most';
+      return { field: name, message: `${name} must be ${relation} ${bound}${unit}`, constraint };
+    }
+    case 'invalid_union': {
+      const options = 'options' in issue && Array.isArray(issue.options) ? (issue.options as unknown[]).map(String) : undefined;
+      return options
+        ? { field: name, message: `${name} must be one of ${options.join(', ')}`, constraint: { enum: options } }
+        : { field: name, message: `${name} ${messageOf(issue, 'matches none of the accepted shapes')}` };
+    }
+    case 'not_multiple_of':
+      return { field: name, message: `${name} must be a multiple of ${String(issue.divisor)}` };
+    case 'custom': {
+      const constraint = (issue.params as { constraint?: FieldConstraint } | undefined)?.constraint;
+      return constraint ? { field: name, message: issue.message, constraint } : { field: name, message: issue.message };
+    }
+    default:
+      return { field: name, message: `${name} ${messageOf(issue, 'is invalid')}` };
+  }
+}
+
+/** Our schemas carry readable messages ("must be …"); zod's defaults start with "Invalid". */
+function messageOf(issue: Issue, fallback: string): string {
+  return issue.message && !/^Invalid/.test(issue.message) ? issue.message : fallback;
+}
+
+const article = (word: string) => (/^[aeiou]/.test(word) ? `an ${word}` : `a ${word}`);
+const stripSlashes = (pattern: string | undefined) => (pattern ?? '').replace(/^\/(.*)\/[a-z]*$/, '$1');
+
+function dedupe(errors: FieldError[]): FieldError[] {
+  const seen = new Set<string>();
+  return errors.filter((e) => {
+    const key = `${e.field}\u0000${e.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

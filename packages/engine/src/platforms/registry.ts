@@ -1,0 +1,86 @@
+import type { PlatformCreateRequest } from '@railyard/contract';
+import { ApiError, conflict } from '../core/errors.js';
+import type { IdGenerator } from '../core/ids.js';
+import { CURRENCIES } from '../config/currencies.js';
+
+/** A platform (tenant): its credentials and the options that change sandbox behaviour. */
+export interface Platform {
+  readonly id: string;
+  readonly name: string;
+  readonly clientId: string;
+  readonly clientSecret: string;
+  /** Regulated institution: KYC resolves at creation (SPEC §3.2, §4.6). */
+  readonly regulated: boolean;
+  /** "Skip verification paperwork": resolves like a regulated platform. */
+  readonly skipPaperwork: boolean;
+  readonly umaDomain: string;
+  readonly supportedCurrencies: readonly string[];
+}
+
+/** Credentials of the default platform when none are configured (documented in the README). */
+export const DEFAULT_CREDENTIALS = { clientId: 'sandbox-client-id', clientSecret: 'sandbox-client-secret' } as const;
+
+/** Every platform of an engine, and Basic authentication against them. */
+export class PlatformRegistry {
+  private readonly byClientId = new Map<string, Platform>();
+
+  constructor(private readonly ids: IdGenerator) {}
+
+  create(options: PlatformCreateRequest = {}): Platform {
+    const id = this.ids('Platform');
+    const suffix = id.slice(-12);
+    const clientId = options.clientId ?? `client-${suffix}`;
+    if (this.byClientId.has(clientId)) throw conflict(`a platform with clientId ${clientId} already exists`);
+    const platform: Platform = {
+      id,
+      name: options.name ?? `Sandbox platform ${suffix}`,
+      clientId,
+      clientSecret: options.clientSecret ?? `secret-${crypto.randomUUID().replace(/-/g, '')}`,
+      regulated: options.regulated ?? false,
+      skipPaperwork: options.skipPaperwork ?? false,
+      umaDomain: `${suffix}.sandbox.railyard.dev`,
+      supportedCurrencies: Object.keys(CURRENCIES),
+    };
+    this.byClientId.set(clientId, platform);
+    return platform;
+  }
+
+  all(): Platform[] {
+    return [...this.byClientId.values()];
+  }
+
+  /** The platform named by an `Authorization: Basic …` header, or a 401 UNAUTHORIZED. */
+  authenticate(authorization: string | null): Platform {
+    const credentials = parseBasic(authorization);
+    if (!credentials) {
+      throw new ApiError(401, 'UNAUTHORIZED', 'Missing or malformed Basic credentials: send Authorization: Basic base64(clientId:clientSecret)');
+    }
+    const platform = this.byClientId.get(credentials.clientId);
+    // Compare the secret even for an unknown id, so timing does not reveal which client ids exist.
+    const secretMatches = constantTimeEqual(credentials.clientSecret, platform?.clientSecret ?? '\u0000unknown');
+    if (!platform || !secretMatches) throw new ApiError(401, 'UNAUTHORIZED', 'Invalid client id or client secret');
+    return platform;
+  }
+}
+
+function parseBasic(header: string | null): { clientId: string; clientSecret: string } | undefined {
+  const match = header ? /^Basic\s+([A-Za-z0-9+/=_-]+)\s*$/i.exec(header) : null;
+  if (!match) return undefined;
+  let decoded: string;
+  try {
+    decoded = new TextDecoder().decode(Uint8Array.from(atob(match[1]!), (c) => c.charCodeAt(0)));
+  } catch {
+    return undefined;
+  }
+  const colon = decoded.indexOf(':');
+  if (colon <= 0) return undefined;
+  return { clientId: decoded.slice(0, colon), clientSecret: decoded.slice(colon + 1) };
+}
+
+/** Compares two strings in time that depends only on their lengths. */
+export function constantTimeEqual(a: string, b: string): boolean {
+  const length = Math.max(a.length, b.length);
+  let diff = a.length ^ b.length;
+  for (let i = 0; i < length; i++) diff |= (a.charCodeAt(i) || 0) ^ (b.charCodeAt(i) || 0);
+  return diff === 0;
+}

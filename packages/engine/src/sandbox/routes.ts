@@ -1,0 +1,21 @@
+import { controlPlaneEndpoints as e } from '@railyard/contract';
+import { bind } from '../http/app.js';
+import type { PlatformRegistry } from '../platforms/registry.js';
+import * as control from './control.js';
+
+/** HTTP bindings of the control plane. */
+export const controlPlaneRoutes = (platforms: PlatformRegistry, openapi: () => Record<string, unknown>) => [
+  bind(e.getSandboxClock, ({ tenant }) => control.clockState(tenant)),
+  bind(e.advanceSandboxClock, ({ tenant, body }) => control.advanceClock(tenant, body.ms)),
+  bind(e.resetSandbox, ({ tenant }) => control.reset(tenant)),
+  bind(e.getSandboxSnapshot, ({ tenant }) => control.snapshot(tenant)),
+  bind(e.restoreSandbox, ({ tenant, body }) => control.restore(tenant, body)),
+  bind(e.listSandboxEvents, ({ tenant, query }) => control.listEvents(tenant, query)),
+  bind(e.createSandboxPlatform, ({ body }) => publicPlatform(platforms.create(body))),
+  bind(e.getOpenApiDocument, () => openapi()),
+];
+
+/** What the control plane tells about a platform. */
+export const publicPlatform = (p: { id: string; name: string; clientId: string; clientSecret: string; regulated: boolean; skipPaperwork: boolean }) => ({
+  id: p.id, name: p.name, clientId: p.clientId, clientSecret: p.clientSecret, regulated: p.regulated, skipPaperwork: p.skipPaperwork,
+});
