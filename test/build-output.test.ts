@@ -1,0 +1,49 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+// Proves the built packages load from both `import` and `require` through their exports maps.
+// Runs against dist/ (the root `test` script builds first).
+
+const packageDir = (name: string) => fileURLToPath(new URL(`../packages/${name}`, import.meta.url));
+
+const cases = [
+  { pkg: 'contract', specifier: '@railyard/contract', exportName: 'customerEndpoints' },
+  { pkg: 'engine', specifier: '@railyard/engine', exportName: 'createEngine' },
+  { pkg: 'engine', specifier: '@railyard/engine/msw', exportName: 'createHandlers' },
+  { pkg: 'client', specifier: '@railyard/client', exportName: 'createClient' },
+  { pkg: 'wallet', specifier: '@railyard/wallet', exportName: 'WALLET_SIGNATURE_HEADER' },
+];
+
+function run(cwd: string, args: string[]) {
+  const result = spawnSync(process.execPath, args, { cwd, encoding: 'utf8' });
+  return { code: result.status, out: result.stdout.trim(), err: result.stderr };
+}
+
+describe('built packages', () => {
+  for (const { pkg, specifier, exportName } of cases) {
+    it(`${specifier} loads with require()`, () => {
+      const { code, out, err } = run(packageDir(pkg), ['-e', `console.log(typeof require(${JSON.stringify(specifier)}).${exportName})`]);
+      expect(err).toBe('');
+      expect(code).toBe(0);
+      expect(out).not.toBe('undefined');
+    });
+
+    it(`${specifier} loads with import`, () => {
+      const { code, out, err } = run(packageDir(pkg), [
+        '--input-type=module',
+        '-e',
+        `const m = await import(${JSON.stringify(specifier)}); console.log(typeof m.${exportName});`,
+      ]);
+      expect(err).toBe('');
+      expect(code).toBe(0);
+      expect(out).not.toBe('undefined');
+    });
+  }
+
+  it('the engine CLI prints its usage', () => {
+    const { code, out } = run(packageDir('engine'), ['dist/cli.js', '--help']);
+    expect(code).toBe(0);
+    expect(out).toContain('railyard serve');
+  });
+});
