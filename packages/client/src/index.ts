@@ -1,1 +1,34 @@
-export {};
+/**
+ * @railyard/client: the typed Railyard SDK. Resources typed from `@railyard/contract`, typed errors, retries with
+ * idempotency keys, cursor pagination, debug logging with redaction, and the sandbox control plane.
+ *
+ * ```ts
+ * import { createClient, ConflictError } from '@railyard/client';
+ * const client = createClient({ clientId, clientSecret });
+ * ```
+ * @packageDocumentation
+ */
+export {
+  RailyardClient, createClient, generateIdempotencyKey, DEFAULT_BASE_URL, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS,
+  type ClientOptions, type Fetch,
+} from './client.js';
+export type { RequestOptions, APIRequest, RequestArgs } from './core/types.js';
+export { APIPromise, type ResponseInfo, type WithResponse, type RawAPIResponse } from './core/api-promise.js';
+export { Page, PagePromise, type PageFetcher } from './core/pagination.js';
+export {
+  RailyardError, APIError, BadRequestError, AuthenticationError, PermissionDeniedError, NotFoundError, MethodNotAllowedError,
+  ConflictError, GoneError, PreconditionFailedError, PayloadTooLargeError, UnprocessableEntityError, LockedError,
+  FailedDependencyError, RateLimitError, InternalServerError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError,
+  SandboxOnlyError, type APIErrorInit,
+} from './core/errors.js';
+export type { DebugLogger } from './core/logger.js';
+export type { CallArgs, QueryParams, BodyParams, PathParams, ResultOf, PageItemOf, QueryValue } from './core/endpoint.js';
+export {
+  Customers, type Customer, type CustomerCreateParams, type CustomerUpdateParams, type CustomerListParams, type EndUserTerms,
+} from './resources/customers.js';
+export { InternalAccounts, type InternalAccount, type InternalAccountListParams } from './resources/internal-accounts.js';
+export {
+  Sandbox, SandboxClockResource, SandboxEvents, SandboxPlatforms, type SandboxClock, type SandboxSnapshot, type SandboxEvent,
+  type SandboxEventListParams, type SandboxPlatformCreateParams, type SandboxPlatform, type OpenApiDocument, type ClockAdvanceParams,
+} from './resources/sandbox.js';
+export { APIResource } from './resources/resource.js';

@@ -1,0 +1,471 @@
+import { BASE_PATH, type Endpoint, type HttpMethod, type Page as PageEnvelope } from '@railyard/contract';
+import ky, { type KyInstance } from 'ky';
+import { APIPromise, parseJsonBody, type RawAPIResponse } from './core/api-promise.js';
+import { buildPath, type CallArgs, type PageItemOf, type ResultOf } from './core/endpoint.js';
+import {
+  APIConnectionError, APIConnectionTimeoutError, APIUserAbortError, RailyardError, SandboxOnlyError, makeAPIError,
+} from './core/errors.js';
+import { Logger, redactBody, redactHeaders, type DebugLogger } from './core/logger.js';
+import { Page, PagePromise } from './core/pagination.js';
+import { defaultSleep, isRetryableMethod, isRetryableStatus, retryDelay, backoffDelay } from './core/retry.js';
+import { sandboxRefusal } from './core/sandbox-guard.js';
+import type { APIRequest, RequestArgs, RequestOptions } from './core/types.js';
+import { serializeQuery } from './core/endpoint.js';
+import { Customers } from './resources/customers.js';
+import { InternalAccounts } from './resources/internal-accounts.js';
+import { Sandbox } from './resources/sandbox.js';
+
+/** The base URL used when none is given: a local `railyard serve`. */
+export const DEFAULT_BASE_URL = `http://127.0.0.1:4100${BASE_PATH}`;
+/** Default number of retries after a failed attempt. */
+export const DEFAULT_MAX_RETRIES = 2;
+/** Default per-attempt timeout in milliseconds. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** A WHATWG `fetch`: the global one, `engine.fetch` of an in-process sandbox, or any compatible function. */
+export type Fetch = (input: Request | URL | string, init?: RequestInit) => Promise<Response>;
+
+/** Options of {@link createClient} and {@link RailyardClient}. */
+export interface ClientOptions {
+  /**
+   * The API base URL including the version segment, e.g. `https://sandbox.example.com/2025-10-13`.
+   * Defaults to `http://127.0.0.1:4100/2025-10-13` (a local `railyard serve`).
+   */
+  baseUrl?: string;
+  /** API client id (HTTP Basic user). Defaults to env `RAILYARD_CLIENT_ID` where `process` exists. */
+  clientId?: string;
+  /** API client secret (HTTP Basic password). Defaults to env `RAILYARD_CLIENT_SECRET` where `process` exists. */
+  clientSecret?: string;
+  /** The `fetch` to send requests with, e.g. `engine.fetch` for an in-process sandbox. Defaults to the global `fetch`. */
+  fetch?: Fetch;
+  /** Retries after a failed attempt (connection error, timeout, 408, 429, 5xx). Default 2. */
+  maxRetries?: number;
+  /** Milliseconds to wait for each attempt's response. Default 30000; `Infinity` disables it. */
+  timeout?: number;
+  /**
+   * Debug logging of every request, response and retry, with credentials, `Service-Wallet-Signature` and any
+   * `clientSecret` redacted. `true` logs to `console.error`; pass `{ log(line) }` to collect lines yourself.
+   * When omitted, env `RAILYARD_DEBUG=1` turns it on.
+   */
+  debug?: boolean | DebugLogger;
+  /**
+   * Whether the base URL is a sandbox, which enables `client.sandbox`. By default a loopback host, a host name
+   * containing `sandbox`, or a custom `fetch` without a base URL count as sandboxes. `false` always refuses.
+   */
+  sandbox?: boolean;
+  /** Headers sent with every request. */
+  defaultHeaders?: Record<string, string>;
+  /**
+   * How the client waits between retries. Tests pass a recorder that resolves at once.
+   * @internal
+   */
+  sleep?: (ms: number) => Promise<void>;
+  /**
+   * Source of randomness for backoff jitter, in [0, 1). Tests pass `() => 0` for exact delays.
+   * @internal
+   */
+  random?: () => number;
+}
+
+const MUTATING = new Set<string>(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+const readEnv = (name: string): string | undefined =>
+  (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name] || undefined;
+
+/** Base64 of the UTF-8 bytes of a string (works in Node, browsers, Deno, Bun and workers). */
+function base64Utf8(text: string): string {
+  let binary = '';
+  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+
+/** A random v4 UUID; `crypto.randomUUID` where available (it is missing in insecure browser contexts). */
+function uuid(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** Generates an `Idempotency-Key` value: `railyard-<uuid>`. */
+export const generateIdempotencyKey = (): string => `railyard-${uuid()}`;
+
+/** The reason a signal was aborted with, when it is our timeout marker. */
+class TimeoutMarker extends Error {}
+
+/**
+ * The Railyard API client.
+ *
+ * ```ts
+ * const client = new RailyardClient({ clientId, clientSecret });
+ * const customer = await client.customers.create({ customerType: 'INDIVIDUAL', fullName: 'Ada Lovelace' });
+ * for await (const c of client.customers.list({ limit: 50 })) console.log(c.id);
+ * ```
+ *
+ * Every method returns an {@link APIPromise}; failures reject with a subclass of {@link RailyardError}.
+ */
+export class RailyardClient {
+  /** The base URL every path is appended to (without a trailing slash). */
+  readonly baseUrl: string;
+  /** Default retries after a failed attempt. */
+  readonly maxRetries: number;
+  /** Default per-attempt timeout in milliseconds. */
+  readonly timeout: number;
+
+  /** Customers: create, retrieve, update, list, delete, end-user terms (SPEC §4.3). */
+  readonly customers: Customers;
+  /** Customers' internal accounts (SPEC §4.4). */
+  readonly internalAccounts: InternalAccounts;
+  /**
+   * Railyard's sandbox control plane (`/_sandbox/...`): clock, reset, snapshot and restore, events, platforms.
+   * Every call is refused with {@link SandboxOnlyError}, before anything is sent, unless the client points at a sandbox.
+   */
+  readonly sandbox: Sandbox;
+
+  readonly #options: ClientOptions;
+  readonly #ky: KyInstance;
+  readonly #logger: Logger;
+  readonly #sleep: (ms: number) => Promise<void>;
+  readonly #random: () => number;
+  readonly #sandboxRefusal: string | undefined;
+
+  constructor(options: ClientOptions = {}) {
+    this.#options = { ...options };
+    const clientId = options.clientId ?? readEnv('RAILYARD_CLIENT_ID');
+    const clientSecret = options.clientSecret ?? readEnv('RAILYARD_CLIENT_SECRET');
+    if (!clientId || clientSecret === undefined) {
+      throw new RailyardError(
+        'Missing credentials: pass `clientId` and `clientSecret` to createClient (or set RAILYARD_CLIENT_ID and RAILYARD_CLIENT_SECRET).',
+      );
+    }
+    const baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
+    try {
+      new URL(baseUrl);
+    } catch {
+      throw new RailyardError(`Invalid baseUrl ${JSON.stringify(options.baseUrl)}: expected an absolute URL such as ${DEFAULT_BASE_URL}.`);
+    }
+    this.baseUrl = baseUrl;
+    this.maxRetries = validCount(options.maxRetries, 'maxRetries') ?? DEFAULT_MAX_RETRIES;
+    this.timeout = options.timeout ?? DEFAULT_TIMEOUT_MS;
+
+    const credentials = base64Utf8(`${clientId}:${clientSecret}`);
+    this.#logger = new Logger(options.debug, [clientSecret, credentials]);
+    this.#sleep = options.sleep ?? defaultSleep;
+    this.#random = options.random ?? Math.random;
+    this.#sandboxRefusal = sandboxRefusal({
+      sandbox: options.sandbox,
+      baseUrl: options.baseUrl,
+      customFetch: options.fetch !== undefined,
+      resolvedBaseUrl: baseUrl,
+    });
+
+    const fetchImpl: Fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.#ky = ky.create({
+      prefixUrl: `${baseUrl}/`,
+      fetch: fetchImpl,
+      // Retries, timeouts and error mapping are ours (see #send): ky would not retry POST with a key, nor reuse it.
+      retry: 0,
+      timeout: false,
+      throwHttpErrors: false,
+      headers: { ...options.defaultHeaders, authorization: `Basic ${credentials}`, accept: 'application/json' },
+    });
+
+    this.customers = new Customers(this);
+    this.internalAccounts = new InternalAccounts(this);
+    this.sandbox = new Sandbox(this);
+  }
+
+  /** A new client with the same options except the given ones (e.g. another platform's credentials). */
+  withOptions(options: Partial<ClientOptions>): RailyardClient {
+    return new RailyardClient({ ...this.#options, ...options });
+  }
+
+  /** Whether `client.sandbox` calls are allowed for this client's base URL and options. */
+  get isSandbox(): boolean {
+    return this.#sandboxRefusal === undefined;
+  }
+
+  // -------------------------------------------------------------------------------------------------------------------
+  // Typed calls from contract endpoints
+
+  /**
+   * Calls any contract endpoint with typed arguments and result. Resources are thin wrappers over this:
+   *
+   * ```ts
+   * import { customerEndpoints } from '@railyard/contract';
+   * const c = await client.call(customerEndpoints.getCustomer, { params: { customerId } });
+   * ```
+   */
+  call<E extends Endpoint>(endpoint: E, args: CallArgs<E>, options?: RequestOptions): APIPromise<ResultOf<E>> {
+    const request = this.#endpointRequest(endpoint, args);
+    if (request instanceof Error) return new APIPromise(Promise.reject(request), async () => undefined as ResultOf<E>);
+    return this.request<ResultOf<E>>(request, options);
+  }
+
+  /**
+   * Calls a paginated contract endpoint: `await` the result for the first {@link Page}, or iterate it with
+   * `for await` for every item across pages (the query and options are reused, `cursor` follows `nextCursor`).
+   */
+  callPage<E extends Endpoint>(endpoint: E, args: CallArgs<E>, options?: RequestOptions): PagePromise<PageItemOf<E>> {
+    const request = this.#endpointRequest(endpoint, args);
+    if (request instanceof Error) {
+      return new PagePromise(Promise.reject(request), async () => {
+        throw request;
+      });
+    }
+    return this.requestPage<PageItemOf<E>>(request, options);
+  }
+
+  #endpointRequest(endpoint: Endpoint, args: { params?: unknown; query?: unknown; body?: unknown }): APIRequest | Error {
+    try {
+      return {
+        method: endpoint.method,
+        path: buildPath(endpoint.path, args.params as Record<string, unknown> | undefined),
+        query: args.query as Record<string, unknown> | undefined,
+        body: args.body,
+      };
+    } catch (error) {
+      return error as Error;
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------------------------------
+  // Low-level requests
+
+  /**
+   * Sends a request to a path below the base URL and parses the JSON response. Retries, idempotency keys, timeouts,
+   * error mapping and logging apply exactly as for resource methods.
+   */
+  request<T = unknown>(request: APIRequest, options: RequestOptions = {}): APIPromise<T> {
+    return new APIPromise<T>(this.#send(request, options), async (raw) => (await parseJsonBody(raw.response)) as T);
+  }
+
+  /** Like {@link RailyardClient.request} for a paginated list: the result is a {@link PagePromise}. */
+  requestPage<Item>(request: APIRequest, options: RequestOptions = {}): PagePromise<Item> {
+    const fetchPage = (cursor: string | undefined): PagePromise<Item> => {
+      const query = { ...request.query };
+      if (cursor !== undefined) query.cursor = cursor;
+      const paged = { ...request, query };
+      return new PagePromise<Item>(this.#send(paged, options), async (raw) => {
+        const envelope = (await parseJsonBody(raw.response)) as PageEnvelope<Item>;
+        if (envelope === null || typeof envelope !== 'object' || !Array.isArray(envelope.data)) {
+          throw new RailyardError(`Expected a page {data, hasMore, nextCursor, totalCount} from ${raw.method} ${raw.url}.`);
+        }
+        return new Page<Item>(envelope, (next) => fetchPage(next));
+      });
+    };
+    return fetchPage(undefined);
+  }
+
+  /** `GET path` (see {@link RailyardClient.request}). */
+  get<T = unknown>(path: string, args: RequestArgs = {}): APIPromise<T> {
+    return this.#verb<T>('GET', path, args);
+  }
+  /** `POST path`; gets a generated `Idempotency-Key` unless `idempotencyKey` says otherwise. */
+  post<T = unknown>(path: string, args: RequestArgs = {}): APIPromise<T> {
+    return this.#verb<T>('POST', path, args);
+  }
+  /** `PUT path`. */
+  put<T = unknown>(path: string, args: RequestArgs = {}): APIPromise<T> {
+    return this.#verb<T>('PUT', path, args);
+  }
+  /** `PATCH path`. */
+  patch<T = unknown>(path: string, args: RequestArgs = {}): APIPromise<T> {
+    return this.#verb<T>('PATCH', path, args);
+  }
+  /** `DELETE path`. */
+  delete<T = unknown>(path: string, args: RequestArgs = {}): APIPromise<T> {
+    return this.#verb<T>('DELETE', path, args);
+  }
+
+  #verb<T>(method: HttpMethod, path: string, { query, body, ...options }: RequestArgs): APIPromise<T> {
+    return this.request<T>({ method, path, query, body }, options);
+  }
+
+  // -------------------------------------------------------------------------------------------------------------------
+  // The send loop
+
+  async #send(request: APIRequest, options: RequestOptions): Promise<RawAPIResponse> {
+    const method = request.method.toUpperCase() as HttpMethod;
+    const path = request.path.startsWith('/') ? request.path : `/${request.path}`;
+    if (path.startsWith('/_sandbox/') && this.#sandboxRefusal !== undefined) {
+      throw new SandboxOnlyError(`Refusing ${method} ${path}: sandbox control-plane calls are only allowed against a sandbox, and ${this.#sandboxRefusal}.`);
+    }
+    const searchParams = serializeQuery(request.query);
+    const search = searchParams.toString();
+    const url = `${this.baseUrl}${path}${search ? `?${search}` : ''}`;
+    const headers = this.#headers(method, options);
+    const idempotencyKey = headers.get('idempotency-key') ?? undefined;
+    const maxRetries = validCount(options.maxRetries, 'maxRetries') ?? this.maxRetries;
+    const timeout = options.timeout ?? this.timeout;
+    const retryableMethod = isRetryableMethod(method, idempotencyKey !== undefined);
+    const signal = options.signal;
+    const log = this.#logger;
+
+    for (let retry = 0; ; retry++) {
+      if (signal?.aborted) throw new APIUserAbortError(undefined, { cause: signal.reason });
+      const attempt = `${retry + 1}/${maxRetries + 1}`;
+      const started = Date.now();
+      let response: Response;
+      try {
+        response = await this.#attempt(path, method, searchParams, headers, request.body, timeout, signal, (sent) => {
+          if (!log.enabled) return;
+          log.log(`request ${method} ${url}`, {
+            attempt,
+            headers: redactHeaders(sent.headers),
+            body: request.body === undefined ? undefined : redactBody(request.body),
+          });
+        });
+      } catch (error) {
+        if (signal?.aborted) {
+          log.log(`aborted ${method} ${url}`, { attempt, ms: Date.now() - started });
+          throw new APIUserAbortError(undefined, { cause: signal.reason });
+        }
+        const failure = error instanceof TimeoutMarker
+          ? new APIConnectionTimeoutError(`Request timed out after ${timeout}ms (${method} ${url}).`)
+          : new APIConnectionError(`Connection error (${method} ${url}): ${describe(error)}`, { cause: error });
+        if (retry < maxRetries && retryableMethod) {
+          const delay = backoffDelay(retry, this.#random());
+          log.log(`retry ${method} ${url} in ${delay}ms`, { after: failure.message, retry: `${retry + 1}/${maxRetries}` });
+          await this.#wait(delay, signal);
+          continue;
+        }
+        log.log(`failed ${method} ${url}`, { attempt, ms: Date.now() - started, error: failure.message });
+        throw failure;
+      }
+
+      const ms = Date.now() - started;
+      const requestId = response.headers.get('x-request-id') ?? undefined;
+      if (response.ok) {
+        log.log(`response ${response.status} ${method} ${url}`, { ms, attempt, 'request-id': requestId });
+        return { response, method, url, retries: retry };
+      }
+
+      const body = await readErrorBody(response);
+      log.log(`response ${response.status} ${method} ${url}`, { ms, attempt, 'request-id': requestId, body: redactBody(body) });
+      if (isRetryableStatus(response.status) && retryableMethod && retry < maxRetries) {
+        const delay = retryDelay(retry, response.headers, this.#random());
+        if (delay !== undefined) {
+          log.log(`retry ${method} ${url} in ${delay}ms`, { after: `status ${response.status}`, retry: `${retry + 1}/${maxRetries}` });
+          await this.#wait(delay, signal);
+          continue;
+        }
+        log.log(`not retrying ${method} ${url}: Retry-After is longer than the client waits`);
+      }
+      throw makeAPIError({ status: response.status, headers: response.headers, body, method, url });
+    }
+  }
+
+  /** The headers of one call, identical on every retry (so is its Idempotency-Key). */
+  #headers(method: string, options: RequestOptions): Headers {
+    const headers = new Headers();
+    const removed: string[] = [];
+    for (const [name, value] of Object.entries(options.headers ?? {})) {
+      if (value === null || value === undefined) removed.push(name);
+      else headers.set(name, value);
+    }
+    let key: string | null | undefined = options.idempotencyKey;
+    if (key === undefined) key = headers.get('idempotency-key') ?? (MUTATING.has(method) ? generateIdempotencyKey() : null);
+    if (key === null || key === '') headers.delete('idempotency-key');
+    else headers.set('idempotency-key', key);
+    // ky removes a default header whose per-request value is the string 'undefined' in a Headers instance.
+    for (const name of removed) headers.set(name, 'undefined');
+    return headers;
+  }
+
+  /** One attempt: resolves with any response, rejects on connection failure, timeout (TimeoutMarker) or abort. */
+  async #attempt(
+    path: string, method: HttpMethod, searchParams: URLSearchParams, headers: Headers, body: unknown, timeout: number,
+    signal: AbortSignal | undefined, onSend: (request: Request) => void,
+  ): Promise<Response> {
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(signal?.reason);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const timer = Number.isFinite(timeout) && timeout > 0
+      ? setTimeout(() => controller.abort(new TimeoutMarker('timeout')), timeout)
+      : undefined;
+    // Settles the attempt on abort even when the fetch implementation ignores its signal.
+    const aborted = new Promise<never>((_, reject) => {
+      controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
+    });
+    try {
+      const sending = this.#ky(path.slice(1), {
+        method,
+        searchParams,
+        headers,
+        ...(body === undefined ? {} : { json: body }),
+        signal: controller.signal,
+        hooks: { beforeRequest: [(sent) => onSend(sent)] },
+      });
+      return await Promise.race([sending, aborted]);
+    } catch (error) {
+      throw controller.signal.reason instanceof TimeoutMarker ? controller.signal.reason : error;
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /** Waits between retries; a caller abort ends the wait with {@link APIUserAbortError}. */
+  async #wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
+    if (!signal) return this.#sleep(ms);
+    if (signal.aborted) throw new APIUserAbortError(undefined, { cause: signal.reason });
+    let onAbort!: () => void;
+    const aborted = new Promise<never>((_, reject) => {
+      onAbort = () => reject(new APIUserAbortError(undefined, { cause: signal.reason }));
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+    try {
+      await Promise.race([this.#sleep(ms), aborted]);
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+    }
+  }
+}
+
+/** Reads an error response's body: JSON when it parses, else its text, `undefined` when empty or unreadable. */
+async function readErrorBody(response: Response): Promise<unknown> {
+  let text: string;
+  try {
+    text = await response.text();
+  } catch {
+    return undefined;
+  }
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error) {
+    const cause = (error as { cause?: unknown }).cause;
+    return cause instanceof Error ? `${error.message} (${cause.message})` : error.message;
+  }
+  return String(error);
+}
+
+function validCount(value: number | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!Number.isInteger(value) || value < 0) throw new RailyardError(`${name} must be a non-negative integer, got ${value}.`);
+  return value;
+}
+
+/**
+ * Creates a {@link RailyardClient}.
+ *
+ * ```ts
+ * import { createClient } from '@railyard/client';
+ * import { createEngine } from '@railyard/engine';
+ *
+ * const engine = createEngine();
+ * const client = createClient({ fetch: engine.fetch, clientId: 'test', clientSecret: 'test-secret' });
+ * ```
+ */
+export function createClient(options: ClientOptions = {}): RailyardClient {
+  return new RailyardClient(options);
+}

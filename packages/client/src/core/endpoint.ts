@@ -1,0 +1,79 @@
+/**
+ * Turning a contract {@link Endpoint} plus arguments into a request: path parameters, query string, body types.
+ * @module
+ */
+import type { BodyInputOf, Endpoint, ParamsOf, QueryInputOf, ResponseOf } from '@railyard/contract';
+import { RailyardError } from './errors.js';
+
+/**
+ * A query value as a caller writes it. Where the contract coerces (`limit` is parsed from a string) any number,
+ * string or boolean is accepted; `'true' | 'false'` flags also take a boolean.
+ */
+export type QueryValue<V> = unknown extends V
+  ? string | number | boolean | undefined
+  : [Exclude<V, undefined>] extends ['true' | 'false']
+    ? V | boolean
+    : V;
+
+/** The query of an endpoint as a caller writes it (every field optional where the contract has a default). */
+export type QueryParams<E extends Endpoint> = QueryInputOf<E> extends object
+  ? { [K in keyof QueryInputOf<E>]: QueryValue<QueryInputOf<E>[K]> }
+  : never;
+
+/** The request body of an endpoint as a caller writes it (`z.input` of its body schema). */
+export type BodyParams<E extends Endpoint> = BodyInputOf<E>;
+
+/** The path parameters of an endpoint, e.g. `{ customerId: string }`. */
+export type PathParams<E extends Endpoint> = ParamsOf<E>;
+
+/** The success result of an endpoint (`z.output` of its response schema; `void` for 204). */
+export type ResultOf<E extends Endpoint> = ResponseOf<E>;
+
+/** The item type of a paginated endpoint's response. */
+export type PageItemOf<E extends Endpoint> = ResponseOf<E> extends { data: Array<infer Item> } ? Item : never;
+
+type ParamsArg<E extends Endpoint> = ParamsOf<E> extends undefined ? { params?: undefined } : { params: ParamsOf<E> };
+type QueryArg<E extends Endpoint> = QueryInputOf<E> extends undefined ? { query?: undefined } : { query?: QueryParams<E> };
+type BodyArg<E extends Endpoint> = BodyInputOf<E> extends undefined
+  ? { body?: undefined }
+  : E extends { bodyOptional: true }
+    ? { body?: BodyInputOf<E> }
+    : { body: BodyInputOf<E> };
+
+/** The arguments of a typed call to an endpoint: `params` when its path has any, `query`, `body`. */
+export type CallArgs<E extends Endpoint> = ParamsArg<E> & QueryArg<E> & BodyArg<E>;
+
+/**
+ * Fills the `{name}` parameters of an endpoint path, URL-encoding each value.
+ * Throws a {@link RailyardError} for a missing or empty parameter rather than calling another route
+ * (`/customers/` with an empty id would otherwise list customers).
+ */
+export function buildPath(template: string, params: Record<string, unknown> | undefined): string {
+  return template.replace(/\{([^}]+)\}/g, (_, name: string) => {
+    const value = params?.[name];
+    if (value === undefined || value === null || String(value) === '') {
+      throw new RailyardError(`Missing path parameter "${name}" for ${template}.`);
+    }
+    return encodeURIComponent(String(value));
+  });
+}
+
+/**
+ * Serializes a query object: `undefined` and `null` are dropped, booleans become `true`/`false`, dates ISO strings,
+ * arrays repeat the key.
+ */
+export function serializeQuery(query: Record<string, unknown> | undefined): URLSearchParams {
+  const params = new URLSearchParams();
+  if (!query) return params;
+  const add = (key: string, value: unknown) => {
+    if (value === undefined || value === null) return;
+    if (value instanceof Date) params.append(key, value.toISOString());
+    else if (typeof value === 'object') params.append(key, JSON.stringify(value));
+    else params.append(key, String(value));
+  };
+  for (const [key, value] of Object.entries(query)) {
+    if (Array.isArray(value)) value.forEach((item) => add(key, item));
+    else add(key, value);
+  }
+  return params;
+}

@@ -1,0 +1,102 @@
+import { controlPlaneEndpoints } from '@railyard/contract';
+import type { RailyardClient } from '../client.js';
+import type { APIPromise } from '../core/api-promise.js';
+import type { BodyParams, PageItemOf, QueryParams, ResultOf } from '../core/endpoint.js';
+import type { PagePromise } from '../core/pagination.js';
+import type { RequestOptions } from '../core/types.js';
+import { APIResource } from './resource.js';
+
+const E = controlPlaneEndpoints;
+
+/** The engine's clock: `{ now, mode }` where mode is `virtual` or `real`. */
+export type SandboxClock = ResultOf<typeof E.getSandboxClock>;
+/** A platform's whole state as JSON, from {@link Sandbox.snapshot}, accepted by {@link Sandbox.restore}. */
+export type SandboxSnapshot = ResultOf<typeof E.getSandboxSnapshot>;
+/** An emitted event with its webhook delivery attempts. */
+export type SandboxEvent = PageItemOf<typeof E.listSandboxEvents>;
+/** Query of {@link SandboxEvents.list}: `type`, `limit`, `cursor`. */
+export type SandboxEventListParams = QueryParams<typeof E.listSandboxEvents>;
+/** Options of a new sandbox platform: `name`, `regulated`, `skipPaperwork`, and optionally fixed credentials. */
+export type SandboxPlatformCreateParams = BodyParams<typeof E.createSandboxPlatform>;
+/** A new sandbox platform and its credentials. */
+export type SandboxPlatform = ResultOf<typeof E.createSandboxPlatform>;
+/** The OpenAPI 3.1 document the sandbox serves. */
+export type OpenApiDocument = ResultOf<typeof E.getOpenApiDocument>;
+/** The body of {@link SandboxClock.advance}. */
+export type ClockAdvanceParams = BodyParams<typeof E.advanceSandboxClock>;
+
+/** The sandbox's clock. Advancing a virtual clock runs every job that falls due, in order. */
+export class SandboxClockResource extends APIResource {
+  /** The engine's current time and clock mode. */
+  get(options?: RequestOptions): APIPromise<SandboxClock> {
+    return this._client.call(E.getSandboxClock, {}, options);
+  }
+
+  /**
+   * Moves a virtual clock forward by `ms` milliseconds (a number or `{ ms }`), running due transitions such as
+   * pending payments completing. Rejects with a {@link ConflictError} on a real clock.
+   */
+  advance(ms: number | ClockAdvanceParams, options?: RequestOptions): APIPromise<SandboxClock> {
+    const body: ClockAdvanceParams = typeof ms === 'number' ? { ms } : ms;
+    return this._client.call(E.advanceSandboxClock, { body }, options);
+  }
+}
+
+/** Events the sandbox emitted and what happened to their webhook deliveries. */
+export class SandboxEvents extends APIResource {
+  /** Lists emitted events, newest first; iterate with `for await` for every event across pages. */
+  list(query: SandboxEventListParams = {}, options?: RequestOptions): PagePromise<SandboxEvent> {
+    return this._client.callPage(E.listSandboxEvents, { query }, options);
+  }
+}
+
+/** Platforms (tenants) of the sandbox, each with its own credentials and data. */
+export class SandboxPlatforms extends APIResource {
+  /**
+   * Creates a platform and returns its credentials. Use them with `client.withOptions({ clientId, clientSecret })`
+   * to act as that platform.
+   */
+  create(body: SandboxPlatformCreateParams = {}, options?: RequestOptions): APIPromise<SandboxPlatform> {
+    return this._client.call(E.createSandboxPlatform, { body }, options);
+  }
+}
+
+/**
+ * Railyard's sandbox control plane (`/_sandbox/...` below the base URL). Every call is refused with a
+ * {@link SandboxOnlyError}, before anything is sent, when the client does not point at a sandbox.
+ */
+export class Sandbox extends APIResource {
+  /** The engine clock. */
+  readonly clock: SandboxClockResource;
+  /** Emitted events and webhook deliveries. */
+  readonly events: SandboxEvents;
+  /** Sandbox platforms (tenants). */
+  readonly platforms: SandboxPlatforms;
+
+  constructor(client: RailyardClient) {
+    super(client);
+    this.clock = new SandboxClockResource(client);
+    this.events = new SandboxEvents(client);
+    this.platforms = new SandboxPlatforms(client);
+  }
+
+  /** Erases the platform's data: customers, accounts, events and idempotency records. */
+  reset(options?: RequestOptions): APIPromise<void> {
+    return this._client.call(E.resetSandbox, {}, options);
+  }
+
+  /** The platform's whole state as JSON, to restore later with {@link Sandbox.restore}. */
+  snapshot(options?: RequestOptions): APIPromise<SandboxSnapshot> {
+    return this._client.call(E.getSandboxSnapshot, {}, options);
+  }
+
+  /** Replaces the platform's state with a snapshot taken by {@link Sandbox.snapshot}. */
+  restore(snapshot: SandboxSnapshot, options?: RequestOptions): APIPromise<void> {
+    return this._client.call(E.restoreSandbox, { body: snapshot }, options);
+  }
+
+  /** The OpenAPI 3.1 document of the API, as the sandbox serves it. */
+  openapi(options?: RequestOptions): APIPromise<OpenApiDocument> {
+    return this._client.call(E.getOpenApiDocument, {}, options);
+  }
+}
