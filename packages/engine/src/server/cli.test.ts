@@ -1,0 +1,61 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+// The standalone server as a user runs it: the built bin, real sockets, signals.
+const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+
+function startCli(args: string[], env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, [cli, 'serve', '--port', '0', ...args], { env: { ...process.env, ...env } });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const ready = new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', () => {
+      const match = /listening on (http:\/\/\S+)/.exec(output);
+      if (match) resolve(match[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`exited ${code}: ${output}`)));
+  });
+  return { child, ready, output: () => output };
+}
+
+describe('railyard serve', () => {
+  it('prints its base URL and credentials, serves the API, and stops on SIGTERM', async () => {
+    const { child, ready, output } = startCli(['--clock', 'virtual', '--regulated'], { RAILYARD_CLIENT_ID: 'ci-id', RAILYARD_CLIENT_SECRET: 'ci-secret-123' });
+    const baseUrl = await ready;
+    expect(baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/2025-10-13$/);
+    expect(output()).toContain('client id:     ci-id');
+    expect(output()).toContain('client secret: ci-secret-123');
+
+    const auth = { authorization: `Basic ${btoa('ci-id:ci-secret-123')}`, 'content-type': 'application/json' };
+    const created = await fetch(`${baseUrl}/customers`, { method: 'POST', headers: auth, body: JSON.stringify({ customerType: 'INDIVIDUAL', fullName: 'Ada Lovelace' }) });
+    expect(created.status).toBe(201);
+    expect((await created.json()).kycStatus).toBe('APPROVED'); // --regulated resolves at creation
+    const clock = await (await fetch(`${baseUrl}/_sandbox/clock`, { headers: auth })).json();
+    expect(clock.mode).toBe('virtual');
+
+    child.kill('SIGTERM');
+    const [code] = await once(child, 'exit');
+    expect(code).toBe(0);
+    expect(output()).toContain('Stopped');
+  });
+
+  it('stops on SIGINT too', async () => {
+    const { child, ready } = startCli([]);
+    await ready;
+    child.kill('SIGINT');
+    const [code] = await once(child, 'exit');
+    expect(code).toBe(0);
+  });
+
+  it('refuses a bad flag with its usage', async () => {
+    const child = spawn(process.execPath, [cli, 'serve', '--clock', 'sundial']);
+    let err = '';
+    child.stderr.on('data', (c) => (err += c));
+    const [code] = await once(child, 'exit');
+    expect(code).toBe(1);
+    expect(err).toContain('--clock must be real or virtual');
+  });
+});
