@@ -22,7 +22,7 @@ export {
   SandboxOnlyError, type APIErrorInit,
 } from './core/errors.js';
 export type { DebugLogger } from './core/logger.js';
-export type { CallArgs, QueryParams, BodyParams, PathParams, ResultOf, PageItemOf, QueryValue } from './core/endpoint.js';
+export type { CallArgs, ParamsArg, QueryArg, BodyArg, QueryParams, BodyParams, PathParams, ResultOf, PageItemOf, QueryValue } from './core/endpoint.js';
 export {
   Customers, type Customer, type CustomerCreateParams, type CustomerUpdateParams, type CustomerListParams, type EndUserTerms,
 } from './resources/customers.js';

@@ -32,9 +32,12 @@ export type ResultOf<E extends Endpoint> = ResponseOf<E>;
 /** The item type of a paginated endpoint's response. */
 export type PageItemOf<E extends Endpoint> = ResponseOf<E> extends { data: Array<infer Item> } ? Item : never;
 
-type ParamsArg<E extends Endpoint> = ParamsOf<E> extends undefined ? { params?: undefined } : { params: ParamsOf<E> };
-type QueryArg<E extends Endpoint> = QueryInputOf<E> extends undefined ? { query?: undefined } : { query?: QueryParams<E> };
-type BodyArg<E extends Endpoint> = BodyInputOf<E> extends undefined
+/** The `params` part of {@link CallArgs}: required when the endpoint's path has parameters. */
+export type ParamsArg<E extends Endpoint> = ParamsOf<E> extends undefined ? { params?: undefined } : { params: ParamsOf<E> };
+/** The `query` part of {@link CallArgs}: optional, present when the endpoint takes a query. */
+export type QueryArg<E extends Endpoint> = QueryInputOf<E> extends undefined ? { query?: undefined } : { query?: QueryParams<E> };
+/** The `body` part of {@link CallArgs}: required when the endpoint takes a body (unless `bodyOptional`). */
+export type BodyArg<E extends Endpoint> = BodyInputOf<E> extends undefined
   ? { body?: undefined }
   : E extends { bodyOptional: true }
     ? { body?: BodyInputOf<E> }

@@ -4,12 +4,11 @@ import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/types.js';
 import { APIResource } from './resource.js';
 
-const E = internalAccountEndpoints;
 
 /** Query of {@link InternalAccounts.list}: `customerId`, `currency`, `type`, `limit`, `cursor`. */
-export type InternalAccountListParams = QueryParams<typeof E.listCustomerInternalAccounts>;
+export type InternalAccountListParams = QueryParams<typeof internalAccountEndpoints.listCustomerInternalAccounts>;
 /** An account held at the service (REFERENCE §2.2): balances and how to fund it. */
-export type InternalAccount = PageItemOf<typeof E.listCustomerInternalAccounts>;
+export type InternalAccount = PageItemOf<typeof internalAccountEndpoints.listCustomerInternalAccounts>;
 
 /** Customers' internal accounts (SPEC §4.4), created automatically per configured currency with each customer. */
 export class InternalAccounts extends APIResource {
@@ -21,6 +20,6 @@ export class InternalAccounts extends APIResource {
    * ```
    */
   list(query: InternalAccountListParams = {}, options?: RequestOptions): PagePromise<InternalAccount> {
-    return this._client.callPage(E.listCustomerInternalAccounts, { query }, options);
+    return this._client.callPage(internalAccountEndpoints.listCustomerInternalAccounts, { query }, options);
   }
 }

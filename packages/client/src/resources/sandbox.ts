@@ -6,30 +6,29 @@ import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/types.js';
 import { APIResource } from './resource.js';
 
-const E = controlPlaneEndpoints;
 
 /** The engine's clock: `{ now, mode }` where mode is `virtual` or `real`. */
-export type SandboxClock = ResultOf<typeof E.getSandboxClock>;
+export type SandboxClock = ResultOf<typeof controlPlaneEndpoints.getSandboxClock>;
 /** A platform's whole state as JSON, from {@link Sandbox.snapshot}, accepted by {@link Sandbox.restore}. */
-export type SandboxSnapshot = ResultOf<typeof E.getSandboxSnapshot>;
+export type SandboxSnapshot = ResultOf<typeof controlPlaneEndpoints.getSandboxSnapshot>;
 /** An emitted event with its webhook delivery attempts. */
-export type SandboxEvent = PageItemOf<typeof E.listSandboxEvents>;
+export type SandboxEvent = PageItemOf<typeof controlPlaneEndpoints.listSandboxEvents>;
 /** Query of {@link SandboxEvents.list}: `type`, `limit`, `cursor`. */
-export type SandboxEventListParams = QueryParams<typeof E.listSandboxEvents>;
+export type SandboxEventListParams = QueryParams<typeof controlPlaneEndpoints.listSandboxEvents>;
 /** Options of a new sandbox platform: `name`, `regulated`, `skipPaperwork`, and optionally fixed credentials. */
-export type SandboxPlatformCreateParams = BodyParams<typeof E.createSandboxPlatform>;
+export type SandboxPlatformCreateParams = BodyParams<typeof controlPlaneEndpoints.createSandboxPlatform>;
 /** A new sandbox platform and its credentials. */
-export type SandboxPlatform = ResultOf<typeof E.createSandboxPlatform>;
+export type SandboxPlatform = ResultOf<typeof controlPlaneEndpoints.createSandboxPlatform>;
 /** The OpenAPI 3.1 document the sandbox serves. */
-export type OpenApiDocument = ResultOf<typeof E.getOpenApiDocument>;
-/** The body of {@link SandboxClock.advance}. */
-export type ClockAdvanceParams = BodyParams<typeof E.advanceSandboxClock>;
+export type OpenApiDocument = ResultOf<typeof controlPlaneEndpoints.getOpenApiDocument>;
+/** The body of {@link SandboxClockResource.advance}. */
+export type ClockAdvanceParams = BodyParams<typeof controlPlaneEndpoints.advanceSandboxClock>;
 
 /** The sandbox's clock. Advancing a virtual clock runs every job that falls due, in order. */
 export class SandboxClockResource extends APIResource {
   /** The engine's current time and clock mode. */
   get(options?: RequestOptions): APIPromise<SandboxClock> {
-    return this._client.call(E.getSandboxClock, {}, options);
+    return this._client.call(controlPlaneEndpoints.getSandboxClock, {}, options);
   }
 
   /**
@@ -38,7 +37,7 @@ export class SandboxClockResource extends APIResource {
    */
   advance(ms: number | ClockAdvanceParams, options?: RequestOptions): APIPromise<SandboxClock> {
     const body: ClockAdvanceParams = typeof ms === 'number' ? { ms } : ms;
-    return this._client.call(E.advanceSandboxClock, { body }, options);
+    return this._client.call(controlPlaneEndpoints.advanceSandboxClock, { body }, options);
   }
 }
 
@@ -46,7 +45,7 @@ export class SandboxClockResource extends APIResource {
 export class SandboxEvents extends APIResource {
   /** Lists emitted events, newest first; iterate with `for await` for every event across pages. */
   list(query: SandboxEventListParams = {}, options?: RequestOptions): PagePromise<SandboxEvent> {
-    return this._client.callPage(E.listSandboxEvents, { query }, options);
+    return this._client.callPage(controlPlaneEndpoints.listSandboxEvents, { query }, options);
   }
 }
 
@@ -57,7 +56,7 @@ export class SandboxPlatforms extends APIResource {
    * to act as that platform.
    */
   create(body: SandboxPlatformCreateParams = {}, options?: RequestOptions): APIPromise<SandboxPlatform> {
-    return this._client.call(E.createSandboxPlatform, { body }, options);
+    return this._client.call(controlPlaneEndpoints.createSandboxPlatform, { body }, options);
   }
 }
 
@@ -82,21 +81,21 @@ export class Sandbox extends APIResource {
 
   /** Erases the platform's data: customers, accounts, events and idempotency records. */
   reset(options?: RequestOptions): APIPromise<void> {
-    return this._client.call(E.resetSandbox, {}, options);
+    return this._client.call(controlPlaneEndpoints.resetSandbox, {}, options);
   }
 
   /** The platform's whole state as JSON, to restore later with {@link Sandbox.restore}. */
   snapshot(options?: RequestOptions): APIPromise<SandboxSnapshot> {
-    return this._client.call(E.getSandboxSnapshot, {}, options);
+    return this._client.call(controlPlaneEndpoints.getSandboxSnapshot, {}, options);
   }
 
   /** Replaces the platform's state with a snapshot taken by {@link Sandbox.snapshot}. */
   restore(snapshot: SandboxSnapshot, options?: RequestOptions): APIPromise<void> {
-    return this._client.call(E.restoreSandbox, { body: snapshot }, options);
+    return this._client.call(controlPlaneEndpoints.restoreSandbox, { body: snapshot }, options);
   }
 
   /** The OpenAPI 3.1 document of the API, as the sandbox serves it. */
   openapi(options?: RequestOptions): APIPromise<OpenApiDocument> {
-    return this._client.call(E.getOpenApiDocument, {}, options);
+    return this._client.call(controlPlaneEndpoints.getOpenApiDocument, {}, options);
   }
 }
