@@ -22,8 +22,11 @@ export const DEFAULT_MAX_RETRIES = 2;
 /** Default per-attempt timeout in milliseconds. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
-/** A WHATWG `fetch`: the global one, `engine.fetch` of an in-process sandbox, or any compatible function. */
-export type Fetch = (input: Request | URL | string, init?: RequestInit) => Promise<Response>;
+/**
+ * A WHATWG `fetch`: the global one, `engine.fetch` of an in-process sandbox, or any compatible function.
+ * The client always calls it with a `Request` (plus an init object that may be ignored).
+ */
+export type Fetch = (request: Request, init?: RequestInit) => Promise<Response>;
 
 /** Options of {@link createClient} and {@link RailyardClient}. */
 export interface ClientOptions {
@@ -161,10 +164,10 @@ export class RailyardClient {
       resolvedBaseUrl: baseUrl,
     });
 
-    const fetchImpl: Fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    const fetchImpl: Fetch = options.fetch ?? ((request, init) => globalThis.fetch(request, init));
     this.#ky = ky.create({
       prefixUrl: `${baseUrl}/`,
-      fetch: fetchImpl,
+      fetch: fetchImpl as typeof globalThis.fetch, // ky always passes a Request
       // Retries, timeouts and error mapping are ours (see #send): ky would not retry POST with a key, nor reuse it.
       retry: 0,
       timeout: false,
