@@ -160,6 +160,16 @@ describe('APIPromise', () => {
     expect(requests).toHaveLength(1);
   });
 
+  it('works with Promise.all, then chains and async functions', async () => {
+    const { client } = setup([{ body: individual() }]);
+    const [a, b] = await Promise.all([client.customers.retrieve('a'), client.customers.retrieve('b')]);
+    expect([a.id, b.id]).toEqual([individual().id, individual().id]);
+    const name = await client.customers.retrieve('c').then((c) => (c.customerType === 'INDIVIDUAL' ? c.fullName : c.businessInfo.legalName));
+    expect(name).toBe('Ada Lovelace');
+    const viaAsync = await (async () => client.customers.retrieve('d'))();
+    expect(viaAsync.platformCustomerId).toBe('pc-1');
+  });
+
   it('resolves to undefined for 204 responses', async () => {
     const { client } = setup([{ status: 204 }]);
     await expect(client.sandbox.reset()).resolves.toBeUndefined();

@@ -73,8 +73,8 @@ describe('debug logging', () => {
     expect(redactHeaders(new Headers({ Authorization: 'Basic abc', 'X-Other': '1', cookie: 'a=b' }))).toEqual({
       authorization: `Basic ${REDACTED}`, 'x-other': '1', cookie: REDACTED,
     });
-    expect(redactBody({ a: [{ clientSecret: 'x', b: 1 }], ClientSecret: 'y', n: null })).toEqual({
-      a: [{ clientSecret: REDACTED, b: 1 }], ClientSecret: REDACTED, n: null,
+    expect(redactBody({ a: [{ clientSecret: 'x', b: 1 }], ClientSecret: 'y', n: null, identifier: '123-45-6789' })).toEqual({
+      a: [{ clientSecret: REDACTED, b: 1 }], ClientSecret: REDACTED, n: null, identifier: REDACTED,
     });
     const lines: string[] = [];
     new Logger({ log: (l) => lines.push(l) }, ['abc', 'longsecret']).log('x longsecret abc');

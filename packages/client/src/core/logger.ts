@@ -13,8 +13,11 @@ export const REDACTED = '[REDACTED]';
 
 /** Headers whose values never appear in debug output. */
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'service-wallet-signature', 'cookie', 'set-cookie']);
-/** Body keys whose values never appear in debug output (compared case-insensitively). */
-const SECRET_KEYS = new Set(['clientsecret', 'password', 'secret', 'privatekey', 'apikey']);
+/**
+ * Body keys whose values never appear in debug output (compared case-insensitively): credentials, key material, and
+ * `identifier` (a customer's SSN or ITIN, write-only in the API).
+ */
+const SECRET_KEYS = new Set(['clientsecret', 'password', 'secret', 'privatekey', 'apikey', 'identifier']);
 
 /** Headers as a plain object with secret values replaced; the scheme of `Authorization` (e.g. `Basic`) is kept. */
 export function redactHeaders(headers: Headers): Record<string, string> {
