@@ -13,3 +13,4 @@ export * from './customers.js';
 export * from './control-plane.js';
 export * from './accounts.js';
 export * from './endpoints.js';
+export * from './openapi.js';

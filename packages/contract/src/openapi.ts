@@ -1,0 +1,128 @@
+import { z } from 'zod';
+import { API_VERSION, BASE_PATH, type Endpoint } from './endpoint.js';
+import { ApiErrorBody } from './errors.js';
+
+/** Options of {@link buildOpenApiDocument}. */
+export interface OpenApiOptions {
+  /** Server URL including the base path. Default: the standalone server's `http://127.0.0.1:4100/2025-10-13`. */
+  serverUrl?: string;
+  title?: string;
+}
+
+type JsonSchema = Record<string, unknown>;
+type Io = 'input' | 'output';
+
+/** Error statuses every operation can answer (SPEC §2.4, DESIGN §3). */
+const COMMON_ERRORS = [400, 401, 404, 405, 413, 500] as const;
+
+const REASONS: Record<number, string> = {
+  400: 'Invalid input: details.errors lists every invalid field', 401: 'Missing or invalid credentials', 403: 'Forbidden',
+  404: 'Not found', 405: 'Method not allowed', 409: 'Conflict', 410: 'Gone', 412: 'Precondition failed',
+  413: 'Body too large', 422: 'Unprocessable', 423: 'Locked', 424: 'Failed dependency', 429: 'Rate limited',
+  500: 'Internal error', 501: 'Not implemented', 503: 'Unavailable',
+};
+
+/**
+ * Builds the OpenAPI 3.1 document of the given endpoints from their zod schemas. Schemas that carry a `.meta({id})`
+ * become shared components; everything else is inlined. Request-side schemas are rendered as input (defaults optional),
+ * response schemas as output.
+ */
+export function buildOpenApiDocument(endpoints: Readonly<Record<string, Endpoint>>, options: OpenApiOptions = {}): JsonSchema {
+  const components = new Components();
+  const paths: Record<string, Record<string, unknown>> = {};
+  const errorRef = components.add(ApiErrorBody, 'output');
+
+  for (const endpoint of Object.values(endpoints)) {
+    const operation: Record<string, unknown> = {
+      operationId: endpoint.operationId,
+      summary: endpoint.summary,
+      tags: [endpoint.tag],
+    };
+    if (endpoint.description) operation.description = endpoint.description;
+    const parameters = [
+      ...parametersOf(endpoint.params, 'path', components),
+      ...parametersOf(endpoint.query, 'query', components),
+    ];
+    if (parameters.length > 0) operation.parameters = parameters;
+    if (endpoint.body) {
+      operation.requestBody = {
+        required: !endpoint.bodyOptional,
+        content: { [endpoint.multipart ? 'multipart/form-data' : 'application/json']: { schema: components.add(endpoint.body, 'input') } },
+      };
+    }
+    const responses: Record<string, unknown> = {
+      [endpoint.response.status]: endpoint.response.schema
+        ? { description: endpoint.response.description, content: { 'application/json': { schema: components.add(endpoint.response.schema, 'output') } } }
+        : { description: endpoint.response.description },
+    };
+    for (const status of new Set([...COMMON_ERRORS, ...(endpoint.errors ?? [])])) {
+      responses[status] = { description: REASONS[status] ?? 'Error', content: { 'application/json': { schema: errorRef } } };
+    }
+    operation.responses = responses;
+    // Control-plane paths are documented under the base path, where the client calls them.
+    (paths[endpoint.path] ??= {})[endpoint.method.toLowerCase()] = operation;
+  }
+
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: options.title ?? 'Payments, onboarding and embedded-wallet API (Railyard)',
+      version: API_VERSION,
+      description: 'Generated from the @railyard/contract schemas. Paths under /_sandbox/ are the Railyard control plane.',
+    },
+    servers: [{ url: options.serverUrl ?? `http://127.0.0.1:4100${BASE_PATH}` }],
+    security: [{ basicAuth: [] }],
+    paths,
+    components: { securitySchemes: { basicAuth: { type: 'http', scheme: 'basic' } }, schemas: components.schemas },
+  };
+}
+
+function parametersOf(schema: z.ZodObject | undefined, location: 'path' | 'query', components: Components) {
+  if (!schema) return [];
+  return Object.entries(schema.shape).map(([name, field]) => {
+    const rendered = components.add(field as z.ZodType, 'input');
+    const required = location === 'path' || !(field as z.ZodType).safeParse(undefined).success;
+    const description = (rendered as { description?: string }).description;
+    return { name, in: location, required, schema: rendered, ...(description ? { description } : {}) };
+  });
+}
+
+/** Named schemas shared by the document, with `$defs` references rewritten to `#/components/schemas/…`. */
+class Components {
+  readonly schemas: Record<string, JsonSchema> = {};
+
+  add(schema: z.ZodType, io: Io): JsonSchema {
+    const rendered = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any', cycles: 'ref', reused: 'inline' }) as JsonSchema;
+    const { $defs = {}, $schema: _schema, ...root } = rendered as JsonSchema & { $defs?: Record<string, JsonSchema> };
+    const renames = new Map<string, string>();
+    for (const [name, definition] of Object.entries($defs)) renames.set(name, this.place(name, definition, io));
+    const rewrite = (value: unknown): unknown => {
+      if (Array.isArray(value)) return value.map(rewrite);
+      if (value === null || typeof value !== 'object') return value;
+      const out: JsonSchema = {};
+      for (const [key, inner] of Object.entries(value)) {
+        if (key === '$schema') continue;
+        out[key] = key === '$ref' && typeof inner === 'string' && inner.startsWith('#/$defs/')
+          ? `#/components/schemas/${renames.get(inner.slice(8)) ?? inner.slice(8)}`
+          : rewrite(inner);
+      }
+      return out;
+    };
+    for (const name of renames.values()) this.schemas[name] = rewrite(this.schemas[name]) as JsonSchema;
+    return rewrite(root) as JsonSchema;
+  }
+
+  /** Stores a named definition; the input rendering of a schema gets its own name when it differs from the output one. */
+  private place(name: string, definition: JsonSchema, io: Io): string {
+    const existing = this.schemas[name];
+    if (existing === undefined || sameJson(existing, definition)) {
+      this.schemas[name] ??= definition;
+      return name;
+    }
+    const alternative = `${name}${io === 'input' ? 'Input' : 'Output'}`;
+    this.schemas[alternative] ??= definition;
+    return alternative;
+  }
+}
+
+const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);

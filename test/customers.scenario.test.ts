@@ -1,0 +1,139 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  AuthenticationError, BadRequestError, ConflictError, GoneError, NotFoundError, type RailyardClient,
+} from '@railyard/client';
+import { ROOT_CREDENTIALS, TRANSPORTS, type Transport } from './support/transports.js';
+
+// The same customer scenarios over every transport: in-process, msw and HTTP (SPEC §2.6, §4.3, §7).
+
+const ada = {
+  customerType: 'INDIVIDUAL' as const,
+  platformCustomerId: 'ada',
+  fullName: 'Ada Lovelace',
+  birthDate: '1815-12-10',
+  nationality: 'GB',
+  address: { line1: '12 St James Square', city: 'London', postalCode: 'SW1Y 4JH', country: 'GB' },
+  idType: 'SSN' as const,
+  identifier: '123-45-6789',
+};
+
+describe.each(TRANSPORTS.map((make) => [make().name, make] as const))('customers over %s', (_name, make) => {
+  let transport: Transport;
+  let client: RailyardClient;
+
+  beforeAll(async () => {
+    transport = make();
+    await transport.start();
+  });
+  afterAll(async () => {
+    await transport.stop();
+  });
+  beforeEach(async () => {
+    const root = transport.clientFor(ROOT_CREDENTIALS);
+    const platform = await root.sandbox.platforms.create({ name: 'scenario' });
+    client = transport.clientFor(platform);
+  });
+
+  it('creates, retrieves, updates, lists and deletes a customer', async () => {
+    const created = await client.customers.create(ada);
+    expect(created).toMatchObject({ customerType: 'INDIVIDUAL', fullName: 'Ada Lovelace', kycStatus: 'UNVERIFIED', platformCustomerId: 'ada' });
+    expect(created).not.toHaveProperty('identifier');
+
+    const { data: fetched, response } = await client.customers.retrieve(created.id).withResponse();
+    expect(fetched).toEqual(created);
+    expect(response.status).toBe(200);
+    expect(response.requestId).toMatch(/^req_/);
+
+    const updated = await client.customers.update(created.id, { customerType: 'INDIVIDUAL', fullName: 'Augusta Ada King' });
+    expect(updated).toMatchObject({ id: created.id, fullName: 'Augusta Ada King', birthDate: '1815-12-10' });
+
+    const accounts = await client.internalAccounts.list({ customerId: created.id });
+    expect(accounts.data).toHaveLength(1);
+    expect(accounts.data[0]).toMatchObject({ customerId: created.id, balance: { amount: 0, currency: { code: 'USD' } } });
+
+    const deleted = await client.customers.delete(created.id);
+    expect(deleted.isDeleted).toBe(true);
+    await expect(client.customers.delete(created.id)).rejects.toMatchObject({ status: 410, code: 'CUSTOMER_DELETED' });
+    await expect(client.customers.delete(created.id)).rejects.toBeInstanceOf(GoneError);
+  });
+
+  it('creates a business and auto-paginates a list across pages', async () => {
+    const business = await client.customers.create({
+      customerType: 'BUSINESS',
+      businessInfo: { legalName: 'Analytical Engines Ltd', country: 'US', taxId: '12-3456789', incorporatedOn: '1843-07-01' },
+    });
+    expect(business).toMatchObject({ customerType: 'BUSINESS', kybStatus: 'UNVERIFIED' });
+    for (let i = 0; i < 4; i++) await client.customers.create({ ...ada, platformCustomerId: `ada-${i}` });
+
+    const first = await client.customers.list({ limit: 2 });
+    expect(first).toMatchObject({ hasMore: true, totalCount: 5 });
+    const seen: string[] = [];
+    for await (const customer of client.customers.list({ limit: 2 })) seen.push(customer.platformCustomerId);
+    expect(seen).toEqual(['ada-3', 'ada-2', 'ada-1', 'ada-0', business.platformCustomerId]);
+    const onlyBusinesses = await client.customers.list({ customerType: 'BUSINESS' });
+    expect(onlyBusinesses.data.map((c) => c.id)).toEqual([business.id]);
+  });
+
+  it('lists every invalid field in one 400 and creates nothing', async () => {
+    const error = await client.customers
+      .create({ customerType: 'INDIVIDUAL', birthDate: '10 Dec 1815', nationality: 'England', idType: 'SSN', identifier: '123456789' } as never)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BadRequestError);
+    const bad = error as BadRequestError;
+    expect(bad.code).toBe('INVALID_INPUT');
+    expect(bad.fieldErrors.map((f) => f.field).sort()).toEqual(['birthDate', 'identifier', 'nationality']);
+    expect((await client.customers.list()).totalCount).toBe(0);
+  });
+
+  it('refuses a duplicate platformCustomerId with 409 CONFLICT', async () => {
+    await client.customers.create(ada);
+    const error = await client.customers.create(ada).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConflictError);
+    expect((error as ConflictError).code).toBe('CONFLICT');
+  });
+
+  it('answers an unknown customer with 404 USER_NOT_FOUND', async () => {
+    const error = await client.customers.retrieve('Customer:00000000-0000-4000-8000-00000000dead').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect((error as NotFoundError).code).toBe('USER_NOT_FOUND');
+  });
+
+  it('refuses wrong credentials with 401 UNAUTHORIZED', async () => {
+    const stranger = transport.clientFor({ clientId: 'nobody', clientSecret: 'nothing' });
+    const error = await stranger.customers.list().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AuthenticationError);
+    expect((error as AuthenticationError).code).toBe('UNAUTHORIZED');
+  });
+
+  it('replays a create sent twice with one Idempotency-Key', async () => {
+    const first = await client.customers.create(ada, { idempotencyKey: 'scenario-key' });
+    const again = await client.customers.create(ada, { idempotencyKey: 'scenario-key' });
+    expect(again.id).toBe(first.id);
+    expect((await client.customers.list()).totalCount).toBe(1);
+  });
+
+  it('drives the control plane: clock, snapshot, restore, reset, events', async () => {
+    const before = await client.sandbox.clock.get();
+    const after = await client.sandbox.clock.advance(60_000);
+    expect(Date.parse(after.now) - Date.parse(before.now)).toBe(60_000);
+
+    const kept = await client.customers.create(ada);
+    const snapshot = await client.sandbox.snapshot();
+    await client.sandbox.reset();
+    expect((await client.customers.list()).totalCount).toBe(0);
+    await client.sandbox.restore(snapshot);
+    expect(await client.customers.retrieve(kept.id)).toMatchObject({ fullName: 'Ada Lovelace' });
+
+    const regulated = await transport.clientFor(ROOT_CREDENTIALS).sandbox.platforms.create({ regulated: true });
+    const regulatedClient = transport.clientFor(regulated);
+    await regulatedClient.customers.create({ ...ada, fullName: 'Grace Hopper' });
+    const events = await regulatedClient.sandbox.events.list();
+    expect(events.data.map((e) => e.type)).toEqual(['CUSTOMER.KYC_APPROVED']);
+  });
+
+  it('serves the OpenAPI document', async () => {
+    const document = await client.sandbox.openapi();
+    expect(document.openapi).toBe('3.1.0');
+    expect(JSON.stringify(document.paths)).toContain('createCustomer');
+  });
+});

@@ -1,0 +1,82 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { createClient, type RailyardClient } from '@railyard/client';
+import { createEngine } from '@railyard/engine';
+import { createHandlers } from '@railyard/engine/msw';
+import { setupServer } from 'msw/node';
+
+/** Credentials of the platform every transport starts with. */
+export const ROOT_CREDENTIALS = { clientId: 'scenario-root', clientSecret: 'scenario-root-secret' };
+
+/**
+ * One way of reaching the sandbox. `start` brings it up; `clientFor` makes a client for a platform's credentials.
+ * Scenarios create a fresh platform per test, so tests never see each other's data.
+ */
+export interface Transport {
+  readonly name: string;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  clientFor(credentials: { clientId: string; clientSecret: string }): RailyardClient;
+}
+
+/** `createClient({ fetch: engine.fetch })`: no sockets. */
+export function inProcess(): Transport {
+  const engine = createEngine({ platform: ROOT_CREDENTIALS });
+  return {
+    name: 'in-process',
+    start: async () => undefined,
+    stop: async () => engine.close(),
+    clientFor: (credentials) => createClient({ baseUrl: 'http://in-process.test/2025-10-13', ...credentials, fetch: engine.fetch, sandbox: true }),
+  };
+}
+
+/** msw's `setupServer` intercepts the global fetch; the client is a plain HTTP client that never knows. */
+export function viaMsw(): Transport {
+  const engine = createEngine({ platform: ROOT_CREDENTIALS });
+  const origin = 'https://api.sandbox.msw.test';
+  const server = setupServer(...createHandlers(engine, { origin }));
+  return {
+    name: 'msw',
+    start: async () => server.listen({ onUnhandledRequest: 'error' }),
+    stop: async () => {
+      server.close();
+      engine.close();
+    },
+    clientFor: (credentials) => createClient({ baseUrl: `${origin}/2025-10-13`, ...credentials }),
+  };
+}
+
+/** The built `railyard serve` bin in a child process, over real sockets. */
+export function overHttp(): Transport {
+  let child: ChildProcess | undefined;
+  let baseUrl = '';
+  return {
+    name: 'http',
+    async start() {
+      const cli = fileURLToPath(new URL('../../packages/engine/dist/cli.js', import.meta.url));
+      child = spawn(process.execPath, [cli, 'serve', '--port', '0', '--clock', 'virtual'], {
+        env: { ...process.env, RAILYARD_CLIENT_ID: ROOT_CREDENTIALS.clientId, RAILYARD_CLIENT_SECRET: ROOT_CREDENTIALS.clientSecret },
+      });
+      baseUrl = await new Promise<string>((resolve, reject) => {
+        let output = '';
+        child!.stdout!.on('data', (chunk) => {
+          output += chunk;
+          const match = /listening on (http:\/\/\S+)/.exec(output);
+          if (match) resolve(match[1]!);
+        });
+        child!.stderr!.on('data', (chunk) => (output += chunk));
+        child!.once('exit', (code) => reject(new Error(`railyard serve exited ${code}: ${output}`)));
+      });
+    },
+    async stop() {
+      if (!child || child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    },
+    clientFor: (credentials) => createClient({ baseUrl, ...credentials }),
+  };
+}
+
+/** Every transport, for `describe.each`. */
+export const TRANSPORTS: (() => Transport)[] = [inProcess, viaMsw, overHttp];
