@@ -50,6 +50,11 @@ async function main(argv: string[]): Promise<number> {
     clock: values.clock,
     platform: { clientId, clientSecret, regulated: values.regulated, skipPaperwork: values['skip-paperwork'] },
   });
+  // Listen for signals before announcing readiness, so a signal right after the banner still shuts down cleanly.
+  const stopped = new Promise<string>((resolve) => {
+    process.once('SIGINT', () => resolve('SIGINT'));
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+  });
   const server = await startServer(engine, { port, host: values.host });
   console.log(`Railyard sandbox listening on ${server.baseUrl}`);
   console.log(`  client id:     ${clientId}`);
@@ -57,14 +62,7 @@ async function main(argv: string[]): Promise<number> {
   console.log(`  clock: ${values.clock}  regulated: ${values.regulated}  skip paperwork: ${values['skip-paperwork']}`);
   console.log(`  OpenAPI: ${server.baseUrl}/_sandbox/openapi.json`);
 
-  await new Promise<void>((resolve) => {
-    const stop = (signal: string) => {
-      console.log(`Received ${signal}, shutting down`);
-      resolve();
-    };
-    process.once('SIGINT', () => stop('SIGINT'));
-    process.once('SIGTERM', () => stop('SIGTERM'));
-  });
+  console.log(`Received ${await stopped}, shutting down`);
   await server.close();
   console.log('Stopped');
   return 0;

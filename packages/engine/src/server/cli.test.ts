@@ -13,7 +13,7 @@ function startCli(args: string[], env: Record<string, string> = {}) {
   child.stderr.on('data', (chunk) => (output += chunk));
   const ready = new Promise<string>((resolve, reject) => {
     child.stdout.on('data', () => {
-      const match = /listening on (http:\/\/\S+)/.exec(output);
+      const match = /listening on (http:\/\/\S+)[\s\S]*OpenAPI:/.exec(output);
       if (match) resolve(match[1]!);
     });
     child.once('exit', (code) => reject(new Error(`exited ${code}: ${output}`)));
