@@ -185,7 +185,7 @@ function checkOtherDescriptions(value: Record<string, unknown>, ctx: Ctx, pairs:
     const chosen = value[field];
     const hasOther = Array.isArray(chosen) ? chosen.includes('OTHER') : chosen === 'OTHER';
     if (hasOther && (typeof value[describedBy] !== 'string' || value[describedBy] === '')) {
-      requiredIssue(ctx, [...prefix, describedBy], `${describedBy} is required when ${field} includes OTHER`);
+      requiredIssue(ctx, [...prefix, describedBy], `is required when ${field} includes OTHER`);
     }
   }
 }
@@ -207,17 +207,17 @@ export const ITIN_PATTERN = /^9\d{2}-(5\d|6[0-5]|7\d|8[0-8]|9[0-2]|9[4-9])-\d{4}
 function checkIndividualIdentity(value: Record<string, unknown>, ctx: Ctx) {
   const { idType, identifier, countryOfIssuance } = value;
   if (typeof identifier === 'string') {
-    if (idType === undefined) requiredIssue(ctx, ['idType'], 'idType is required when identifier is given');
+    if (idType === undefined) requiredIssue(ctx, ['idType'], 'is required when identifier is given');
     else if (idType === 'SSN' && !SSN_PATTERN.test(identifier)) {
       ctx.addIssue({ code: 'custom', path: ['identifier'], message: 'an SSN must have the form ###-##-####', params: { constraint: { format: 'us-ssn', pattern: SSN_PATTERN.source } } });
     } else if (idType === 'ITIN' && !ITIN_PATTERN.test(identifier)) {
       ctx.addIssue({ code: 'custom', path: ['identifier'], message: 'an ITIN must have the form 9##-##-#### with a valid group number', params: { constraint: { pattern: ITIN_PATTERN.source } } });
     }
   } else if (idType !== undefined && identifier === undefined) {
-    requiredIssue(ctx, ['identifier'], 'identifier is required when idType is given');
+    requiredIssue(ctx, ['identifier'], 'is required when idType is given');
   }
   if (countryOfIssuance !== undefined && countryOfIssuance !== 'US' && (idType === 'SSN' || idType === 'ITIN')) {
-    ctx.addIssue({ code: 'custom', path: ['countryOfIssuance'], message: 'SSN and ITIN are issued by the US only', params: { constraint: { enum: ['US'] } } });
+    ctx.addIssue({ code: 'custom', path: ['countryOfIssuance'], message: 'must be US: SSN and ITIN are issued by the US only', params: { constraint: { enum: ['US'] } } });
   }
 }
 
@@ -229,7 +229,7 @@ function checkTaxId(businessInfo: Record<string, unknown>, ctx: Ctx) {
     const known = typeof country === 'string' ? TAX_ID_FORMATS[country]?.name : undefined;
     ctx.addIssue({
       code: 'custom', path: ['businessInfo', 'taxId'],
-      message: known ? `taxId must be a ${known} for businesses incorporated in ${String(country)}` : 'taxId is not a valid tax identifier',
+      message: known ? `must be a ${known} for businesses incorporated in ${String(country)}` : 'is not a valid tax identifier',
       params: { constraint: { pattern: pattern.source } },
     });
   }
@@ -268,7 +268,7 @@ export type CustomerCreateRequest = z.input<typeof CustomerCreateRequest>;
 const rejectEmailWithPhone = (v: unknown, ctx: Ctx) => {
   const value = rec(v);
   if (value.email !== undefined && value.phoneNumber !== undefined) {
-    ctx.addIssue({ code: 'custom', path: ['phoneNumber'], message: 'email and phoneNumber cannot be changed in the same request' });
+    ctx.addIssue({ code: 'custom', path: ['phoneNumber'], message: 'cannot be changed together with email in one request' });
   }
 };
 

@@ -96,7 +96,7 @@ export function updateCustomer(tenant: TenantContext, customerId: string, input:
   const existing = findCustomer(tenant, customerId);
   if (existing.isDeleted) throw new ApiError(410, 'CUSTOMER_DELETED', `Customer ${customerId} was deleted`);
   if (input.customerType !== existing.customerType) {
-    throw invalidInput([{ field: 'customerType', message: `customerType must be ${existing.customerType}, the type of this customer`, constraint: { enum: [existing.customerType] } }]);
+    throw invalidInput([{ field: 'customerType', message: `must be ${existing.customerType}, the type of this customer`, constraint: { enum: [existing.customerType] } }]);
   }
   const { customerType: _type, ...changes } = input;
   const merged = {
@@ -173,7 +173,7 @@ function checkPlatformRules(tenant: TenantContext, customer: CreateInput, curren
     }
   }
   for (const [path, codes] of missing) {
-    errors.push({ field: path, message: `${path} is required for customers holding ${codes.join(', ')}`, constraint: { required: true } });
+    errors.push({ field: path, message: `is required for customers holding ${codes.join(', ')}`, constraint: { required: true } });
   }
   if (errors.length > 0) throw invalidInput(errors);
 

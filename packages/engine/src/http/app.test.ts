@@ -62,7 +62,7 @@ describe('HTTP surface', () => {
   it('requires a body where the endpoint has one', async () => {
     const { status, body } = await call('POST', '/customers');
     expect(status).toBe(400);
-    expect(body.details.errors).toEqual([{ field: 'body', message: 'a JSON body is required', constraint: { required: true } }]);
+    expect(body.details.errors).toEqual([{ field: 'body', message: 'is required: send a JSON body', constraint: { required: true } }]);
   });
 
   it('puts a request id on every response', async () => {

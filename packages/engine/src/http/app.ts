@@ -181,7 +181,7 @@ function validate(endpoint: Endpoint, params: Record<string, string>, search: UR
   const parsedQuery = parse(endpoint.query, queryObject(search));
   let body: unknown;
   if (endpoint.body) {
-    if (raw === undefined && !endpoint.bodyOptional) errors.push({ field: 'body', message: 'a JSON body is required', constraint: { required: true } });
+    if (raw === undefined && !endpoint.bodyOptional) errors.push({ field: 'body', message: 'is required: send a JSON body', constraint: { required: true } });
     else if (raw !== undefined) body = parse(endpoint.body, raw.json);
   } else if (raw !== undefined && !isEmptyObject(raw.json)) {
     errors.push({ field: 'body', message: `${endpoint.method} ${endpoint.path} takes no body` });

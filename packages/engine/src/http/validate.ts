@@ -9,13 +9,16 @@ const dotPath = (prefix: string | undefined, path: PropertyKey[]): string =>
 
 const typeName = (value: unknown): string => (value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value);
 
-/** Turns zod issues into FieldErrors: one per field, with the constraint that failed (REFERENCE §11). */
+/**
+ * Turns zod issues into FieldErrors: one per field, with the constraint that failed (REFERENCE §11). Messages describe
+ * the value without repeating the field name (`must be …`), since every FieldError carries its `field`.
+ */
 export function toFieldErrors(issues: readonly Issue[], prefix?: string): FieldError[] {
   const out: FieldError[] = [];
   for (const issue of issues) {
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) {
-        out.push({ field: dotPath(prefix, [...issue.path, key]), message: `${key} is not a field of this request` });
+        out.push({ field: dotPath(prefix, [...issue.path, key]), message: 'is not a field of this request' });
       }
       continue;
     }
@@ -34,19 +37,19 @@ function describe(issue: Issue, field: string): FieldError {
   const name = field || 'body';
   switch (issue.code) {
     case 'invalid_type': {
-      if (issue.input === undefined) return { field: name, message: `${name} is required`, constraint: { required: true } };
-      return { field: name, message: `${name} must be ${article(issue.expected)}, not ${typeName(issue.input)}`, constraint: { type: issue.expected } };
+      if (issue.input === undefined) return { field: name, message: 'is required', constraint: { required: true } };
+      return { field: name, message: `must be ${article(issue.expected)}, not ${typeName(issue.input)}`, constraint: { type: issue.expected } };
     }
     case 'invalid_format': {
       const constraint: FieldConstraint = issue.format === 'regex' || issue.format === 'starts_with' || issue.format === 'ends_with'
         ? { pattern: stripSlashes(issue.pattern) }
         : { format: issue.format };
-      return { field: name, message: `${name} ${messageOf(issue, 'is not in the expected format')}`, constraint };
+      return { field: name, message: messageOf(issue, 'is not in the expected format'), constraint };
     }
     case 'invalid_value':
       return {
         field: name,
-        message: `${name} must be one of ${issue.values.map(String).join(', ')}`,
+        message: `must be one of ${issue.values.map(String).join(', ')}`,
         constraint: { enum: issue.values.map(String) },
       };
     case 'too_small':
@@ -58,22 +61,22 @@ function describe(issue: Issue, field: string): FieldError {
         : issue.code === 'too_small' ? { minimum: bound } : { maximum: bound };
       const unit = issue.origin === 'string' ? ' characters' : issue.origin === 'array' ? ' items' : '';
       const relation = issue.code === 'too_small' ? 'at least' : 'at most';
-      return { field: name, message: `${name} must be ${relation} ${bound}${unit}`, constraint };
+      return { field: name, message: `must be ${relation} ${bound}${unit}`, constraint };
     }
     case 'invalid_union': {
       const options = 'options' in issue && Array.isArray(issue.options) ? (issue.options as unknown[]).map(String) : undefined;
       return options
-        ? { field: name, message: `${name} must be one of ${options.join(', ')}`, constraint: { enum: options } }
-        : { field: name, message: `${name} ${messageOf(issue, 'matches none of the accepted shapes')}` };
+        ? { field: name, message: `must be one of ${options.join(', ')}`, constraint: { enum: options } }
+        : { field: name, message: messageOf(issue, 'matches none of the accepted shapes') };
     }
     case 'not_multiple_of':
-      return { field: name, message: `${name} must be a multiple of ${String(issue.divisor)}` };
+      return { field: name, message: `must be a multiple of ${String(issue.divisor)}` };
     case 'custom': {
       const constraint = (issue.params as { constraint?: FieldConstraint } | undefined)?.constraint;
       return constraint ? { field: name, message: issue.message, constraint } : { field: name, message: issue.message };
     }
     default:
-      return { field: name, message: `${name} ${messageOf(issue, 'is invalid')}` };
+      return { field: name, message: messageOf(issue, 'is invalid') };
   }
 }
 

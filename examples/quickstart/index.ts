@@ -1,0 +1,10 @@
+// Runs the quickstart against a sandbox over HTTP: `RAILYARD_BASE_URL=http://127.0.0.1:4100/2025-10-13 tsx index.ts`.
+import { createClient } from '@railyard/client';
+import { runQuickstart } from './quickstart.js';
+
+const client = createClient({
+  baseUrl: process.env.RAILYARD_BASE_URL ?? 'http://127.0.0.1:4100/2025-10-13',
+  clientId: process.env.RAILYARD_CLIENT_ID ?? 'sandbox-client-id',
+  clientSecret: process.env.RAILYARD_CLIENT_SECRET ?? 'sandbox-client-secret',
+});
+await runQuickstart(client);
