@@ -14,3 +14,4 @@ export * from './control-plane.js';
 export * from './accounts.js';
 export * from './endpoints.js';
 export * from './openapi.js';
+export * from './external-accounts.js';
