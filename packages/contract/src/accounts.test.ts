@@ -46,6 +46,19 @@ describe('InternalAccount', () => {
     expect(PaymentInstructions.safeParse({ accountOrWalletInfo: { accountType: 'BITCOIN_L1', address: 'bc1q', network: 'BITCOIN' } }).success).toBe(true);
   });
 
+  it('builds fiat instructions from the account details plus reference (REFERENCE §2.2)', () => {
+    const info = (accountOrWalletInfo: object) => PaymentInstructions.safeParse({ accountOrWalletInfo });
+    const gbp = { accountType: 'GBP_ACCOUNT', sortCode: '040004', accountNumber: '12345678', paymentRails: ['FASTER_PAYMENTS'] };
+    expect(info({ ...gbp, reference: 'RY-1' }).success).toBe(true);
+    expect(info(gbp).error?.issues.map((i) => i.path.join('.'))).toEqual(['accountOrWalletInfo.reference']);
+    expect(info({ ...gbp, reference: 'RY-1', paymentRails: ['SEPA'] }).success).toBe(false);
+    expect(info({ accountType: 'INR_ACCOUNT', vpa: 'railyard@upi', paymentRails: ['UPI'] }).success).toBe(true);
+    const swift = { accountType: 'SWIFT_ACCOUNT', country: 'GB', swiftCode: 'BARCGB22', bankName: 'Barclays', paymentRails: ['SWIFT'] };
+    expect(info(swift).error?.issues.map((i) => i.path.join('.'))).toEqual(['accountOrWalletInfo.accountHolderName']);
+    expect(info({ accountType: 'BRL_ACCOUNT', qrCode: '00020126580014br.gov.bcb.pix' }).success).toBe(true);
+    expect(info({ accountType: 'SPARK_WALLET', address: 'sp1q' }).success).toBe(false);
+  });
+
   it('lists customer accounts paged and platform accounts as {data}', () => {
     const { listCustomerInternalAccounts: c, listPlatformInternalAccounts: p } = internalAccountEndpoints;
     expect(c.query.parse({}).limit).toBe(20);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CurrencyAmount, CurrencyCode, Timestamp, resourceId } from './common.js';
 import { CustomerId } from './customers.js';
 import { defineEndpoint } from './endpoint.js';
+import { accountDetails, FIAT_ACCOUNT_TYPES, type FiatAccountType } from './external-accounts.js';
 import { PageQuery, listOf, pageOf } from './pagination.js';
 
 // ---------------------------------------------------------------------------------------------------------------------
@@ -22,23 +23,27 @@ export const InternalAccountId = resourceId('InternalAccount').meta({ id: 'Inter
 // ---------------------------------------------------------------------------------------------------------------------
 // Payment instructions (REFERENCE §2.2): how to pay into an account or wallet.
 
-/** Fiat account types whose instructions carry bank details plus a `reference`. */
-const FIAT_INSTRUCTION_TYPES = [
-  'AED_ACCOUNT', 'BDT_ACCOUNT', 'BWP_ACCOUNT', 'CAD_ACCOUNT', 'CNY_ACCOUNT', 'DKK_ACCOUNT', 'EGP_ACCOUNT', 'EUR_ACCOUNT',
-  'GBP_ACCOUNT', 'GHS_ACCOUNT', 'GTQ_ACCOUNT', 'HKD_ACCOUNT', 'HTG_ACCOUNT', 'IDR_ACCOUNT', 'INR_ACCOUNT', 'JMD_ACCOUNT',
-  'KES_ACCOUNT', 'MWK_ACCOUNT', 'MXN_ACCOUNT', 'MYR_ACCOUNT', 'NGN_ACCOUNT', 'PHP_ACCOUNT', 'PKR_ACCOUNT', 'RWF_ACCOUNT',
-  'SGD_ACCOUNT', 'SLV_ACCOUNT', 'THB_ACCOUNT', 'TZS_ACCOUNT', 'UGX_ACCOUNT', 'USD_ACCOUNT', 'VND_ACCOUNT', 'XAF_ACCOUNT',
-  'XOF_ACCOUNT', 'ZAR_ACCOUNT', 'ZMW_ACCOUNT', 'SWIFT_ACCOUNT', 'ILS_ACCOUNT',
-] as const;
+const reference = z.string().min(1).max(255);
+/** What a payer adds to a fiat account's details; most types just quote the `reference`. */
+const INSTRUCTION_EXTRAS = {
+  INR_ACCOUNT: {},
+  USD_ACCOUNT: { reference, bankAddress: z.string().min(1).max(255).optional() },
+  SWIFT_ACCOUNT: { accountHolderName: z.string().min(1), bankAddress: z.string().max(1024).optional(), reference: reference.optional() },
+} as const;
+const DEFAULT_EXTRAS = { reference };
+/** BRL and COP instructions are a PIX payload and a payment link instead of account details. */
+type DetailInstructionType = Exclude<FiatAccountType, 'BRL_ACCOUNT' | 'COP_ACCOUNT'>;
+type ExtrasOf<K> = K extends keyof typeof INSTRUCTION_EXTRAS ? (typeof INSTRUCTION_EXTRAS)[K] : typeof DEFAULT_EXTRAS;
 
-/** Fiat bank instructions: the account's details, its rails and the `reference` the payer must quote. */
-const FiatInstructions = z
-  .object({
-    accountType: z.enum(FIAT_INSTRUCTION_TYPES),
-    paymentRails: z.array(z.string()),
-    reference: z.string().optional(),
-  })
-  .catchall(z.unknown());
+/** Fiat instructions: the §3 response details (with `paymentRails`, without beneficiary) plus the per-type extras. */
+const fiatInstructions = <K extends DetailInstructionType>(accountType: K) =>
+  accountDetails(accountType, true).extend(
+    ((INSTRUCTION_EXTRAS as Record<string, z.core.$ZodLooseShape>)[accountType] ?? DEFAULT_EXTRAS) as ExtrasOf<K>,
+  );
+type FiatInstructionsMap = { [K in DetailInstructionType]: ReturnType<typeof fiatInstructions<K>> };
+const FIAT_INSTRUCTIONS = Object.fromEntries(
+  FIAT_ACCOUNT_TYPES.filter((type) => type !== 'BRL_ACCOUNT' && type !== 'COP_ACCOUNT').map((type) => [type, fiatInstructions(type)]),
+) as unknown as FiatInstructionsMap;
 
 /** Wallet instructions: an on-chain address and, where the chain carries several, the asset. */
 const walletInstructions = <T extends string, A extends readonly [string, ...string[]]>(accountType: T, assets: A) =>
@@ -47,7 +52,6 @@ const walletInstructions = <T extends string, A extends readonly [string, ...str
 /** `accountOrWalletInfo` of a payment instruction, by `accountType`. */
 export const AccountOrWalletInfo = z
   .discriminatedUnion('accountType', [
-    FiatInstructions,
     z.object({ accountType: z.literal('BRL_ACCOUNT'), qrCode: z.string() }),
     z.object({ accountType: z.literal('COP_ACCOUNT'), paymentUrl: z.string() }),
     z.object({ accountType: z.literal('ARS_ACCOUNT'), accountNumber: z.string().regex(/^\d{22}$/) }),
@@ -61,6 +65,7 @@ export const AccountOrWalletInfo = z
     z.object({ accountType: z.literal('LIGHTNING'), invoice: z.string().min(1) }),
     z.object({ accountType: z.literal('BITCOIN_L1'), address: z.string().min(1), network: z.literal('BITCOIN') }),
     z.object({ accountType: z.literal('EMBEDDED_WALLET'), payloadToSign: z.string() }),
+    ...(Object.values(FIAT_INSTRUCTIONS) as FiatInstructionsMap[DetailInstructionType][]),
   ])
   .meta({ id: 'AccountOrWalletInfo' });
 export type AccountOrWalletInfo = z.infer<typeof AccountOrWalletInfo>;

@@ -353,6 +353,10 @@ const variants = <T extends ExternalAccountType, M extends Mode>(types: readonly
 
 const REQUEST_TYPES = Object.keys(ACCOUNT_INFO_TABLE) as AccountInfoRequestType[];
 
+/** Bank and mobile-money account types: every request type but the wallets and Lightning. */
+export type FiatAccountType = Exclude<AccountInfoRequestType, WalletAccountType | 'LIGHTNING'>;
+export const FIAT_ACCOUNT_TYPES = REQUEST_TYPES.filter((type) => ACCOUNT_INFO_TABLE[type].paymentRails.length > 0) as FiatAccountType[];
+
 /** `accountInfo` request schema of each accountType (for the engine's per-type validation). */
 export const ACCOUNT_INFO_REQUEST_VARIANTS = variants(REQUEST_TYPES, 'request');
 /** `accountInfo` response schema of each accountType, including the `LIGHTNING_ACCOUNT` alias. */
