@@ -15,3 +15,4 @@ export * from './accounts.js';
 export * from './endpoints.js';
 export * from './openapi.js';
 export * from './external-accounts.js';
+export * from './onboarding.js';

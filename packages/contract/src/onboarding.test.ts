@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  ACCEPTED_DOCUMENT_TYPES, BeneficialOwner, BeneficialOwnerCreateRequest, BeneficialOwnerUpdateRequest, DocumentUploadRequest,
+  Verification, VerificationStatus,
+} from './onboarding.js';
+
+const customerId = 'Customer:11111111-2222-4333-8444-555555555555';
+const paths = (result: { error?: { issues: { path: PropertyKey[] }[] } }) =>
+  (result.error?.issues ?? []).map((issue) => issue.path.join('.')).sort();
+
+describe('verification', () => {
+  it('tabulates acceptedDocumentTypes of REFERENCE §5', () => {
+    expect(ACCEPTED_DOCUMENT_TYPES.MISSING_IDENTITY_DOCUMENT).toEqual(['PASSPORT', 'DRIVERS_LICENSE', 'NATIONAL_ID']);
+    expect(ACCEPTED_DOCUMENT_TYPES.MISSING_OWNERSHIP_STRUCTURE_DOCUMENT).toEqual(['SHAREHOLDER_REGISTER', 'TRUST_AGREEMENT', 'PARTNERSHIP_AGREEMENT']);
+    expect(VerificationStatus.options).toContain('READY_FOR_VERIFICATION');
+  });
+
+  it('parses a RESOLVE_ERRORS verification with a document error', () => {
+    const verification = {
+      id: 'Verification:0f1e2d3c-4b5a-4978-8695-a4b3c2d1e0f9', customerId, verificationStatus: 'RESOLVE_ERRORS', createdAt: '2025-10-13T00:00:00Z',
+      errors: [{ resourceId: customerId, type: 'MISSING_IDENTITY_DOCUMENT', acceptedDocumentTypes: ACCEPTED_DOCUMENT_TYPES.MISSING_IDENTITY_DOCUMENT, reason: 'Upload an ID' }],
+    };
+    expect(Verification.safeParse(verification).success).toBe(true);
+    expect(paths(Verification.safeParse({ ...verification, errors: [{ resourceId: customerId, type: 'MISSING_SELFIE', reason: 'x' }] }))).toEqual(['errors.0.type']);
+  });
+});
+
+describe('beneficial owners', () => {
+  const personalInfo = {
+    firstName: 'Grace', lastName: 'Hopper', birthDate: '1906-12-09', nationality: 'US', idType: 'SSN', identifier: '123-45-6789',
+    address: { line1: '1 Main St', postalCode: '10001', country: 'US' },
+  };
+
+  it('requires the personal info of REFERENCE §5 and a 0–100 integer percentage', () => {
+    expect(BeneficialOwnerCreateRequest.safeParse({ customerId, roles: ['UBO'], ownershipPercentage: 30, personalInfo }).success).toBe(true);
+    const { address: _a, birthDate: _b, ...partial } = personalInfo;
+    expect(paths(BeneficialOwnerCreateRequest.safeParse({ customerId, roles: [], ownershipPercentage: 25.5, personalInfo: { ...partial, identifier: '12-345' } })))
+      .toEqual(['ownershipPercentage', 'personalInfo.address', 'personalInfo.birthDate', 'personalInfo.identifier', 'roles']);
+  });
+
+  it('patches any subset but not the customer', () => {
+    expect(BeneficialOwnerUpdateRequest.safeParse({ personalInfo: { lastName: 'Hopper-002' } }).success).toBe(true);
+    expect(BeneficialOwnerUpdateRequest.safeParse({ customerId }).success).toBe(false);
+  });
+
+  it('returns owners with a kycStatus', () => {
+    const owner = { id: 'BeneficialOwner:0f1e2d3c-4b5a-4978-8695-a4b3c2d1e0f9', customerId, roles: ['DIRECTOR'], ownershipPercentage: 0, personalInfo, kycStatus: 'PENDING', createdAt: '2025-10-13T00:00:00Z' };
+    expect(BeneficialOwner.parse(owner).kycStatus).toBe('PENDING');
+  });
+});
+
+describe('document upload', () => {
+  const file = (type = 'image/png', size = 10) => new File([new Uint8Array(size)], 'id.png', { type });
+  const upload = { documentHolder: customerId, documentType: 'PASSPORT', country: 'US', documentNumber: 'X123', issuingAuthority: 'US DoS' };
+
+  it('accepts a passport and requires number and authority for identity documents', () => {
+    expect(DocumentUploadRequest.safeParse({ ...upload, file: file() }).success).toBe(true);
+    expect(paths(DocumentUploadRequest.safeParse({ documentHolder: customerId, documentType: 'NATIONAL_ID', country: 'US', file: file() })))
+      .toEqual(['documentNumber', 'issuingAuthority', 'side']);
+    expect(DocumentUploadRequest.safeParse({ documentHolder: customerId, documentType: 'UTILITY_BILL', country: 'US', file: file('application/pdf') }).success).toBe(true);
+  });
+
+  it('limits files to PDF, JPEG or PNG of at most 10 MB', () => {
+    expect(paths(DocumentUploadRequest.safeParse({ ...upload, file: file('image/gif') }))).toEqual(['file']);
+    expect(paths(DocumentUploadRequest.safeParse({ ...upload, file: file('image/png', 10 * 1024 * 1024 + 1) }))).toEqual(['file']);
+    const { $defs } = z.toJSONSchema(DocumentUploadRequest, { io: 'input', unrepresentable: 'any' }) as { $defs: Record<string, any> };
+    expect($defs.DocumentUploadRequest.properties.file).toMatchObject({ type: 'string', format: 'binary', maxLength: 10 * 1024 * 1024 });
+    expect($defs.DocumentUploadRequest.required).toEqual(['file', 'documentType', 'country', 'documentHolder']);
+  });
+});

@@ -1,0 +1,272 @@
+import { z } from 'zod';
+import {
+  Address, CountryCode, Email, IdentificationType, IsoDate, PhoneNumber, SSN_PATTERN, Timestamp, resourceId,
+} from './common.js';
+import { CustomerId, ITIN_PATTERN, VerificationState } from './customers.js';
+import { PageQuery } from './pagination.js';
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Documents (SPEC §2.7, REFERENCE §5)
+
+/** Every document type the service accepts. */
+export const DOCUMENT_TYPES = [
+  'PASSPORT', 'DRIVERS_LICENSE', 'NATIONAL_ID', 'PROOF_OF_ADDRESS', 'BANK_STATEMENT', 'TAX_RETURN', 'CERTIFICATE_OF_INCORPORATION',
+  'ARTICLES_OF_INCORPORATION', 'ARTICLES_OF_ASSOCIATION', 'STATE_REGISTRY_EXCERPT', 'GOOD_STANDING_CERTIFICATE',
+  'INFORMATION_STATEMENT', 'INCUMBENCY_CERTIFICATE', 'BUSINESS_LICENSE', 'SHAREHOLDER_REGISTER', 'POWER_OF_ATTORNEY', 'UTILITY_BILL',
+  'ELECTRICITY_BILL', 'RENT_OR_LEASE_AGREEMENT', 'DIRECTOR_REGISTRY', 'TRUST_AGREEMENT', 'STATE_COMPANY_REGISTRY',
+  'PARTNERSHIP_CONTROL_AGREEMENT', 'PARTNERSHIP_AGREEMENT', 'SELFIE', 'OTHER',
+] as const;
+export const DocumentType = z.enum(DOCUMENT_TYPES).meta({ id: 'DocumentType' });
+export type DocumentType = z.infer<typeof DocumentType>;
+
+/** Identity documents: `documentNumber` and `issuingAuthority` are required. */
+export const IDENTITY_DOCUMENT_TYPES = ['PASSPORT', 'DRIVERS_LICENSE', 'NATIONAL_ID'] as const satisfies readonly DocumentType[];
+/** Documents uploaded one side at a time (`side` FRONT or BACK); a passport is a single image. */
+export const TWO_SIDED_DOCUMENT_TYPES = ['DRIVERS_LICENSE', 'NATIONAL_ID'] as const satisfies readonly DocumentType[];
+
+export const DocumentSide = z.enum(['FRONT', 'BACK']).meta({ id: 'DocumentSide' });
+export type DocumentSide = z.infer<typeof DocumentSide>;
+
+/** Upload limits (SPEC §8). */
+export const DOCUMENT_MAX_BYTES = 10 * 1024 * 1024;
+export const DOCUMENT_MIME_TYPES = ['application/pdf', 'image/jpeg', 'image/png'] as const;
+
+export const DocumentId = resourceId('Document').meta({ id: 'DocumentId' });
+export const BeneficialOwnerId = resourceId('BeneficialOwner').meta({ id: 'BeneficialOwnerId' });
+
+/** A document holder: the customer or one of its beneficial owners. */
+const DocumentHolder = z
+  .string()
+  .regex(/^(Customer|BeneficialOwner):[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, {
+    message: 'must be a Customer or BeneficialOwner id',
+  });
+
+/** An uploaded identity or business document (the file itself is never returned). */
+export const Document = z
+  .object({
+    id: DocumentId,
+    documentHolder: z.string(),
+    documentType: DocumentType,
+    country: CountryCode,
+    fileName: z.string(),
+    side: DocumentSide.optional(),
+    documentNumber: z.string().optional(),
+    issuingAuthority: z.string().optional(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp.optional(),
+  })
+  .meta({ id: 'Document' });
+export type Document = z.infer<typeof Document>;
+
+type Ctx = z.core.$RefinementCtx;
+const always = { when: () => true };
+const includes = (list: readonly string[], value: unknown) => typeof value === 'string' && list.includes(value);
+
+/** Identity documents need a number and an issuing authority; two-sided ones need `side` (SPEC §2.7). */
+function checkDocumentFields(value: Record<string, unknown>, ctx: Ctx) {
+  if (includes(IDENTITY_DOCUMENT_TYPES, value.documentType)) {
+    for (const field of ['documentNumber', 'issuingAuthority']) {
+      if (value[field] === undefined) {
+        ctx.addIssue({ code: 'custom', path: [field], message: `${field} is required for identity documents`, params: { constraint: { required: true } } });
+      }
+    }
+  }
+  if (includes(TWO_SIDED_DOCUMENT_TYPES, value.documentType) && value.side === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['side'], message: 'side (FRONT or BACK) is required for this document type', params: { constraint: { required: true } } });
+  }
+}
+
+const documentFileFields = {
+  file: z.file().max(DOCUMENT_MAX_BYTES, { message: 'must be at most 10 MB' }).mime([...DOCUMENT_MIME_TYPES]),
+  documentType: DocumentType,
+  country: CountryCode,
+  side: DocumentSide.optional(),
+  documentNumber: z.string().min(1).max(100).optional(),
+  issuingAuthority: z.string().min(1).max(255).optional(),
+};
+
+/** `POST /documents` (multipart/form-data): PDF, JPEG or PNG, at most 10 MB. */
+export const DocumentUploadRequest = z
+  .strictObject({ ...documentFileFields, documentHolder: DocumentHolder })
+  .superRefine((value, ctx) => checkDocumentFields(value as Record<string, unknown>, ctx), always)
+  .meta({ id: 'DocumentUploadRequest' });
+export type DocumentUploadRequest = z.input<typeof DocumentUploadRequest>;
+
+/** `PUT /documents/{id}` (multipart/form-data): replaces the file and its fields; the holder stays. */
+export const DocumentReplaceRequest = z
+  .strictObject(documentFileFields)
+  .superRefine((value, ctx) => checkDocumentFields(value as Record<string, unknown>, ctx), always)
+  .meta({ id: 'DocumentReplaceRequest' });
+export type DocumentReplaceRequest = z.input<typeof DocumentReplaceRequest>;
+
+/** `GET /documents` query. */
+export const DocumentListQuery = PageQuery.extend({ documentHolder: z.string().optional() });
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Verification (SPEC §2.7, §3.3; REFERENCE §5)
+
+/** Verification states; READY_FOR_VERIFICATION exists in the enum without a documented trigger. */
+export const VerificationStatus = z
+  .enum(['RESOLVE_ERRORS', 'READY_FOR_VERIFICATION', 'IN_PROGRESS', 'PENDING_MANUAL_REVIEW', 'APPROVED', 'REJECTED'])
+  .meta({ id: 'VerificationStatus' });
+export type VerificationStatus = z.infer<typeof VerificationStatus>;
+
+/** Every verification error type (SPEC §2.7). */
+export const VERIFICATION_ERROR_TYPES = [
+  'MISSING_FIELD', 'INVALID_FIELD', 'MISSING_LEGAL_PRESENCE_DOCUMENT', 'MISSING_CONTROL_STRUCTURE_DOCUMENT',
+  'MISSING_OWNERSHIP_STRUCTURE_DOCUMENT', 'MISSING_PROOF_OF_ADDRESS_DOCUMENT', 'MISSING_IDENTITY_DOCUMENT', 'MISSING_GOOD_STANDING_DOCUMENT',
+  'INVALID_DOCUMENT', 'EXPIRED_DOCUMENT', 'POOR_QUALITY_DOCUMENT', 'UNREADABLE_DOCUMENT', 'INCOMPLETE_DOCUMENT', 'WRONG_DOCUMENT_TYPE',
+  'DOCUMENT_VERIFICATION_FAILED', 'MISSING_BENEFICIAL_OWNER', 'MISSING_CONTROL_PERSON', 'SUSPECTED_FRAUD_DOCUMENT',
+  'APPLICANT_SANCTIONED', 'APPLICANT_FRAUD', 'APPLICANT_CRIMINAL_RECORD', 'APPLICANT_REJECTED',
+] as const;
+export const VerificationErrorType = z.enum(VERIFICATION_ERROR_TYPES).meta({ id: 'VerificationErrorType' });
+export type VerificationErrorType = z.infer<typeof VerificationErrorType>;
+
+/**
+ * The documents that clear each missing-document error (REFERENCE §5). INVALID_DOCUMENT and EXPIRED_DOCUMENT carry
+ * the list of the document they replace.
+ */
+export const ACCEPTED_DOCUMENT_TYPES = {
+  MISSING_LEGAL_PRESENCE_DOCUMENT: ['CERTIFICATE_OF_INCORPORATION', 'ARTICLES_OF_INCORPORATION', 'ARTICLES_OF_ASSOCIATION', 'STATE_REGISTRY_EXCERPT'],
+  MISSING_CONTROL_STRUCTURE_DOCUMENT: ['DIRECTOR_REGISTRY', 'TRUST_AGREEMENT', 'STATE_COMPANY_REGISTRY', 'PARTNERSHIP_CONTROL_AGREEMENT'],
+  MISSING_OWNERSHIP_STRUCTURE_DOCUMENT: ['SHAREHOLDER_REGISTER', 'TRUST_AGREEMENT', 'PARTNERSHIP_AGREEMENT'],
+  MISSING_PROOF_OF_ADDRESS_DOCUMENT: ['UTILITY_BILL', 'RENT_OR_LEASE_AGREEMENT', 'ELECTRICITY_BILL', 'BANK_STATEMENT', 'TAX_RETURN'],
+  MISSING_IDENTITY_DOCUMENT: ['PASSPORT', 'DRIVERS_LICENSE', 'NATIONAL_ID'],
+  // Railyard: REFERENCE §5 has no row for this error; the one document type that names good standing.
+  MISSING_GOOD_STANDING_DOCUMENT: ['GOOD_STANDING_CERTIFICATE'],
+} as const satisfies Partial<Record<VerificationErrorType, readonly DocumentType[]>>;
+
+/** Errors that resubmitting cannot clear: terminal compliance outcomes (SPEC §2.7). */
+export const TERMINAL_VERIFICATION_ERROR_TYPES = [
+  'SUSPECTED_FRAUD_DOCUMENT', 'APPLICANT_SANCTIONED', 'APPLICANT_FRAUD', 'APPLICANT_CRIMINAL_RECORD', 'APPLICANT_REJECTED',
+] as const satisfies readonly VerificationErrorType[];
+
+/** One problem blocking a verification, naming the resource to fix. */
+export const VerificationError = z
+  .object({
+    /** Customer, BeneficialOwner or Document id. */
+    resourceId: z.string(),
+    type: VerificationErrorType,
+    /** Dot path, for MISSING_FIELD and INVALID_FIELD. */
+    field: z.string().optional(),
+    acceptedDocumentTypes: z.array(DocumentType).optional(),
+    reason: z.string(),
+  })
+  .meta({ id: 'VerificationError' });
+export type VerificationError = z.infer<typeof VerificationError>;
+
+/** A KYC/KYB submission and its outcome; `errors` is empty when APPROVED or IN_PROGRESS. */
+export const Verification = z
+  .object({
+    id: resourceId('Verification'),
+    customerId: CustomerId,
+    verificationStatus: VerificationStatus,
+    errors: z.array(VerificationError),
+    createdAt: Timestamp,
+    updatedAt: Timestamp.optional(),
+  })
+  .meta({ id: 'Verification' });
+export type Verification = z.infer<typeof Verification>;
+
+/** `POST /verifications` body. */
+export const VerificationCreateRequest = z.strictObject({ customerId: CustomerId }).meta({ id: 'VerificationCreateRequest' });
+export type VerificationCreateRequest = z.input<typeof VerificationCreateRequest>;
+
+/** `GET /verifications` query. */
+export const VerificationListQuery = PageQuery.extend({
+  customerId: z.string().optional(),
+  verificationStatus: VerificationStatus.optional(),
+});
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Beneficial owners (SPEC §2.7, REFERENCE §5)
+
+export const BeneficialOwnerRole = z
+  .enum(['UBO', 'DIRECTOR', 'COMPANY_OFFICER', 'CONTROL_PERSON', 'TRUSTEE', 'GENERAL_PARTNER'])
+  .meta({ id: 'BeneficialOwnerRole' });
+export type BeneficialOwnerRole = z.infer<typeof BeneficialOwnerRole>;
+
+/** Owners at or above this percentage must be registered (plus one control person). */
+export const BENEFICIAL_OWNER_THRESHOLD_PERCENT = 25;
+
+const name = z.string().trim().min(1).max(255);
+const personalInfoFields = {
+  firstName: name,
+  middleName: name.optional(),
+  lastName: name,
+  birthDate: IsoDate,
+  nationality: CountryCode,
+  email: Email.optional(),
+  phoneNumber: PhoneNumber.optional(),
+  address: Address,
+  idType: IdentificationType,
+  identifier: z.string().min(1).max(64),
+  countryOfIssuance: CountryCode.optional(),
+};
+
+/** SSN and ITIN identifiers must match their US formats. */
+function checkIdentifier(value: Record<string, unknown>, ctx: Ctx) {
+  const { idType, identifier } = value;
+  if (typeof identifier !== 'string') return;
+  const pattern = idType === 'SSN' ? SSN_PATTERN : idType === 'ITIN' ? ITIN_PATTERN : undefined;
+  if (pattern && !pattern.test(identifier)) {
+    ctx.addIssue({
+      code: 'custom', path: ['identifier'], message: `identifier is not a valid ${String(idType)}`,
+      params: { constraint: idType === 'SSN' ? { format: 'us-ssn', pattern: pattern.source } : { pattern: pattern.source } },
+    });
+  }
+}
+
+/** personalInfo on create: name, birth date, nationality, address and identification are required. */
+export const PersonalInfoCreate = z
+  .strictObject(personalInfoFields)
+  .superRefine((value, ctx) => checkIdentifier(value as Record<string, unknown>, ctx), always)
+  .meta({ id: 'PersonalInfoCreate' });
+/** personalInfo on PATCH: any subset. */
+export const PersonalInfoUpdate = z
+  .strictObject(personalInfoFields)
+  .partial()
+  .superRefine((value, ctx) => checkIdentifier(value as Record<string, unknown>, ctx), always)
+  .meta({ id: 'PersonalInfoUpdate' });
+/** personalInfo in responses. */
+export const PersonalInfo = z
+  .object(personalInfoFields)
+  .partial()
+  .required({ firstName: true, lastName: true })
+  .meta({ id: 'PersonalInfo' });
+export type PersonalInfo = z.infer<typeof PersonalInfo>;
+
+const ownerFields = {
+  customerId: CustomerId,
+  roles: z.array(BeneficialOwnerRole).min(1),
+  ownershipPercentage: z.number().int().min(0).max(100),
+};
+
+/** `POST /beneficial-owners`. */
+export const BeneficialOwnerCreateRequest = z
+  .strictObject({ ...ownerFields, personalInfo: PersonalInfoCreate })
+  .meta({ id: 'BeneficialOwnerCreateRequest' });
+export type BeneficialOwnerCreateRequest = z.input<typeof BeneficialOwnerCreateRequest>;
+
+/** `PATCH /beneficial-owners/{id}`: any subset; the owning customer cannot change. */
+export const BeneficialOwnerUpdateRequest = z
+  .strictObject({ roles: ownerFields.roles, ownershipPercentage: ownerFields.ownershipPercentage, personalInfo: PersonalInfoUpdate })
+  .partial()
+  .meta({ id: 'BeneficialOwnerUpdateRequest' });
+export type BeneficialOwnerUpdateRequest = z.input<typeof BeneficialOwnerUpdateRequest>;
+
+/** A person who owns or controls a business customer, with their own KYC status. */
+export const BeneficialOwner = z
+  .object({
+    id: BeneficialOwnerId,
+    ...ownerFields,
+    personalInfo: PersonalInfo,
+    kycStatus: VerificationState,
+    createdAt: Timestamp,
+    updatedAt: Timestamp.optional(),
+  })
+  .meta({ id: 'BeneficialOwner' });
+export type BeneficialOwner = z.infer<typeof BeneficialOwner>;
+
+/** `GET /beneficial-owners` query: `customerId` is required. */
+export const BeneficialOwnerListQuery = PageQuery.extend({ customerId: z.string() });
