@@ -16,5 +16,4 @@ export * from './endpoints.js';
 export * from './openapi.js';
 export * from './external-accounts.js';
 export * from './onboarding.js';
-export * from './transport.js';
 export * from './auth.js';
