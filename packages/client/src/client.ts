@@ -1,4 +1,6 @@
-import { BASE_PATH, type Endpoint, type HttpMethod, type Page as PageEnvelope } from '@railyard/contract';
+import {
+  BASE_PATH, inMemoryDispatchOf, type Endpoint, type HttpMethod, type InMemoryDispatch, type Page as PageEnvelope,
+} from '@railyard/contract';
 import ky, { type KyInstance } from 'ky';
 import { APIPromise, parseJsonBody, type RawAPIResponse } from './core/api-promise.js';
 import { buildPath, type CallArgs, type PageItemOf, type ResultOf } from './core/endpoint.js';
@@ -11,6 +13,7 @@ import { defaultSleep, isRetryableMethod, isRetryableStatus, retryDelay, backoff
 import { sandboxRefusal } from './core/sandbox-guard.js';
 import type { APIRequest, RequestArgs, RequestOptions } from './core/types.js';
 import { serializeQuery } from './core/endpoint.js';
+import { wireFromReply, wireFromResponse, type WireResponse } from './core/wire-response.js';
 import { Customers } from './resources/customers.js';
 import { InternalAccounts } from './resources/internal-accounts.js';
 import { Sandbox } from './resources/sandbox.js';
@@ -129,6 +132,9 @@ export class RailyardClient {
 
   readonly #options: ClientOptions;
   readonly #ky: KyInstance;
+  /** Set when `fetch` is an in-process engine's: requests then skip Request/Response objects entirely. */
+  readonly #dispatch: InMemoryDispatch | undefined;
+  readonly #defaultHeaders: Record<string, string>;
   readonly #logger: Logger;
   readonly #sleep: (ms: number) => Promise<void>;
   readonly #random: () => number;
@@ -165,6 +171,8 @@ export class RailyardClient {
     });
 
     const fetchImpl: Fetch = options.fetch ?? ((request, init) => globalThis.fetch(request, init));
+    this.#dispatch = inMemoryDispatchOf(options.fetch);
+    this.#defaultHeaders = lowerCaseKeys({ ...options.defaultHeaders, authorization: `Basic ${credentials}`, accept: 'application/json' });
     this.#ky = ky.create({
       prefixUrl: `${baseUrl}/`,
       fetch: fetchImpl as typeof globalThis.fetch, // ky always passes a Request
@@ -311,13 +319,13 @@ export class RailyardClient {
       if (signal?.aborted) throw new APIUserAbortError(undefined, { cause: signal.reason });
       const attempt = `${retry + 1}/${maxRetries + 1}`;
       const started = Date.now();
-      let response: Response;
+      let response: WireResponse;
       try {
         response = await this.#attempt(path, method, searchParams, headers, request.body, timeout, signal, (sent) => {
           if (!log.enabled) return;
           log.log(`request ${method} ${url}`, {
             attempt,
-            headers: redactHeaders(sent.headers),
+            headers: redactHeaders(sent),
             body: request.body === undefined ? undefined : redactBody(request.body),
           });
         });
@@ -381,8 +389,9 @@ export class RailyardClient {
   /** One attempt: resolves with any response, rejects on connection failure, timeout (TimeoutMarker) or abort. */
   async #attempt(
     path: string, method: HttpMethod, searchParams: URLSearchParams, headers: Headers, body: unknown, timeout: number,
-    signal: AbortSignal | undefined, onSend: (request: Request) => void,
-  ): Promise<Response> {
+    signal: AbortSignal | undefined, onSend: (headers: Headers) => void,
+  ): Promise<WireResponse> {
+    if (this.#dispatch) return this.#attemptInMemory(this.#dispatch, path, method, searchParams, headers, body, signal, onSend);
     const controller = new AbortController();
     const onAbort = () => controller.abort(signal?.reason);
     signal?.addEventListener('abort', onAbort, { once: true });
@@ -400,15 +409,41 @@ export class RailyardClient {
         headers,
         ...(body === undefined ? {} : { json: body }),
         signal: controller.signal,
-        hooks: { beforeRequest: [(sent) => onSend(sent)] },
+        hooks: { beforeRequest: [(sent) => onSend(sent.headers)] },
       });
-      return await Promise.race([sending, aborted]);
+      return wireFromResponse(await Promise.race([sending, aborted]));
     } catch (error) {
       throw controller.signal.reason instanceof TimeoutMarker ? controller.signal.reason : error;
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
     }
+  }
+
+  /**
+   * One attempt against an in-process engine: plain objects in and out. There is no network to time out; a caller's
+   * signal is honoured before the call and when it returns.
+   */
+  async #attemptInMemory(
+    dispatch: InMemoryDispatch, path: string, method: HttpMethod, searchParams: URLSearchParams, headers: Headers, body: unknown,
+    signal: AbortSignal | undefined, onSend: (headers: Headers) => void,
+  ): Promise<WireResponse> {
+    const sent: Record<string, string> = { ...this.#defaultHeaders };
+    headers.forEach((value, name) => {
+      if (value === 'undefined') delete sent[name]; // a per-request opt-out of a default header (see #headers)
+      else sent[name] = value;
+    });
+    const search = searchParams.size > 0 ? `?${searchParams.toString()}` : '';
+    let text: string | undefined;
+    if (body !== undefined) {
+      text = JSON.stringify(body);
+      sent['content-type'] = 'application/json';
+    }
+    if (this.#logger.enabled) onSend(new Headers(sent));
+    if (signal?.aborted) throw signal.reason;
+    const reply = await dispatch({ method, url: `${this.baseUrl}${path}${search}`, headers: sent, ...(text === undefined ? {} : { body: text }) });
+    if (signal?.aborted) throw signal.reason;
+    return wireFromReply(reply);
   }
 
   /** Waits between retries; a caller abort ends the wait with {@link APIUserAbortError}. */
@@ -429,7 +464,7 @@ export class RailyardClient {
 }
 
 /** Reads an error response's body: JSON when it parses, else its text, `undefined` when empty or unreadable. */
-async function readErrorBody(response: Response): Promise<unknown> {
+async function readErrorBody(response: WireResponse): Promise<unknown> {
   let text: string;
   try {
     text = await response.text();
@@ -442,6 +477,12 @@ async function readErrorBody(response: Response): Promise<unknown> {
   } catch {
     return text;
   }
+}
+
+function lowerCaseKeys(headers: Record<string, string | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) if (value !== undefined) out[name.toLowerCase()] = value;
+  return out;
 }
 
 function describe(error: unknown): string {

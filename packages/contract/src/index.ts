@@ -16,4 +16,5 @@ export * from './endpoints.js';
 export * from './openapi.js';
 export * from './external-accounts.js';
 export * from './onboarding.js';
+export * from './transport.js';
 export * from './auth.js';

@@ -2,11 +2,12 @@
  * The promise every API call returns.
  * @module
  */
+import type { WireResponse } from './wire-response.js';
 
 /** What the client keeps of a successful HTTP exchange before parsing its body. */
 export interface RawAPIResponse {
-  /** The final response (after any retries), body unread. */
-  response: Response;
+  /** The final response (after any retries). */
+  response: WireResponse;
   /** HTTP method of the request. */
   method: string;
   /** Full URL of the request. */
@@ -34,7 +35,7 @@ export interface WithResponse<T> {
 }
 
 /** Reads a response body as JSON: `undefined` for 204 and empty bodies, the text when it is not JSON. */
-export async function parseJsonBody(response: Response): Promise<unknown> {
+export async function parseJsonBody(response: WireResponse): Promise<unknown> {
   if (response.status === 204 || response.status === 205) return undefined;
   const text = await response.text();
   if (text === '') return undefined;
@@ -74,7 +75,7 @@ export class APIPromise<T> extends Promise<T> {
 
   /**
    * @param raw - The exchange, already under way.
-   * @param parse - Turns the response into the data; it receives a clone-safe response.
+   * @param parse - Turns the response into the data.
    */
   constructor(raw: Promise<RawAPIResponse>, parse: (raw: RawAPIResponse) => Promise<T>) {
     super((resolve) => resolve(undefined as T));
@@ -89,14 +90,13 @@ export class APIPromise<T> extends Promise<T> {
 
   /** The raw `Response`, body unread. Rejects with an {@link APIError} for error statuses, like the data does. */
   asResponse(): Promise<Response> {
-    return this.#raw.then((raw) => raw.response);
+    return this.#raw.then((raw) => raw.response.toResponse());
   }
 
   /** The parsed data together with the status, headers and request id of the response. */
   withResponse(): Promise<WithResponse<T>> {
     this.#parsed ??= this.#raw.then(async (raw) => ({
-      // Parse a clone so that asResponse() keeps an unread body.
-      data: await this.#parse({ ...raw, response: raw.response.clone() }),
+      data: await this.#parse(raw),
       response: {
         status: raw.response.status,
         headers: raw.response.headers,

@@ -1,11 +1,8 @@
+import type { WireReply } from '@railyard/contract';
 import type { TenantStore } from './store.js';
 
 /** A response kept for replay. */
-export interface StoredResponse {
-  status: number;
-  body: string | null;
-  headers: Record<string, string>;
-}
+export type StoredResponse = WireReply;
 
 interface IdempotencyRecord {
   id: string;

@@ -1,8 +1,10 @@
-import { BASE_PATH, type Endpoint, type BodyOf, type ParamsOf, type QueryOf, type ResponseOf } from '@railyard/contract';
+import {
+  BASE_PATH, IN_MEMORY_DISPATCH, type BodyOf, type Endpoint, type ParamsOf, type QueryOf, type ResponseOf, type WireReply, type WireRequest,
+} from '@railyard/contract';
 import type { FieldError } from '@railyard/contract';
 import { ApiError, invalidInput } from '../core/errors.js';
 import type { TenantContext } from '../core/context.js';
-import type { IdempotencyKeys, StoredResponse } from '../core/idempotency.js';
+import type { IdempotencyKeys } from '../core/idempotency.js';
 import type { Platform } from '../platforms/registry.js';
 import { Router } from './router.js';
 import { toFieldErrors } from './validate.js';
@@ -16,7 +18,51 @@ export interface RouteContext<E extends Endpoint> {
   readonly query: QueryOf<E>;
   readonly body: BodyOf<E>;
   readonly tenant: TenantContext;
-  readonly request: Request;
+  readonly request: Incoming;
+}
+
+/**
+ * A request as the HTTP layer sees it, whether it came as a WHATWG Request or over the in-memory wire. Areas that need
+ * the raw body stream (multipart uploads) ask for {@link Incoming.toRequest}.
+ */
+export interface Incoming {
+  readonly method: string;
+  readonly url: string;
+  header(name: string): string | null;
+  /** The body as text, refusing more than `limit` bytes. */
+  text(limit: number): Promise<string>;
+  toRequest(): Request;
+}
+
+function incomingFromRequest(request: Request): Incoming {
+  return {
+    method: request.method,
+    url: request.url,
+    header: (name) => request.headers.get(name),
+    text: (limit) => {
+      const declared = Number(request.headers.get('content-length') ?? NaN);
+      if (declared > limit) return Promise.reject(tooLarge(limit));
+      return request.body ? readLimited(request.body, limit) : Promise.resolve('');
+    },
+    toRequest: () => request,
+  };
+}
+
+function incomingFromWire(wire: WireRequest): Incoming {
+  const headers: Record<string, string> = {};
+  for (const name in wire.headers) headers[name.toLowerCase()] = wire.headers[name]!;
+  return {
+    method: wire.method,
+    url: wire.url,
+    header: (name) => headers[name] ?? null,
+    text: async (limit) => {
+      const text = wire.body ?? '';
+      // A UTF-16 length bounds the UTF-8 byte length from below; measure exactly only when it matters.
+      if (text.length * 3 > limit && new TextEncoder().encode(text).byteLength > limit) throw tooLarge(limit);
+      return text;
+    },
+    toRequest: () => new Request(wire.url, { method: wire.method, headers, ...(wire.body === undefined ? {} : { body: wire.body }) }),
+  };
 }
 
 /** A response other than the endpoint's declared success (e.g. a 202 signed-retry challenge). */
@@ -49,57 +95,66 @@ export interface HttpHost {
   readonly idempotency: IdempotencyKeys;
 }
 
-const JSON_HEADERS = { 'content-type': 'application/json' } as const;
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
+/** The engine's HTTP surface: a WHATWG fetch handler that also carries the in-memory dispatch. */
+export type FetchHandler = ((request: Request) => Promise<Response>) & { [IN_MEMORY_DISPATCH]: (request: WireRequest) => Promise<WireReply> };
+
 /**
- * The whole HTTP surface as a WHATWG fetch handler: route, authenticate, read the body, apply Idempotency-Key,
- * validate, call the domain, and map every error to the SPEC §2.4 shape in one place. It holds no business rules.
+ * The whole HTTP surface: route, authenticate, read the body, apply Idempotency-Key, validate, call the domain, and map
+ * every error to the SPEC §2.4 shape in one place. It holds no business rules. Served as a WHATWG fetch handler and,
+ * for in-process clients, as a dispatch of plain objects (see `IN_MEMORY_DISPATCH` in the contract).
  */
-export function createFetchHandler(bindings: readonly Binding[], host: HttpHost): (request: Request) => Promise<Response> {
+export function createFetchHandler(bindings: readonly Binding[], host: HttpHost): FetchHandler {
   const router = new Router<Binding>();
   for (const binding of bindings) router.add(binding.endpoint, binding);
   let requestCounter = 0;
 
-  return async function handle(request: Request): Promise<Response> {
+  async function handle(incoming: Incoming): Promise<WireReply> {
     const requestId = `req_${(++requestCounter).toString(36)}${Math.random().toString(36).slice(2, 10)}`;
+    let reply: WireReply;
     try {
-      return withRequestId(await dispatch(request), requestId);
+      reply = await dispatch(incoming);
     } catch (error) {
-      return withRequestId(errorResponse(error), requestId);
+      reply = errorReply(error);
     }
-  };
+    reply.headers['x-request-id'] = requestId;
+    return reply;
+  }
 
-  async function dispatch(request: Request): Promise<Response> {
-    const url = new URL(request.url);
+  async function dispatch(incoming: Incoming): Promise<WireReply> {
+    const url = new URL(incoming.url);
     const path = apiPath(url.pathname);
     if (path === undefined) {
       throw new ApiError(404, 'NOT_FOUND', `No route ${url.pathname}: API paths start with ${BASE_PATH}`);
     }
-    const method = request.method.toUpperCase();
+    const method = incoming.method.toUpperCase();
     const match = router.find(method, path);
     if ('allowed' in match) {
       if (match.allowed.length === 0) throw new ApiError(404, 'NOT_FOUND', `No route ${method} ${path}`);
       const allow = match.allowed.join(', ');
-      return jsonResponse(405, new ApiError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}; use ${allow}`).toBody(), { allow });
+      return jsonReply(405, new ApiError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}; use ${allow}`).toBody(), { allow });
     }
     const { endpoint, handler } = match.value;
-    const platform = host.authenticate(request.headers.get('authorization'));
+    const platform = host.authenticate(incoming.header('authorization'));
     const tenant = host.tenant(platform);
-    const rawBody = MUTATING.has(method) ? await readBody(request, endpoint) : undefined;
+    const rawBody = MUTATING.has(method) ? await readBody(incoming, endpoint) : undefined;
 
-    const run = async (): Promise<Response> => {
+    const run = async (): Promise<WireReply> => {
       const input = validate(endpoint, match.params, url.searchParams, rawBody);
-      const result = await handler({ ...input, tenant, request });
+      const result = await handler({ ...input, tenant, request: incoming });
       return result instanceof HttpResult
-        ? jsonResponse(result.status, result.body, result.headers)
-        : jsonResponse(endpoint.response.status, endpoint.response.schema ? result : undefined);
+        ? jsonReply(result.status, result.body, result.headers)
+        : jsonReply(endpoint.response.status, endpoint.response.schema ? result : undefined);
     };
 
-    const key = request.headers.get('idempotency-key');
+    const key = incoming.header('idempotency-key');
     if (key === null || !MUTATING.has(method)) return run();
     return withIdempotency(host, tenant, key, `${method} ${path}?${url.search}\u0000${rawBody?.text ?? ''}`, run);
   }
+
+  const fetchHandler = (request: Request): Promise<Response> => handle(incomingFromRequest(request)).then(toResponse);
+  return Object.assign(fetchHandler, { [IN_MEMORY_DISPATCH]: (wire: WireRequest) => handle(incomingFromWire(wire)) });
 }
 
 /** The path below the base path; control-plane paths are also served at the root. */
@@ -115,13 +170,11 @@ interface RawBody {
   readonly json: unknown;
 }
 
-async function readBody(request: Request, endpoint: Endpoint): Promise<RawBody | undefined> {
-  if (endpoint.multipart) return undefined; // the documents area reads its own stream
-  const declared = Number(request.headers.get('content-length') ?? NaN);
-  if (declared > MAX_JSON_BODY_BYTES) throw tooLarge();
-  const text = request.body ? await readLimited(request.body, MAX_JSON_BODY_BYTES) : '';
+async function readBody(incoming: Incoming, endpoint: Endpoint): Promise<RawBody | undefined> {
+  if (endpoint.multipart) return undefined; // the area that takes the upload reads its own stream
+  const text = await incoming.text(MAX_JSON_BODY_BYTES);
   if (text.trim() === '') return undefined;
-  const type = request.headers.get('content-type') ?? '';
+  const type = incoming.header('content-type') ?? '';
   if (!/^application\/(.+\+)?json\s*(;|$)/i.test(type)) {
     throw new ApiError(400, 'INVALID_REQUEST_FORMAT', `Content-Type must be application/json for ${endpoint.method} ${endpoint.path}, not ${type || 'none'}`);
   }
@@ -142,7 +195,7 @@ async function readLimited(stream: ReadableStream<Uint8Array>, limit: number): P
     size += value.byteLength;
     if (size > limit) {
       await reader.cancel().catch(() => undefined);
-      throw tooLarge();
+      throw tooLarge(limit);
     }
     chunks.push(value);
   }
@@ -164,8 +217,8 @@ function concat(chunks: Uint8Array[], size: number): Uint8Array {
   return out;
 }
 
-const tooLarge = () =>
-  new ApiError(413, 'PAYLOAD_TOO_LARGE', `The body is larger than ${MAX_JSON_BODY_BYTES} bytes, the limit for JSON requests`);
+const tooLarge = (limit: number) =>
+  new ApiError(413, 'PAYLOAD_TOO_LARGE', `The body is larger than ${limit} bytes, the limit for this request`);
 
 /** Validates params, query and body together, so one 400 lists every invalid field. */
 function validate(endpoint: Endpoint, params: Record<string, string>, search: URLSearchParams, raw: RawBody | undefined) {
@@ -201,7 +254,7 @@ function queryObject(search: URLSearchParams): Record<string, string | string[]>
   return out;
 }
 
-async function withIdempotency(host: HttpHost, tenant: TenantContext, key: string, request: string, run: () => Promise<Response>) {
+async function withIdempotency(host: HttpHost, tenant: TenantContext, key: string, request: string, run: () => Promise<WireReply>): Promise<WireReply> {
   if (key.length === 0 || key.length > 255) {
     throw new ApiError(400, 'INVALID_INPUT', 'Idempotency-Key must be 1 to 255 characters', { errors: [{ field: 'Idempotency-Key', message: 'must be 1 to 255 characters', constraint: { minLength: 1, maxLength: 255 } }] });
   }
@@ -212,7 +265,7 @@ async function withIdempotency(host: HttpHost, tenant: TenantContext, key: strin
     if (found.kind === 'mismatch') {
       throw new ApiError(409, 'IDEMPOTENCY_KEY_REUSED', `Idempotency-Key ${key} was already used with a different request; use a new key for a new request`);
     }
-    if (found.kind === 'replay') return replay(found.response);
+    if (found.kind === 'replay') return { ...found.response, headers: { ...found.response.headers, 'idempotent-replayed': 'true' } };
     if (found.kind === 'in-flight') {
       await found.done;
       continue;
@@ -221,26 +274,21 @@ async function withIdempotency(host: HttpHost, tenant: TenantContext, key: strin
   }
   const finish = host.idempotency.begin(tenantId, key, fingerprint);
   try {
-    let response: Response;
+    let reply: WireReply;
     try {
-      response = await run();
+      reply = await run();
     } catch (error) {
-      response = errorResponse(error);
+      reply = errorReply(error);
     }
-    // Requests that failed before doing anything (validation, 5xx) are not remembered, so a corrected retry can reuse the key.
-    if (response.status < 500 && response.status !== 400 && response.status !== 401) {
-      const stored: StoredResponse = { status: response.status, body: await response.clone().text(), headers: { 'content-type': response.headers.get('content-type') ?? 'application/json' } };
-      if (stored.body === '') stored.body = null;
-      host.idempotency.save(tenant.store, key, fingerprint, stored, tenant.clock.now());
+    // Requests refused before doing anything (validation, credentials) and 5xx are not remembered, so a corrected
+    // retry can reuse the key.
+    if (reply.status < 500 && reply.status !== 400 && reply.status !== 401) {
+      host.idempotency.save(tenant.store, key, fingerprint, { ...reply, headers: { ...reply.headers } }, tenant.clock.now());
     }
-    return response;
+    return reply;
   } finally {
     finish();
   }
-}
-
-function replay(stored: StoredResponse): Response {
-  return new Response(stored.body, { status: stored.status, headers: { ...stored.headers, 'idempotent-replayed': 'true' } });
 }
 
 /** A 53-bit string hash (cyrb53): enough to tell two request bodies apart without storing them. */
@@ -257,27 +305,17 @@ function fingerprintOf(text: string): string {
   return `${text.length}:${(4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36)}`;
 }
 
-/** JSON response with the given status; `undefined` body gives an empty response (204). */
-export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  if (body === undefined || status === 204) return new Response(null, { status, headers });
-  return new Response(JSON.stringify(body), { status, headers: { ...JSON_HEADERS, ...headers } });
+/** A JSON reply with the given status; an `undefined` body gives an empty reply (204). */
+export function jsonReply(status: number, body: unknown, headers: Record<string, string> = {}): WireReply {
+  if (body === undefined || status === 204) return { status, headers: { ...headers }, body: null };
+  return { status, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) };
 }
 
-function errorResponse(error: unknown): Response {
-  if (error instanceof ApiError) return jsonResponse(error.status, error.toBody());
+function errorReply(error: unknown): WireReply {
+  if (error instanceof ApiError) return jsonReply(error.status, error.toBody());
   // A bug, not a client mistake: say so without leaking internals.
   console.error('[railyard] internal error', error);
-  return jsonResponse(500, { status: 500, code: 'INTERNAL_ERROR', message: 'The sandbox hit an internal error; this is a Railyard bug' });
+  return jsonReply(500, { status: 500, code: 'INTERNAL_ERROR', message: 'The sandbox hit an internal error; this is a Railyard bug' });
 }
 
-function withRequestId(response: Response, requestId: string): Response {
-  try {
-    response.headers.set('x-request-id', requestId);
-    return response;
-  } catch {
-    // Headers of some responses are immutable; copy them.
-    const headers = new Headers(response.headers);
-    headers.set('x-request-id', requestId);
-    return new Response(response.body, { status: response.status, headers });
-  }
-}
+const toResponse = (reply: WireReply): Response => new Response(reply.body, { status: reply.status, headers: reply.headers });
