@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CurrencyAmount, CurrencyCode, Timestamp, resourceId } from './common.js';
+import { CurrencyAmount, CurrencyCode, Timestamp, idPattern, resourceId } from './common.js';
 import { CustomerId } from './customers.js';
 import { defineEndpoint } from './endpoint.js';
 import { accountDetails, FIAT_ACCOUNT_TYPES, type FiatAccountType } from './external-accounts.js';
@@ -19,6 +19,12 @@ export const InternalAccountStatus = z
 export type InternalAccountStatus = z.infer<typeof InternalAccountStatus>;
 
 export const InternalAccountId = resourceId('InternalAccount').meta({ id: 'InternalAccountId' });
+
+/** An id of any of the given resource types, e.g. `anyResourceId('InternalAccount', 'ExternalAccount')`. */
+export const anyResourceId = (...types: [string, ...string[]]) =>
+  z.string().regex(new RegExp(`^(?:${types.map((type) => idPattern(type).source.slice(1, -1)).join('|')})$`), {
+    message: `must be an id of the form ${types.join(' or ')}:<uuid>`,
+  });
 
 // ---------------------------------------------------------------------------------------------------------------------
 // Payment instructions (REFERENCE §2.2): how to pay into an account or wallet.

@@ -18,3 +18,5 @@ export * from './external-accounts.js';
 export * from './onboarding.js';
 export * from './transport.js';
 export * from './auth.js';
+export * from './quotes.js';
+export * from './transactions.js';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   Address, CountryCode, Email, IdentificationType, IsoDate, PhoneNumber, SSN_PATTERN, Timestamp, resourceId,
 } from './common.js';
+import { anyResourceId } from './accounts.js';
 import { CustomerId, ITIN_PATTERN, VerificationState } from './customers.js';
 import { PageQuery } from './pagination.js';
 
@@ -35,11 +36,7 @@ export const DocumentId = resourceId('Document').meta({ id: 'DocumentId' });
 export const BeneficialOwnerId = resourceId('BeneficialOwner').meta({ id: 'BeneficialOwnerId' });
 
 /** A document holder: the customer or one of its beneficial owners. */
-const DocumentHolder = z
-  .string()
-  .regex(/^(Customer|BeneficialOwner):[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, {
-    message: 'must be a Customer or BeneficialOwner id',
-  });
+const DocumentHolder = anyResourceId('Customer', 'BeneficialOwner');
 
 /** An uploaded identity or business document (the file itself is never returned). */
 export const Document = z

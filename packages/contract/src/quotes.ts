@@ -1,0 +1,198 @@
+import { z } from 'zod';
+import { Currency, CurrencyCode, MinorUnits, Timestamp, resourceId } from './common.js';
+import { PaymentInstructions, anyResourceId } from './accounts.js';
+import { PasskeyAssertion } from './auth.js';
+import { CustomerId, CustomerInfoFieldName } from './customers.js';
+import { PaymentRail } from './external-accounts.js';
+
+// Quotes (SPEC §2.8, §3.5, §4.5; REFERENCE §4.1, §4.2). Schemas only.
+
+/** Networks a real-time crypto funding source can use; required for stablecoins (REFERENCE §4.1). */
+export const CryptoNetwork = z
+  .enum(['SOLANA', 'ETHEREUM', 'BASE', 'POLYGON', 'TRON', 'PLASMA', 'SPARK', 'LIGHTNING', 'BITCOIN'])
+  .meta({ id: 'CryptoNetwork' });
+export type CryptoNetwork = z.infer<typeof CryptoNetwork>;
+
+/** Which side of a quote is fixed. */
+export const LockedCurrencySide = z.enum(['SENDING', 'RECEIVING']).meta({ id: 'LockedCurrencySide' });
+export type LockedCurrencySide = z.infer<typeof LockedCurrencySide>;
+
+export const PurposeOfPayment = z
+  .enum([
+    'GIFT', 'SELF', 'GOODS_OR_SERVICES', 'EDUCATION', 'HEALTH_OR_MEDICAL', 'REAL_ESTATE_PURCHASE', 'TAX_PAYMENT', 'LOAN_PAYMENT',
+    'UTILITY_BILL', 'DONATION', 'TRAVEL', 'FAMILY_SUPPORT', 'SALARY_PAYMENT', 'OTHER',
+  ])
+  .meta({ id: 'PurposeOfPayment' });
+export type PurposeOfPayment = z.infer<typeof PurposeOfPayment>;
+
+/** SCA factors. A quote may ask for SMS_OTP (default) or PASSKEY; TOTP exists only as an enrolled login factor. */
+export const ScaFactor = z.enum(['SMS_OTP', 'PASSKEY', 'TOTP']).meta({ id: 'ScaFactor' });
+export type ScaFactor = z.infer<typeof ScaFactor>;
+const QuoteScaFactor = z.enum(['SMS_OTP', 'PASSKEY'], { message: 'scaFactor must be SMS_OTP or PASSKEY' });
+
+/** Quote states (REFERENCE §4.2). */
+export const QuoteStatus = z
+  .enum(['PENDING', 'PENDING_AUTHORIZATION', 'PROCESSING', 'COMPLETED', 'FAILED', 'EXPIRED'])
+  .meta({ id: 'QuoteStatus' });
+export type QuoteStatus = z.infer<typeof QuoteStatus>;
+
+export const QuoteId = resourceId('Quote').meta({ id: 'QuoteId' });
+export const TransactionId = resourceId('Transaction').meta({ id: 'TransactionId' });
+export const LookupId = resourceId('Lookup').meta({ id: 'LookupId' });
+
+/** Upper bound of `remittanceInformation` (SPEC §8). */
+export const REMITTANCE_INFORMATION_MAX = 80;
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Source and destination
+
+const AccountRef = anyResourceId('InternalAccount', 'ExternalAccount');
+
+const sourceVariants = {
+  account: { sourceType: z.literal('ACCOUNT'), accountId: AccountRef, /** FBO funding. */ customerId: CustomerId.optional() },
+  realtime: {
+    sourceType: z.literal('REALTIME_FUNDING'),
+    currency: CurrencyCode,
+    /** Without it the platform funds the quote. */
+    customerId: CustomerId.optional(),
+    cryptoNetwork: CryptoNetwork.optional(),
+  },
+};
+const destinationVariants = {
+  account: { destinationType: z.literal('ACCOUNT'), accountId: AccountRef, paymentRail: PaymentRail.optional() },
+  uma: { destinationType: z.literal('UMA_ADDRESS'), umaAddress: z.string().min(3).max(64), currency: CurrencyCode.optional() },
+};
+
+/** Where the money of a quote comes from. */
+export const QuoteSource = z
+  .discriminatedUnion('sourceType', [z.strictObject(sourceVariants.account), z.strictObject(sourceVariants.realtime)])
+  .meta({ id: 'QuoteSourceRequest' });
+/** Where the money of a quote goes: an account (optionally on a given rail) or an UMA address. */
+export const QuoteDestination = z
+  .discriminatedUnion('destinationType', [z.strictObject(destinationVariants.account), z.strictObject(destinationVariants.uma)])
+  .meta({ id: 'QuoteDestinationRequest' });
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Request
+
+/** A per-quote platform fee replacing the standing `feeConfigs` (USD sending currency only). */
+export const PlatformFeeOverride = z
+  .strictObject({
+    platformFixedFee: z.strictObject({ amount: MinorUnits, currency: CurrencyCode }),
+    platformVariableFeeBps: z.number().int().min(0).max(10_000),
+  })
+  .meta({ id: 'PlatformFeeOverride' });
+
+/** `POST /quotes` body (REFERENCE §4.1). */
+export const QuoteRequest = z
+  .strictObject({
+    source: QuoteSource,
+    destination: QuoteDestination,
+    lockedCurrencySide: LockedCurrencySide,
+    lockedCurrencyAmount: MinorUnits,
+    /** Required for UMA destinations: the id returned by the receiver lookup. */
+    lookupId: LookupId.optional(),
+    immediatelyExecute: z.boolean().default(false),
+    description: z.string().max(1024).optional(),
+    remittanceInformation: z.string().max(REMITTANCE_INFORMATION_MAX).optional(),
+    purposeOfPayment: PurposeOfPayment.optional(),
+    scaFactor: QuoteScaFactor.optional(),
+    /** Must cover the lookup's `requiredPayerDataFields`. */
+    senderCustomerInfo: z.partialRecord(CustomerInfoFieldName, z.unknown()).optional(),
+    platformFeeOverride: PlatformFeeOverride.optional(),
+  })
+  .superRefine((value, ctx) => {
+    const destination = value.destination as { destinationType?: unknown } | undefined;
+    if (destination?.destinationType === 'UMA_ADDRESS' && value.lookupId === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['lookupId'], message: 'lookupId is required for UMA destinations', params: { constraint: { required: true } } });
+    }
+  }, { when: () => true })
+  .meta({ id: 'QuoteRequest' });
+export type QuoteRequest = z.input<typeof QuoteRequest>;
+
+/** `POST /quotes/{quoteId}/execute` optional body. */
+export const QuoteExecuteRequest = z.strictObject({ scaFactor: QuoteScaFactor.optional() }).meta({ id: 'QuoteExecuteRequest' });
+export type QuoteExecuteRequest = z.input<typeof QuoteExecuteRequest>;
+
+/** `POST /quotes/{quoteId}/authorize`: an SMS `code`, or a `passkeyAssertion` with its `origin`. */
+export const QuoteAuthorizeRequest = z
+  .strictObject({
+    code: z.string().min(1).max(16).optional(),
+    passkeyAssertion: PasskeyAssertion.optional(),
+    origin: z.string().min(1).optional(),
+    endUserIpAddress: z.string().min(1).max(45).optional(),
+  })
+  .superRefine((value, ctx) => {
+    const hasCode = value.code !== undefined;
+    const hasPasskey = value.passkeyAssertion !== undefined;
+    if (hasCode === hasPasskey) {
+      ctx.addIssue({ code: 'custom', path: hasCode ? ['passkeyAssertion'] : ['code'], message: 'exactly one of code or passkeyAssertion is required' });
+    } else if (hasPasskey && value.origin === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['origin'], message: 'origin is required with passkeyAssertion', params: { constraint: { required: true } } });
+    }
+  })
+  .meta({ id: 'QuoteAuthorizeRequest' });
+export type QuoteAuthorizeRequest = z.input<typeof QuoteAuthorizeRequest>;
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Response
+
+/** How the quote was priced; fee math in REFERENCE §4.2. */
+export const RateDetails = z
+  .object({
+    counterpartyMultiplier: z.number(),
+    /** Receiving minor units. */
+    counterpartyFixedFee: MinorUnits,
+    serviceApiMultiplier: z.number(),
+    /** Sending minor units. */
+    serviceApiFixedFee: MinorUnits,
+    /** A fraction, e.g. 0.001. */
+    serviceApiVariableFeeRate: z.number().min(0),
+    serviceApiVariableFeeAmount: MinorUnits,
+  })
+  .meta({ id: 'RateDetails' });
+export type RateDetails = z.infer<typeof RateDetails>;
+
+/** A strong-customer-authentication step; several may come in sequence. */
+export const ScaChallenge = z
+  .object({
+    id: z.string(),
+    expiresAt: Timestamp,
+    factor: ScaFactor,
+    availableFactors: z.array(ScaFactor),
+    /** Open set: CURRENCY_CONVERSION, PAYOUT, TRANSFER. */
+    purpose: z.string().nullable().optional(),
+    passkeyAssertionOptions: z.record(z.string(), z.unknown()).nullable().optional(),
+    passkeyAllowedOrigins: z.array(z.string()).nullable().optional(),
+  })
+  .meta({ id: 'ScaChallenge' });
+export type ScaChallenge = z.infer<typeof ScaChallenge>;
+
+/** A priced payment; `transactionId` exists from creation. */
+export const Quote = z
+  .object({
+    id: QuoteId,
+    status: QuoteStatus,
+    createdAt: Timestamp,
+    expiresAt: Timestamp,
+    source: z.discriminatedUnion('sourceType', [z.object(sourceVariants.account), z.object(sourceVariants.realtime)]),
+    destination: z.discriminatedUnion('destinationType', [z.object(destinationVariants.account), z.object(destinationVariants.uma)]),
+    sendingCurrency: Currency,
+    receivingCurrency: Currency,
+    totalSendingAmount: MinorUnits,
+    totalReceivingAmount: MinorUnits,
+    /** Sending units per receiving unit; 1 for same-currency quotes. */
+    exchangeRate: z.number().positive(),
+    /** Sending minor units, including `platformFeesIncluded`. */
+    feesIncluded: MinorUnits,
+    platformFeesIncluded: MinorUnits.optional(),
+    transactionId: TransactionId,
+    description: z.string().optional(),
+    /** Absent while PENDING_AUTHORIZATION. */
+    paymentInstructions: z.array(PaymentInstructions).optional(),
+    counterpartyInformation: z.record(z.string(), z.unknown()).optional(),
+    rateDetails: RateDetails.optional(),
+    scaChallenge: ScaChallenge.optional(),
+  })
+  .meta({ id: 'Quote' });
+export type Quote = z.infer<typeof Quote>;
