@@ -7,7 +7,8 @@ import { type IdGenerator, randomIds } from './core/ids.js';
 import { Scheduler } from './core/scheduler.js';
 import { createMemoryStore, type Store } from './core/store.js';
 import { customerRoutes } from './customers/routes.js';
-import { createFetchHandler } from './http/app.js';
+import { createHttpSurface, type Incoming } from './http/app.js';
+import type { WireReply } from '@railyard/contract';
 import { DEFAULT_CREDENTIALS, type Platform, PlatformRegistry } from './platforms/registry.js';
 import * as control from './sandbox/control.js';
 import { controlPlaneRoutes, publicPlatform } from './sandbox/routes.js';
@@ -40,6 +41,11 @@ export interface SandboxControls {
 export interface Engine {
   /** The whole API: give it a Request under `/2025-10-13` (or `/_sandbox/…`), get the Response. Bound; pass it around. */
   readonly fetch: (request: Request) => Promise<Response>;
+  /**
+   * Serves a request given as an {@link Incoming}, without WHATWG objects (the standalone server uses it).
+   * @internal
+   */
+  readonly handle: (incoming: Incoming) => Promise<WireReply>;
   readonly clock: Clock;
   /** The platform created at start. */
   readonly defaultPlatform: Platform;
@@ -82,7 +88,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
     ...options.platform,
   });
 
-  const fetch = createFetchHandler(
+  const http = createHttpSurface(
     [...customerRoutes, ...accountRoutes, ...controlPlaneRoutes(platforms, openapi)],
     { authenticate: (header) => platforms.authenticate(header), tenant, idempotency },
   );
@@ -96,7 +102,8 @@ export function createEngine(options: EngineOptions = {}): Engine {
   };
 
   return {
-    fetch,
+    fetch: http.fetch,
+    handle: http.handle,
     clock,
     defaultPlatform,
     createPlatform: (opts) => publicPlatform(platforms.create(opts)),

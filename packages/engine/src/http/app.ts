@@ -100,12 +100,18 @@ const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** The engine's HTTP surface: a WHATWG fetch handler that also carries the in-memory dispatch. */
 export type FetchHandler = ((request: Request) => Promise<Response>) & { [IN_MEMORY_DISPATCH]: (request: WireRequest) => Promise<WireReply> };
 
+/** The three ways into the HTTP surface: WHATWG fetch, the in-memory wire, and any {@link Incoming} (the Node server). */
+export interface HttpSurface {
+  readonly fetch: FetchHandler;
+  readonly handle: (incoming: Incoming) => Promise<WireReply>;
+}
+
 /**
  * The whole HTTP surface: route, authenticate, read the body, apply Idempotency-Key, validate, call the domain, and map
  * every error to the SPEC §2.4 shape in one place. It holds no business rules. Served as a WHATWG fetch handler and,
  * for in-process clients, as a dispatch of plain objects (see `IN_MEMORY_DISPATCH` in the contract).
  */
-export function createFetchHandler(bindings: readonly Binding[], host: HttpHost): FetchHandler {
+export function createHttpSurface(bindings: readonly Binding[], host: HttpHost): HttpSurface {
   const router = new Router<Binding>();
   for (const binding of bindings) router.add(binding.endpoint, binding);
   let requestCounter = 0;
@@ -123,7 +129,12 @@ export function createFetchHandler(bindings: readonly Binding[], host: HttpHost)
   }
 
   async function dispatch(incoming: Incoming): Promise<WireReply> {
-    const url = new URL(incoming.url);
+    let url: URL;
+    try {
+      url = new URL(incoming.url);
+    } catch {
+      throw new ApiError(400, 'INVALID_REQUEST_FORMAT', `The request target is not a valid URL: ${incoming.url.slice(0, 200)}`);
+    }
     const path = apiPath(url.pathname);
     if (path === undefined) {
       throw new ApiError(404, 'NOT_FOUND', `No route ${url.pathname}: API paths start with ${BASE_PATH}`);
@@ -154,7 +165,8 @@ export function createFetchHandler(bindings: readonly Binding[], host: HttpHost)
   }
 
   const fetchHandler = (request: Request): Promise<Response> => handle(incomingFromRequest(request)).then(toResponse);
-  return Object.assign(fetchHandler, { [IN_MEMORY_DISPATCH]: (wire: WireRequest) => handle(incomingFromWire(wire)) });
+  const fetch = Object.assign(fetchHandler, { [IN_MEMORY_DISPATCH]: (wire: WireRequest) => handle(incomingFromWire(wire)) });
+  return { fetch, handle };
 }
 
 /** The path below the base path; control-plane paths are also served at the root. */
@@ -185,8 +197,9 @@ async function readBody(incoming: Incoming, endpoint: Endpoint): Promise<RawBody
   }
 }
 
-async function readLimited(stream: ReadableStream<Uint8Array>, limit: number): Promise<string> {
-  const reader = stream.getReader();
+/** Reads a body stream as UTF-8 text, refusing more than `limit` bytes. */
+export async function readLimited(stream: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>, limit: number): Promise<string> {
+  const reader = 'getReader' in stream ? stream.getReader() : iteratorReader(stream);
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
@@ -207,6 +220,20 @@ async function readLimited(stream: ReadableStream<Uint8Array>, limit: number): P
   }
 }
 
+/** A minimal reader over an async iterable (a Node IncomingMessage). */
+function iteratorReader(iterable: AsyncIterable<Uint8Array>) {
+  const iterator = iterable[Symbol.asyncIterator]();
+  return {
+    read: async () => {
+      const next = await iterator.next();
+      return next.done ? { done: true as const, value: undefined } : { done: false as const, value: next.value };
+    },
+    cancel: async () => {
+      await iterator.return?.();
+    },
+  };
+}
+
 function concat(chunks: Uint8Array[], size: number): Uint8Array {
   const out = new Uint8Array(size);
   let offset = 0;
@@ -217,7 +244,7 @@ function concat(chunks: Uint8Array[], size: number): Uint8Array {
   return out;
 }
 
-const tooLarge = (limit: number) =>
+export const tooLarge = (limit: number) =>
   new ApiError(413, 'PAYLOAD_TOO_LARGE', `The body is larger than ${limit} bytes, the limit for this request`);
 
 /** Validates params, query and body together, so one 400 lists every invalid field. */

@@ -1,7 +1,9 @@
-import { serve } from '@hono/node-server';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
 import { BASE_PATH } from '@railyard/contract';
 import type { Engine } from '../engine.js';
+import { readLimited, tooLarge, type Incoming } from '../http/app.js';
 
 /** Options of {@link startServer}. */
 export interface ServerOptions {
@@ -20,24 +22,74 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Serves an engine over HTTP with Node's http module. */
+/**
+ * Serves an engine over HTTP with Node's http module. Requests go to the engine as an {@link Incoming} built straight
+ * from Node's message, and replies are written as they are: no WHATWG Request or Response objects on the way.
+ */
 export function startServer(engine: Engine, options: ServerOptions = {}): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1';
+  const hostForUrl = host.includes(':') ? `[${host}]` : host;
+  const server = createServer((req, res) => {
+    engine.handle(incomingFromNode(req, hostForUrl)).then(
+      (reply) => {
+        res.writeHead(reply.status, reply.headers);
+        res.end(reply.body ?? undefined);
+      },
+      (error: unknown) => fail(res, error),
+    );
+  });
+  server.keepAliveTimeout = 30_000;
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch: engine.fetch, port: options.port ?? 4100, hostname: host }, (info: AddressInfo) => {
-      const hostForUrl = host.includes(':') ? `[${host}]` : host;
+    server.once('error', reject);
+    server.listen(options.port ?? 4100, host, () => {
+      const { port } = server.address() as AddressInfo;
       resolve({
-        baseUrl: `http://${hostForUrl}:${info.port}${BASE_PATH}`,
-        port: info.port,
+        baseUrl: `http://${hostForUrl}:${port}${BASE_PATH}`,
+        port,
         close: () =>
           new Promise<void>((done) => {
             engine.close();
             server.close(() => done());
-            // Keep-alive sockets would otherwise hold the server open.
-            (server as unknown as { closeIdleConnections?: () => void }).closeIdleConnections?.();
+            // Idle keep-alive sockets would otherwise hold the server open.
+            server.closeIdleConnections();
           }),
       });
     });
-    server.once('error', reject);
   });
+}
+
+function incomingFromNode(req: IncomingMessage, host: string): Incoming {
+  const headers = req.headers;
+  return {
+    method: req.method ?? 'GET',
+    url: `http://${headers.host ?? host}${req.url ?? '/'}`,
+    header: (name) => {
+      const value = headers[name];
+      return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+    },
+    text: (limit) => {
+      const declared = Number(headers['content-length'] ?? NaN);
+      if (declared > limit) {
+        req.resume(); // drain without keeping the bytes
+        return Promise.reject(tooLarge(limit));
+      }
+      return readLimited(req, limit);
+    },
+    toRequest: () => {
+      const init: RequestInit & { duplex?: 'half' } = { method: req.method ?? 'GET', headers: headers as Record<string, string> };
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        init.body = Readable.toWeb(req) as ReadableStream<Uint8Array>;
+        init.duplex = 'half';
+      }
+      return new Request(`http://${headers.host ?? host}${req.url ?? '/'}`, init);
+    },
+  };
+}
+
+/** The engine maps every error itself; this only catches a failure to write the reply. */
+function fail(res: ServerResponse, error: unknown) {
+  console.error('[railyard] could not answer a request', error);
+  if (res.headersSent) return res.destroy();
+  res.writeHead(500, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ status: 500, code: 'INTERNAL_ERROR', message: 'The sandbox could not answer this request' }));
 }
