@@ -34,11 +34,15 @@ export interface Collection<T extends { id: string }> {
   newestFirst(): Entry<T>[];
   /** Records in insertion order. */
   values(): IterableIterator<T>;
+  /** Records whose `field` equals `value`, through an index kept up to date on every change. */
+  findBy<K extends keyof T & string>(field: K, value: T[K]): T[];
   readonly size: number;
 }
 
 class MemoryCollection<T extends { id: string }> implements Collection<T> {
   private readonly entries = new Map<string, { seq: number; value: T }>();
+  /** field → value → ids, built on a field's first lookup. */
+  private readonly indexes = new Map<string, Map<unknown, Set<string>>>();
   constructor(private readonly nextSeq: () => number) {}
 
   get(id: string) {
@@ -50,16 +54,40 @@ class MemoryCollection<T extends { id: string }> implements Collection<T> {
   insert(record: T) {
     if (this.entries.has(record.id)) throw new Error(`duplicate id ${record.id}`);
     this.entries.set(record.id, { seq: this.nextSeq(), value: record });
+    this.indexAdd(record);
     return record;
   }
   replace(record: T) {
     const entry = this.entries.get(record.id);
     if (!entry) throw new Error(`unknown id ${record.id}`);
+    this.indexRemove(entry.value);
     entry.value = record;
+    this.indexAdd(record);
     return record;
   }
   delete(id: string) {
+    const entry = this.entries.get(id);
+    if (entry) this.indexRemove(entry.value);
     return this.entries.delete(id);
+  }
+  findBy<K extends keyof T & string>(field: K, value: T[K]): T[] {
+    let index = this.indexes.get(field);
+    if (!index) {
+      index = new Map();
+      this.indexes.set(field, index);
+      for (const { value: record } of this.entries.values()) addTo(index, record[field], record.id);
+    }
+    return [...(index.get(value) ?? [])].map((id) => this.entries.get(id)!.value);
+  }
+  private indexAdd(record: T) {
+    for (const [field, index] of this.indexes) addTo(index, record[field as keyof T], record.id);
+  }
+  private indexRemove(record: T) {
+    for (const [field, index] of this.indexes) {
+      const ids = index.get(record[field as keyof T]);
+      ids?.delete(record.id);
+      if (ids?.size === 0) index.delete(record[field as keyof T]);
+    }
   }
   newestFirst(): Entry<T>[] {
     return [...this.entries.values()].reverse();
@@ -70,6 +98,12 @@ class MemoryCollection<T extends { id: string }> implements Collection<T> {
   get size() {
     return this.entries.size;
   }
+}
+
+function addTo(index: Map<unknown, Set<string>>, key: unknown, id: string) {
+  const ids = index.get(key);
+  if (ids) ids.add(id);
+  else index.set(key, new Set([id]));
 }
 
 class MemoryTenantStore implements TenantStore {

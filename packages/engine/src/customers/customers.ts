@@ -37,7 +37,8 @@ export function findCustomer(tenant: TenantContext, customerId: string): Custome
 }
 
 /** `POST /customers`. */
-export function createCustomer(tenant: TenantContext, input: CreateInput): Customer {
+export function createCustomer(tenant: TenantContext, request: CreateInput): Customer {
+  const input = normalizeUmaAddress(request);
   const currencies = input.currencies ?? [...DEFAULT_CUSTOMER_CURRENCIES];
   checkPlatformRules(tenant, input, currencies);
   checkUniqueness(tenant, input.platformCustomerId, input.umaAddress);
@@ -92,7 +93,8 @@ export function retrieveCustomer(tenant: TenantContext, customerId: string): Cus
 }
 
 /** `PATCH /customers/{id}`: partial update; `currencies` and `address` are replaced, `businessInfo` merged. */
-export function updateCustomer(tenant: TenantContext, customerId: string, input: UpdateInput): Customer {
+export function updateCustomer(tenant: TenantContext, customerId: string, request: UpdateInput): Customer {
+  const input = normalizeUmaAddress(request);
   const existing = findCustomer(tenant, customerId);
   if (existing.isDeleted) throw new ApiError(410, 'CUSTOMER_DELETED', `Customer ${customerId} was deleted`);
   if (input.customerType !== existing.customerType) {
@@ -141,7 +143,7 @@ export function listCustomers(tenant: TenantContext, query: ListInput): Page<Cus
       within(c.updatedAt, query.updatedAfter, query.updatedBefore) &&
       (query.region === undefined || c.region === query.region) &&
       (query.currency === undefined || c.currencies.includes(query.currency)) &&
-      (query.umaAddress === undefined || c.umaAddress.toLowerCase() === query.umaAddress.toLowerCase()));
+      (query.umaAddress === undefined || c.umaAddress === query.umaAddress.toLowerCase()));
   return paginate(entries, query, customerView);
 }
 
@@ -185,15 +187,18 @@ function checkPlatformRules(tenant: TenantContext, customer: CreateInput, curren
 
 /** platformCustomerId is unique among active customers (409 CONFLICT); an UMA address is unique (409 UMA_ADDRESS_EXISTS). */
 function checkUniqueness(tenant: TenantContext, platformCustomerId: string | undefined, umaAddress: string | undefined) {
-  if (platformCustomerId === undefined && umaAddress === undefined) return;
-  for (const c of customers(tenant).values()) {
-    if (platformCustomerId !== undefined && !c.isDeleted && c.platformCustomerId === platformCustomerId) {
-      throw conflict(`platformCustomerId ${platformCustomerId} is already used by customer ${c.id}`, 'CONFLICT', { customerId: c.id });
-    }
-    if (umaAddress !== undefined && c.umaAddress.toLowerCase() === umaAddress.toLowerCase()) {
-      throw conflict(`UMA address ${umaAddress} is already taken`, 'UMA_ADDRESS_EXISTS');
-    }
+  if (platformCustomerId !== undefined) {
+    const active = customers(tenant).findBy('platformCustomerId', platformCustomerId).find((c) => !c.isDeleted);
+    if (active) throw conflict(`platformCustomerId ${platformCustomerId} is already used by customer ${active.id}`, 'CONFLICT', { customerId: active.id });
   }
+  if (umaAddress !== undefined && customers(tenant).findBy('umaAddress', umaAddress).length > 0) {
+    throw conflict(`UMA address ${umaAddress} is already taken`, 'UMA_ADDRESS_EXISTS');
+  }
+}
+
+/** UMA addresses are case-insensitive and lower case by convention (REFERENCE §14): store them lower-cased. */
+function normalizeUmaAddress<T extends { umaAddress?: string | undefined }>(input: T): T {
+  return input.umaAddress === undefined ? input : { ...input, umaAddress: input.umaAddress.toLowerCase() };
 }
 
 function stripUndefined(record: object) {

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { VirtualClock } from './clock.js';
+import { Scheduler } from './scheduler.js';
+
+describe('Scheduler on a virtual clock', () => {
+  it('runs due jobs in time order, at their own time, including jobs scheduled by jobs', () => {
+    const clock = new VirtualClock(0);
+    const scheduler = new Scheduler(clock);
+    const ran: string[] = [];
+    scheduler.register('note', (job) => {
+      ran.push(`${job.payload as string}@${clock.now()}`);
+      if (job.payload === 'b') scheduler.schedule('t', clock.now() + 5, 'note', 'b+5');
+    });
+    scheduler.schedule('t', 30, 'note', 'c');
+    scheduler.schedule('t', 10, 'note', 'a');
+    scheduler.schedule('t', 20, 'note', 'b');
+    scheduler.schedule('t', 20, 'note', 'b2');
+    expect(scheduler.advance(22)).toBe(22);
+    expect(ran).toEqual(['a@10', 'b@20', 'b2@20']);
+    scheduler.advance(100);
+    expect(ran).toEqual(['a@10', 'b@20', 'b2@20', 'b+5@25', 'c@30']);
+    expect(clock.now()).toBe(122);
+    expect(scheduler.pending).toBe(0);
+  });
+
+  it('exports and imports one tenant’s jobs', () => {
+    const clock = new VirtualClock(0);
+    const scheduler = new Scheduler(clock);
+    const ran: unknown[] = [];
+    scheduler.register('note', (job) => ran.push([job.tenantId, job.payload]));
+    scheduler.schedule('a', 10, 'note', 1);
+    scheduler.schedule('b', 20, 'note', 2);
+    const saved = scheduler.exportTenant('a');
+    scheduler.importTenant('a', []);
+    expect(scheduler.pending).toBe(1);
+    scheduler.importTenant('a', saved);
+    scheduler.advance(20);
+    expect(ran).toEqual([['a', 1], ['b', 2]]);
+  });
+
+  it('refuses a job kind nobody handles', () => {
+    const scheduler = new Scheduler(new VirtualClock(0));
+    expect(() => scheduler.schedule('t', 1, 'nothing', null)).toThrow(/no handler/);
+  });
+});
