@@ -20,3 +20,5 @@ export * from './transport.js';
 export * from './auth.js';
 export * from './quotes.js';
 export * from './transactions.js';
+export * from './webhooks.js';
+export * from './config.js';

@@ -1,0 +1,123 @@
+import { z } from 'zod';
+import { CurrencyCode, Email, MinorUnits, Timestamp } from './common.js';
+import { CustomerInfoFieldName } from './customers.js';
+
+// Platform configuration, `GET /config` and `PATCH /config` (REFERENCE §10). Schemas only.
+
+/** A counterparty field a currency asks the platform to provide. */
+export const RequiredField = z
+  .object({ name: CustomerInfoFieldName, mandatory: z.boolean() })
+  .meta({ id: 'RequiredCounterpartyField' });
+
+const supportedCurrencyWritable = {
+  currencyCode: CurrencyCode,
+  minAmount: MinorUnits,
+  maxAmount: MinorUnits,
+  requiredCounterpartyFields: z.array(RequiredField),
+  enabledTransactionTypes: z.array(z.enum(['INCOMING', 'OUTGOING'])),
+};
+const minNotAboveMax = (value: { minAmount?: unknown; maxAmount?: unknown }, ctx: z.core.$RefinementCtx) => {
+  if (typeof value.minAmount === 'number' && typeof value.maxAmount === 'number' && value.minAmount > value.maxAmount) {
+    ctx.addIssue({ code: 'custom', path: ['minAmount'], message: 'minAmount must not exceed maxAmount' });
+  }
+};
+
+/** A currency the platform transacts in; the provider's required fields are read-only and omitted when empty. */
+export const SupportedCurrency = z
+  .object({
+    ...supportedCurrencyWritable,
+    providerRequiredCustomerFields: z.array(CustomerInfoFieldName).optional(),
+    providerRequiredCounterpartyCustomerFields: z.array(CustomerInfoFieldName).optional(),
+  })
+  .meta({ id: 'SupportedCurrency' });
+export type SupportedCurrency = z.infer<typeof SupportedCurrency>;
+/** A supportedCurrencies item as PATCH writes it. */
+export const SupportedCurrencyRequest = z
+  .strictObject(supportedCurrencyWritable)
+  .superRefine(minNotAboveMax)
+  .meta({ id: 'SupportedCurrencyRequest' });
+
+/**
+ * A standing platform fee on cross-currency transactions. Only USD sources are implemented (others: 501
+ * NOT_IMPLEMENTED, so the schema accepts any code). PATCH merges by (feeType, sourceCurrency); both fees zero deactivates.
+ */
+export const FeeConfig = z
+  .strictObject({
+    feeType: z.literal('CROSS_CURRENCY_TRANSACTION'),
+    sourceCurrency: CurrencyCode,
+    variableFeeBps: z.number().int().min(0).max(10_000),
+    fixedFee: z.strictObject({ amount: MinorUnits, currency: CurrencyCode }),
+  })
+  .meta({ id: 'FeeConfig' });
+export type FeeConfig = z.infer<typeof FeeConfig>;
+
+const https = (max: number) =>
+  z.url({ protocol: /^https$/, message: 'must be an https URL' }).max(max);
+
+const cardTokenizationFields = {
+  displayName: z.string().min(1).max(255),
+  logoUrl: https(512),
+  email: z.strictObject({
+    fromAddress: Email, fromName: z.string().min(1).max(255), replyToAddress: Email, subject: z.string().min(1).max(255),
+    bodyText: z.string().min(1).max(2000),
+  }).partial(),
+  sms: z.strictObject({ templateSid: z.string().min(1).max(64), bodyText: z.string().min(1).max(480) }).partial(),
+};
+/** Branding of the card-tokenization second factor; partial update. */
+export const CardTokenization2faConfig = z.strictObject(cardTokenizationFields).partial().meta({ id: 'CardTokenization2faConfig' });
+export type CardTokenization2faConfig = z.infer<typeof CardTokenization2faConfig>;
+
+/** Defaults of the embedded-wallet OTP configuration (REFERENCE §10). */
+export const EMBEDDED_WALLET_CONFIG_DEFAULTS = {
+  otpLength: 6,
+  alphanumeric: false,
+  expirationSeconds: 300,
+  sendFromEmailSenderName: 'Notifications',
+} as const;
+
+const embeddedWalletFields = {
+  appName: z.string().min(1).max(255),
+  otpLength: z.number().int().min(4).max(12),
+  alphanumeric: z.boolean(),
+  expirationSeconds: z.number().int().min(1).max(86_400),
+  sendFromEmailAddress: Email,
+  sendFromEmailSenderName: z.string().min(1).max(255),
+  replyToEmailAddress: Email,
+  /** A 340×124 PNG. */
+  logoUrl: z.url().max(512),
+};
+/** Embedded-wallet OTP email settings; partial update (defaults in EMBEDDED_WALLET_CONFIG_DEFAULTS). */
+export const EmbeddedWalletConfig = z.strictObject(embeddedWalletFields).partial().meta({ id: 'EmbeddedWalletConfig' });
+export type EmbeddedWalletConfig = z.infer<typeof EmbeddedWalletConfig>;
+
+/** The platform's configuration. */
+export const PlatformConfig = z
+  .object({
+    id: z.string(),
+    umaDomain: z.string().optional(),
+    proxyUmaSubdomain: z.string().optional(),
+    webhookEndpoint: z.string().optional(),
+    supportedCurrencies: z.array(SupportedCurrency),
+    /** Read-only. */
+    isRegulatedFinancialInstitution: z.boolean(),
+    embeddedWalletConfig: EmbeddedWalletConfig.optional(),
+    cardTokenization2faConfig: CardTokenization2faConfig.optional(),
+    feeConfigs: z.array(FeeConfig),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .meta({ id: 'PlatformConfig' });
+export type PlatformConfig = z.infer<typeof PlatformConfig>;
+
+/** `PATCH /config`: setting `webhookEndpoint` sends a TEST event. */
+export const PlatformConfigUpdateRequest = z
+  .strictObject({
+    umaDomain: z.string().regex(/^[a-z0-9.-]+\.[a-z]{2,}$/i, { message: 'must be a domain name' }).optional(),
+    webhookEndpoint: z.url().max(2048).optional(),
+    supportedCurrencies: z.array(SupportedCurrencyRequest).optional(),
+    embeddedWalletConfig: EmbeddedWalletConfig.optional(),
+    cardTokenization2faConfig: CardTokenization2faConfig.optional(),
+    feeConfigs: z.array(FeeConfig).optional(),
+  })
+  .meta({ id: 'PlatformConfigUpdateRequest' });
+export type PlatformConfigUpdateRequest = z.input<typeof PlatformConfigUpdateRequest>;
