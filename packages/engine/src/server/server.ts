@@ -50,8 +50,9 @@ export function startServer(engine: Engine, options: ServerOptions = {}): Promis
           new Promise<void>((done) => {
             engine.close();
             server.close(() => done());
-            // Idle keep-alive sockets would otherwise hold the server open.
+            // Idle keep-alive sockets would otherwise hold the server open; busy ones get a moment to finish.
             server.closeIdleConnections();
+            setTimeout(() => server.closeAllConnections(), 1000).unref();
           }),
       });
     });
@@ -60,9 +61,12 @@ export function startServer(engine: Engine, options: ServerOptions = {}): Promis
 
 function incomingFromNode(req: IncomingMessage, host: string): Incoming {
   const headers = req.headers;
+  const target = req.url ?? '/';
+  // Origin-form targets ("/path") are joined to the host; absolute-form ones ("http://h/path") are already URLs.
+  const url = target.startsWith('/') ? `http://${headers.host ?? host}${target}` : target;
   return {
     method: req.method ?? 'GET',
-    url: `http://${headers.host ?? host}${req.url ?? '/'}`,
+    url,
     header: (name) => {
       const value = headers[name];
       return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
@@ -81,7 +85,7 @@ function incomingFromNode(req: IncomingMessage, host: string): Incoming {
         init.body = Readable.toWeb(req) as ReadableStream<Uint8Array>;
         init.duplex = 'half';
       }
-      return new Request(`http://${headers.host ?? host}${req.url ?? '/'}`, init);
+      return new Request(url, init);
     },
   };
 }

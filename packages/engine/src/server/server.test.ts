@@ -1,0 +1,64 @@
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEngine } from '../engine.js';
+import { startServer, type RunningServer } from './server.js';
+
+let server: RunningServer;
+beforeAll(async () => {
+  server = await startServer(createEngine(), { port: 0 });
+});
+afterAll(() => server.close());
+
+/** Sends raw bytes and returns the status line's code. */
+function raw(text: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(server.port, '127.0.0.1', () => socket.write(text));
+    let data = '';
+    socket.on('data', (chunk) => {
+      data += chunk;
+      const match = /^HTTP\/1\.1 (\d{3})/.exec(data);
+      if (match) {
+        resolve(Number(match[1]));
+        socket.destroy();
+      }
+    });
+    socket.on('error', reject);
+  });
+}
+
+const auth = `Basic ${btoa('sandbox-client-id:sandbox-client-secret')}`;
+
+describe('standalone server', () => {
+  it('serves the API over real sockets', async () => {
+    const response = await fetch(`${server.baseUrl}/customers`, { headers: { authorization: auth } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-request-id')).toMatch(/^req_/);
+    expect(await response.json()).toEqual({ data: [], hasMore: false, totalCount: 0 });
+  });
+
+  it('answers odd request targets and hosts without a 5xx', async () => {
+    expect(await raw(`GET http://elsewhere.test/2025-10-13/customers HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth}\r\n\r\n`)).toBe(200);
+    expect(await raw('GET //2025-10-13/customers HTTP/1.1\r\nHost: x\r\n\r\n')).toBe(404);
+    expect(await raw('GET /2025-10-13/customers HTTP/1.1\r\nHost: bad host name\r\n\r\n')).toBeLessThan(500);
+  });
+
+  it('refuses an oversized declared body with 413 without reading it', async () => {
+    const status = await raw(`POST /2025-10-13/customers HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth}\r\nContent-Type: application/json\r\nContent-Length: 50000000\r\n\r\n{`);
+    expect(status).toBe(413);
+  });
+
+  it('refuses a streamed body that grows past the limit with 413', async () => {
+    const big = new ReadableStream({
+      start(controller) {
+        const chunk = new TextEncoder().encode('x'.repeat(64 * 1024));
+        for (let i = 0; i < 20; i++) controller.enqueue(chunk);
+        controller.close();
+      },
+    });
+    const response = await fetch(`${server.baseUrl}/customers`, {
+      method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body: big, duplex: 'half',
+    } as RequestInit);
+    expect(response.status).toBe(413);
+    expect((await response.json()).code).toBe('PAYLOAD_TOO_LARGE');
+  });
+});
