@@ -240,23 +240,37 @@ const always = { when: () => true };
 // ---------------------------------------------------------------------------------------------------------------------
 // Requests
 
+const individualRules = (v: unknown, ctx: Ctx) => {
+  checkIndividualIdentity(rec(v), ctx);
+  checkOtherDescriptions(rec(v), ctx, INDIVIDUAL_OTHER_PAIRS);
+};
+const businessRules = (v: unknown, ctx: Ctx) => {
+  const info = rec(rec(v).businessInfo);
+  checkTaxId(info, ctx);
+  checkOtherDescriptions(info, ctx, BUSINESS_OTHER_PAIRS, ['businessInfo']);
+};
+/** A PATCH may change one contact channel at a time (REFERENCE §2.1). */
+const oneContactChange = (v: unknown, ctx: Ctx) => {
+  const value = rec(v);
+  if (value.email !== undefined && value.phoneNumber !== undefined) {
+    ctx.addIssue({ code: 'custom', path: ['phoneNumber'], message: 'cannot be changed together with email in one request' });
+  }
+};
+const onUpdate = (rules: (v: unknown, ctx: Ctx) => void) => (v: unknown, ctx: Ctx) => {
+  rules(v, ctx);
+  oneContactChange(v, ctx);
+};
+
 /** `POST /customers` for an individual (KYC). */
 export const IndividualCustomerCreate = z
   .strictObject({ customerType: z.literal('INDIVIDUAL'), ...commonWritable, ...individualWritable })
-  .superRefine((v, ctx) => {
-    checkIndividualIdentity(rec(v), ctx);
-    checkOtherDescriptions(rec(v), ctx, INDIVIDUAL_OTHER_PAIRS);
-  }, always)
+  .superRefine(individualRules, always)
   .meta({ id: 'IndividualCustomerCreateRequest' });
 
 /** `POST /customers` for a business (KYB). */
 export const BusinessCustomerCreate = z
   .strictObject({ customerType: z.literal('BUSINESS'), ...commonWritable, address: Address.optional(), businessInfo: BusinessInfoCreate })
-  .superRefine((v, ctx) => {
-    const info = rec(rec(v).businessInfo);
-    checkTaxId(info, ctx);
-    checkOtherDescriptions(info, ctx, BUSINESS_OTHER_PAIRS, ['businessInfo']);
-  }, always)
+  .superRefine(businessRules, always)
   .meta({ id: 'BusinessCustomerCreateRequest' });
 
 /** `POST /customers` body: one variant per `customerType`. */
@@ -265,32 +279,16 @@ export const CustomerCreateRequest = z
   .meta({ id: 'CustomerCreateRequest' });
 export type CustomerCreateRequest = z.input<typeof CustomerCreateRequest>;
 
-const rejectEmailWithPhone = (v: unknown, ctx: Ctx) => {
-  const value = rec(v);
-  if (value.email !== undefined && value.phoneNumber !== undefined) {
-    ctx.addIssue({ code: 'custom', path: ['phoneNumber'], message: 'cannot be changed together with email in one request' });
-  }
-};
-
 /** `PATCH /customers/{id}` for an individual: `customerType` is required, everything else optional. */
 export const IndividualCustomerUpdate = z
   .strictObject({ customerType: z.literal('INDIVIDUAL'), ...commonWritable, ...individualWritable })
-  .superRefine((v, ctx) => {
-    checkIndividualIdentity(rec(v), ctx);
-    checkOtherDescriptions(rec(v), ctx, INDIVIDUAL_OTHER_PAIRS);
-    rejectEmailWithPhone(v, ctx);
-  }, always)
+  .superRefine(onUpdate(individualRules), always)
   .meta({ id: 'IndividualCustomerUpdateRequest' });
 
 /** `PATCH /customers/{id}` for a business. */
 export const BusinessCustomerUpdate = z
   .strictObject({ customerType: z.literal('BUSINESS'), ...commonWritable, address: Address.optional(), businessInfo: BusinessInfoUpdate.optional() })
-  .superRefine((v, ctx) => {
-    const info = rec(rec(v).businessInfo);
-    checkTaxId(info, ctx);
-    checkOtherDescriptions(info, ctx, BUSINESS_OTHER_PAIRS, ['businessInfo']);
-    rejectEmailWithPhone(v, ctx);
-  }, always)
+  .superRefine(onUpdate(businessRules), always)
   .meta({ id: 'BusinessCustomerUpdateRequest' });
 
 /** `PATCH /customers/{id}` body. */
