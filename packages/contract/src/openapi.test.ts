@@ -58,6 +58,19 @@ describe('OpenAPI document', () => {
     expect(id).toMatchObject({ name: 'customerId', in: 'path', required: true });
   });
 
+  it('stores a named schema once per distinct rendering', () => {
+    const schemas = document.components.schemas;
+    for (const name of Object.keys(schemas)) {
+      const base = name.replace(/(Input|Output)$/, '');
+      if (base !== name && schemas[base]) expect(JSON.stringify(schemas[name]), name).not.toBe(JSON.stringify(schemas[base]));
+    }
+    // Responses that reuse Customer or InternalAccount refer to one component, not copies.
+    expect(schemas.CustomerOutput).toBeUndefined();
+    expect(schemas.InternalAccountOutput).toBeUndefined();
+    expect(document.paths['/customers/{customerId}'].delete.responses['200'].content['application/json'].schema)
+      .toEqual({ $ref: '#/components/schemas/Customer' });
+  });
+
   it('documents HTTP Basic security and the versioned server', () => {
     expect(document.components.securitySchemes.basicAuth).toEqual({ type: 'http', scheme: 'basic' });
     expect(document.servers[0].url).toBe('http://127.0.0.1:4100/2025-10-13');

@@ -92,7 +92,7 @@ class Components {
   readonly schemas: Record<string, JsonSchema> = {};
 
   add(schema: z.ZodType, io: Io): JsonSchema {
-    const rendered = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any', cycles: 'ref', reused: 'inline' }) as JsonSchema;
+    const rendered = render(schema, io);
     const { $defs = {}, $schema: _schema, ...root } = rendered as JsonSchema & { $defs?: Record<string, JsonSchema> };
     const renames = new Map<string, string>();
     for (const [name, definition] of Object.entries($defs)) renames.set(name, this.place(name, definition, io));
@@ -112,17 +112,39 @@ class Components {
     return rewrite(root) as JsonSchema;
   }
 
-  /** Stores a named definition; the input rendering of a schema gets its own name when it differs from the output one. */
+  /**
+   * Stores a named definition under its id. When the same named schema is also needed in the other direction and
+   * renders differently there (itself or anything it references, e.g. defaults or `additionalProperties`), that
+   * rendering gets its own name, `NameInput` or `NameOutput`, whichever direction came second.
+   */
   private place(name: string, definition: JsonSchema, io: Io): string {
-    const existing = this.schemas[name];
-    if (existing === undefined || sameJson(existing, definition)) {
-      this.schemas[name] ??= definition;
-      return name;
+    const key = `${io}:${name}`;
+    let target = this.placed.get(key);
+    if (target === undefined) {
+      const other = this.placed.get(`${io === 'input' ? 'output' : 'input'}:${name}`);
+      target = other === undefined || !this.differsByIo(name) ? (other ?? name) : `${name}${io === 'input' ? 'Input' : 'Output'}`;
+      this.placed.set(key, target);
+      this.schemas[target] ??= definition;
     }
-    const alternative = `${name}${io === 'input' ? 'Input' : 'Output'}`;
-    this.schemas[alternative] ??= definition;
-    return alternative;
+    return target;
+  }
+
+  /** Component name of each (direction, id) already placed. */
+  private readonly placed = new Map<string, string>();
+  private readonly ioSensitive = new Map<string, boolean>();
+
+  private differsByIo(name: string): boolean {
+    let differs = this.ioSensitive.get(name);
+    if (differs === undefined) {
+      const schema = z.globalRegistry._idmap.get(name);
+      differs = schema === undefined || !sameJson(render(schema, 'input'), render(schema, 'output'));
+      this.ioSensitive.set(name, differs);
+    }
+    return differs;
   }
 }
+
+const render = (schema: z.ZodType | z.core.$ZodType, io: Io): JsonSchema =>
+  z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any', cycles: 'ref', reused: 'inline' }) as JsonSchema;
 
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
