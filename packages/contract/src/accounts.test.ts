@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { InternalAccount, InternalAccountType, internalAccountEndpoints, PaymentInstructions } from './accounts.js';
+import {
+  InternalAccount, InternalAccountType, InternalAccountUpdateRequest, internalAccountEndpoints, PaymentInstructions, SandboxFundRequest,
+} from './accounts.js';
 
 const usd = { code: 'USD', name: 'US Dollar', symbol: '$', decimals: 2 };
 const account = {
@@ -65,5 +67,12 @@ describe('InternalAccount', () => {
     expect(c.response.schema.safeParse({ data: [account], hasMore: false, totalCount: 1 }).success).toBe(true);
     expect(p.response.schema.safeParse({ data: [account] }).success).toBe(true);
     expect(p.path).toBe('/platform/internal-accounts');
+  });
+
+  it('takes wallet privacy updates and bounded sandbox funding', () => {
+    expect(InternalAccountUpdateRequest.safeParse({ privateEnabled: true }).success).toBe(true);
+    expect(InternalAccountUpdateRequest.safeParse({ privateEnabled: true, status: 'FROZEN' }).success).toBe(false);
+    expect(SandboxFundRequest.safeParse({ amount: 100_000_000_000 }).success).toBe(true);
+    expect(SandboxFundRequest.safeParse({ amount: 100_000_000_001 }).success).toBe(false);
   });
 });

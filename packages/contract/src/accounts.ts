@@ -109,6 +109,20 @@ export const InternalAccount = z
   .meta({ id: 'InternalAccount' });
 export type InternalAccount = z.infer<typeof InternalAccount>;
 
+/** `PATCH /internal-accounts/{id}` (signed retry, embedded wallets): wallet privacy. */
+export const InternalAccountUpdateRequest = z
+  .strictObject({ privateEnabled: z.boolean() })
+  .meta({ id: 'InternalAccountUpdateRequest' });
+export type InternalAccountUpdateRequest = z.input<typeof InternalAccountUpdateRequest>;
+
+/** Largest single sandbox funding (REFERENCE §13). */
+export const SANDBOX_FUND_MAX = 100_000_000_000;
+/** `POST /sandbox/internal-accounts/{accountId}/fund`: credits at once and emits INCOMING_PAYMENT. */
+export const SandboxFundRequest = z
+  .strictObject({ amount: z.number().int().min(1).max(SANDBOX_FUND_MAX) })
+  .meta({ id: 'SandboxFundRequest' });
+export type SandboxFundRequest = z.input<typeof SandboxFundRequest>;
+
 /** `GET /customers/internal-accounts` query (REFERENCE §1). */
 export const CustomerInternalAccountListQuery = PageQuery.extend({
   customerId: z.string().optional(),
