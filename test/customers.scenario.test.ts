@@ -131,6 +131,14 @@ describe.each(TRANSPORTS.map((make) => [make().name, make] as const))('customers
     expect(events.data.map((e) => e.type)).toEqual(['CUSTOMER.KYC_APPROVED']);
   });
 
+  it('reads the provider-required customer fields from the configuration', async () => {
+    const config = await client.config.retrieve();
+    const eur = config.supportedCurrencies.find((c) => c.currencyCode === 'EUR');
+    expect(eur?.providerRequiredCustomerFields).toContain('EMAIL');
+    const error = await client.customers.create({ customerType: 'INDIVIDUAL', fullName: 'Eva Euro', currencies: ['EUR'] }).catch((e: unknown) => e);
+    expect((error as BadRequestError).fieldErrors.map((f) => f.field).sort()).toEqual(['address', 'birthDate', 'email', 'nationality']);
+  });
+
   it('serves the OpenAPI document', async () => {
     const document = await client.sandbox.openapi();
     expect(document.openapi).toBe('3.1.0');

@@ -14,6 +14,7 @@ import { sandboxRefusal } from './core/sandbox-guard.js';
 import type { APIRequest, RequestArgs, RequestOptions } from './core/types.js';
 import { serializeQuery } from './core/endpoint.js';
 import { wireFromReply, wireFromResponse, type WireResponse } from './core/wire-response.js';
+import { Config } from './resources/config.js';
 import { Customers } from './resources/customers.js';
 import { InternalAccounts } from './resources/internal-accounts.js';
 import { Sandbox } from './resources/sandbox.js';
@@ -124,6 +125,8 @@ export class RailyardClient {
   readonly customers: Customers;
   /** Customers' internal accounts (SPEC §4.4). */
   readonly internalAccounts: InternalAccounts;
+  /** Platform configuration. */
+  readonly config: Config;
   /**
    * Railyard's sandbox control plane (`/_sandbox/...`): clock, reset, snapshot and restore, events, platforms.
    * Every call is refused with {@link SandboxOnlyError}, before anything is sent, unless the client points at a sandbox.
@@ -185,6 +188,7 @@ export class RailyardClient {
 
     this.customers = new Customers(this);
     this.internalAccounts = new InternalAccounts(this);
+    this.config = new Config(this);
     this.sandbox = new Sandbox(this);
   }
 

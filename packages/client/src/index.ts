@@ -26,6 +26,7 @@ export type { CallArgs, ParamsArg, QueryArg, BodyArg, QueryParams, BodyParams, P
 export {
   Customers, type Customer, type CustomerCreateParams, type CustomerUpdateParams, type CustomerListParams, type EndUserTerms,
 } from './resources/customers.js';
+export { Config, type PlatformConfig } from './resources/config.js';
 export { InternalAccounts, type InternalAccount, type InternalAccountListParams } from './resources/internal-accounts.js';
 export {
   Sandbox, SandboxClockResource, SandboxEvents, SandboxPlatforms, type SandboxClock, type SandboxSnapshot, type SandboxEvent,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CurrencyCode, Email, MinorUnits, Timestamp } from './common.js';
 import { CustomerInfoFieldName } from './customers.js';
+import { defineEndpoint } from './endpoint.js';
 
 // Platform configuration, `GET /config` and `PATCH /config` (REFERENCE §10). Schemas only.
 
@@ -121,3 +122,12 @@ export const PlatformConfigUpdateRequest = z
   })
   .meta({ id: 'PlatformConfigUpdateRequest' });
 export type PlatformConfigUpdateRequest = z.input<typeof PlatformConfigUpdateRequest>;
+
+const tag = 'Configuration';
+export const configEndpoints = {
+  getConfig: defineEndpoint({
+    operationId: 'getConfig', method: 'GET', path: '/config', tag,
+    summary: "The platform's configuration, including each currency's provider-required customer fields",
+    response: { status: 200, description: 'The configuration', schema: PlatformConfig },
+  }),
+} as const;

@@ -1,4 +1,5 @@
 import { internalAccountEndpoints } from './accounts.js';
+import { configEndpoints } from './config.js';
 import { controlPlaneEndpoints } from './control-plane.js';
 import { customerEndpoints } from './customers.js';
 
@@ -6,6 +7,7 @@ import { customerEndpoints } from './customers.js';
 export const endpoints = {
   ...customerEndpoints,
   ...internalAccountEndpoints,
+  ...configEndpoints,
   ...controlPlaneEndpoints,
 } as const;
 export type Endpoints = typeof endpoints;

@@ -7,6 +7,7 @@ import { type IdGenerator, randomIds } from './core/ids.js';
 import { Scheduler } from './core/scheduler.js';
 import { createMemoryStore, type Store } from './core/store.js';
 import { customerRoutes } from './customers/routes.js';
+import { platformRoutes } from './platforms/routes.js';
 import { createHttpSurface, type Incoming } from './http/app.js';
 import type { WireReply } from '@railyard/contract';
 import { DEFAULT_CREDENTIALS, type Platform, PlatformRegistry } from './platforms/registry.js';
@@ -65,7 +66,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
   const store = options.store ?? createMemoryStore();
   const ids = options.ids ?? randomIds;
   const scheduler = new Scheduler(clock);
-  const platforms = new PlatformRegistry(ids);
+  const platforms = new PlatformRegistry(ids, () => clock.now());
   const idempotency = new IdempotencyKeys();
   const contexts = new Map<string, TenantContext>();
 
@@ -89,7 +90,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
   });
 
   const http = createHttpSurface(
-    [...customerRoutes, ...accountRoutes, ...controlPlaneRoutes(platforms, openapi)],
+    [...customerRoutes, ...accountRoutes, ...platformRoutes, ...controlPlaneRoutes(platforms, openapi)],
     { authenticate: (header) => platforms.authenticate(header), tenant, idempotency },
   );
 

@@ -8,12 +8,18 @@ export interface CurrencyProfile extends Currency {
   readonly internalAccountType: 'INTERNAL_FIAT' | 'INTERNAL_CRYPTO';
   /** Customer fields the currency's provider requires (SPEC §2.6, REFERENCE §10). */
   readonly providerRequiredCustomerFields: readonly CustomerInfoFieldName[];
+  /** Largest single payment, in minor units. */
+  readonly maxAmount: number;
 }
 
 const profile = (
   code: string, name: string, symbol: string, decimals: number, region: string,
   internalAccountType: CurrencyProfile['internalAccountType'], providerRequiredCustomerFields: CustomerInfoFieldName[] = [],
-): CurrencyProfile => ({ code, name, symbol, decimals, region, internalAccountType, providerRequiredCustomerFields });
+): CurrencyProfile => ({
+  code, name, symbol, decimals, region, internalAccountType, providerRequiredCustomerFields,
+  // A million units of the currency: generous for tests, still a limit a quote can exceed.
+  maxAmount: 1_000_000 * 10 ** decimals,
+});
 
 /** The currencies a sandbox platform supports by default, and their provider requirements. */
 export const CURRENCIES: Readonly<Record<string, CurrencyProfile>> = Object.fromEntries(

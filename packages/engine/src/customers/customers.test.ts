@@ -312,3 +312,16 @@ describe('Idempotency-Key', () => {
     expect(b.headers.get('idempotent-replayed')).toBe('true');
   });
 });
+
+describe('GET /config', () => {
+  it("shows each currency's provider-required customer fields and the platform mode", async () => {
+    const { status, body } = await call('GET', '/config');
+    expect(status).toBe(200);
+    expect(body.isRegulatedFinancialInstitution).toBe(false);
+    const eur = body.supportedCurrencies.find((c: Json) => c.currencyCode === 'EUR');
+    expect(eur.providerRequiredCustomerFields).toEqual(['FULL_NAME', 'BIRTH_DATE', 'NATIONALITY', 'POSTAL_ADDRESS', 'EMAIL']);
+    const usd = body.supportedCurrencies.find((c: Json) => c.currencyCode === 'USD');
+    expect(usd).not.toHaveProperty('providerRequiredCustomerFields');
+    expect(usd).toMatchObject({ minAmount: 1, maxAmount: 100_000_000, enabledTransactionTypes: ['INCOMING', 'OUTGOING'] });
+  });
+});

@@ -15,6 +15,7 @@ export interface Platform {
   readonly skipPaperwork: boolean;
   readonly umaDomain: string;
   readonly supportedCurrencies: readonly string[];
+  readonly createdAt: string;
 }
 
 /** Credentials of the default platform when none are configured (documented in the README). */
@@ -24,7 +25,10 @@ export const DEFAULT_CREDENTIALS = { clientId: 'sandbox-client-id', clientSecret
 export class PlatformRegistry {
   private readonly byClientId = new Map<string, Platform>();
 
-  constructor(private readonly ids: IdGenerator) {}
+  constructor(
+    private readonly ids: IdGenerator,
+    private readonly now: () => number,
+  ) {}
 
   create(options: PlatformCreateRequest = {}): Platform {
     const id = this.ids('Platform');
@@ -40,6 +44,7 @@ export class PlatformRegistry {
       skipPaperwork: options.skipPaperwork ?? false,
       umaDomain: `${suffix}.sandbox.railyard.dev`,
       supportedCurrencies: Object.keys(CURRENCIES),
+      createdAt: new Date(this.now()).toISOString(),
     };
     this.byClientId.set(clientId, platform);
     return platform;

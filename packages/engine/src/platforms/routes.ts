@@ -1,0 +1,6 @@
+import { configEndpoints as e } from '@railyard/contract';
+import { bind } from '../http/app.js';
+import { platformConfig } from './config.js';
+
+/** HTTP bindings of the platform configuration. */
+export const platformRoutes = [bind(e.getConfig, ({ tenant }) => platformConfig(tenant.platform))];
