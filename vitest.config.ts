@@ -18,5 +18,6 @@ export default defineConfig({
   test: {
     include: ['packages/*/src/**/*.test.ts', 'test/**/*.test.ts', 'examples/**/*.test.ts'],
     testTimeout: 20_000,
+    reporters: ['default', './test/support/summary-reporter.ts'],
   },
 });
