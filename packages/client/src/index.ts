@@ -13,6 +13,7 @@ export {
   type ClientOptions, type Fetch,
 } from './client.js';
 export type { RequestOptions, APIRequest, RequestArgs } from './core/types.js';
+export type { WireResponse } from './core/wire-response.js';
 export { APIPromise, type ResponseInfo, type WithResponse, type RawAPIResponse } from './core/api-promise.js';
 export { Page, PagePromise, type PageFetcher } from './core/pagination.js';
 export {

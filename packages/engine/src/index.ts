@@ -5,7 +5,9 @@
  */
 export { createEngine, type Engine, type EngineOptions, type SandboxControls } from './engine.js';
 export { VirtualClock, RealClock, type Clock } from './core/clock.js';
-export { createMemoryStore, type Store, type TenantStore, type Collection } from './core/store.js';
+export { createMemoryStore, type Store, type TenantStore, type Collection, type Entry } from './core/store.js';
+export { Scheduler, type Job, type JobHandler } from './core/scheduler.js';
+export type { Incoming } from './http/app.js';
 export { randomIds, sequentialIds, type IdGenerator } from './core/ids.js';
 export { ApiError } from './core/errors.js';
 export { DEFAULT_CREDENTIALS, type Platform } from './platforms/registry.js';

@@ -1,6 +1,6 @@
 /**
  * Time for the whole engine. Everything time-dependent reads the clock (DESIGN §5); timed outcomes are jobs on the
- * {@link Scheduler}, so a virtual clock makes them happen on demand and in order.
+ * Scheduler, so a virtual clock makes them happen on demand and in order.
  */
 export interface Clock {
   readonly mode: 'virtual' | 'real';

@@ -9,6 +9,8 @@ export class ApiError<S extends ErrorStatus = ErrorStatus> extends Error {
     readonly code: ErrorCodeFor<S>,
     message: string,
     readonly details?: Record<string, unknown>,
+    /** Extra response headers, e.g. `WWW-Authenticate` on a 401. */
+    readonly headers?: Record<string, string>,
   ) {
     super(message);
     this.name = 'ApiError';

@@ -34,6 +34,7 @@ describe('HTTP surface', () => {
     const missing = await engine.fetch(new Request('http://sandbox.test/2025-10-13/customers'));
     expect(missing.status).toBe(401);
     expect(await missing.json()).toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
+    expect(missing.headers.get('www-authenticate')).toMatch(/^Basic realm=/);
     const wrong = await call('GET', '/customers', undefined, {}, { clientId: 'sandbox-client-id', clientSecret: 'nope' });
     expect(wrong.status).toBe(401);
     expect(wrong.body.message).toBe('Invalid client id or client secret');

@@ -339,7 +339,7 @@ export function jsonReply(status: number, body: unknown, headers: Record<string,
 }
 
 function errorReply(error: unknown): WireReply {
-  if (error instanceof ApiError) return jsonReply(error.status, error.toBody());
+  if (error instanceof ApiError) return jsonReply(error.status, error.toBody(), error.headers);
   // A bug, not a client mistake: say so without leaking internals.
   console.error('[railyard] internal error', error);
   return jsonReply(500, { status: 500, code: 'INTERNAL_ERROR', message: 'The sandbox hit an internal error; this is a Railyard bug' });

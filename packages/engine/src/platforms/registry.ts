@@ -21,6 +21,9 @@ export interface Platform {
 /** Credentials of the default platform when none are configured (documented in the README). */
 export const DEFAULT_CREDENTIALS = { clientId: 'sandbox-client-id', clientSecret: 'sandbox-client-secret' } as const;
 
+/** Tells HTTP clients (curl, browsers) which scheme to answer a 401 with. */
+const CHALLENGE = { 'www-authenticate': 'Basic realm="Railyard sandbox", charset="UTF-8"' };
+
 /** Every platform of an engine, and Basic authentication against them. */
 export class PlatformRegistry {
   private readonly byClientId = new Map<string, Platform>();
@@ -58,12 +61,12 @@ export class PlatformRegistry {
   authenticate(authorization: string | null): Platform {
     const credentials = parseBasic(authorization);
     if (!credentials) {
-      throw new ApiError(401, 'UNAUTHORIZED', 'Missing or malformed Basic credentials: send Authorization: Basic base64(clientId:clientSecret)');
+      throw new ApiError(401, 'UNAUTHORIZED', 'Missing or malformed Basic credentials: send Authorization: Basic base64(clientId:clientSecret)', undefined, CHALLENGE);
     }
     const platform = this.byClientId.get(credentials.clientId);
     // Compare the secret even for an unknown id, so timing does not reveal which client ids exist.
     const secretMatches = constantTimeEqual(credentials.clientSecret, platform?.clientSecret ?? '\u0000unknown');
-    if (!platform || !secretMatches) throw new ApiError(401, 'UNAUTHORIZED', 'Invalid client id or client secret');
+    if (!platform || !secretMatches) throw new ApiError(401, 'UNAUTHORIZED', 'Invalid client id or client secret', undefined, CHALLENGE);
     return platform;
   }
 }
