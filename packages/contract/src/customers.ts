@@ -96,7 +96,11 @@ const UmaAddress = z
   .max(64)
   .regex(/^\$[a-z0-9\-_.+]+@[a-z0-9.-]+\.[a-z]{2,}$/i, { message: 'must be an UMA address such as $alice@example.com' });
 const PlatformCustomerId = z.string().min(1).max(255);
-const Currencies = z.array(CurrencyCode).min(1).max(50);
+const Currencies = z
+  .array(CurrencyCode)
+  .min(1)
+  .max(50)
+  .refine((codes) => new Set(codes).size === codes.length, { message: 'must not list a currency twice' });
 const Region = z.string().regex(/^[A-Z]{2,8}$/, { message: 'must be a region code such as US or EU' });
 
 /** Individual enhanced-due-diligence fields (REFERENCE §2.1), optional and patchable. */
@@ -256,10 +260,15 @@ const oneContactChange = (v: unknown, ctx: Ctx) => {
     ctx.addIssue({ code: 'custom', path: ['phoneNumber'], message: 'cannot be changed together with email in one request' });
   }
 };
-const onUpdate = (rules: (v: unknown, ctx: Ctx) => void) => (v: unknown, ctx: Ctx) => {
-  rules(v, ctx);
-  oneContactChange(v, ctx);
-};
+
+/**
+ * The cross-field rules of a whole customer, by type. A PATCH carries only some fields, so the service checks these
+ * on the customer as it would be after the update, not on the request alone.
+ */
+export const CUSTOMER_RULES = {
+  INDIVIDUAL: z.looseObject({}).superRefine(individualRules),
+  BUSINESS: z.looseObject({}).superRefine(businessRules),
+} as const;
 
 /** `POST /customers` for an individual (KYC). */
 export const IndividualCustomerCreate = z
@@ -282,13 +291,13 @@ export type CustomerCreateRequest = z.input<typeof CustomerCreateRequest>;
 /** `PATCH /customers/{id}` for an individual: `customerType` is required, everything else optional. */
 export const IndividualCustomerUpdate = z
   .strictObject({ customerType: z.literal('INDIVIDUAL'), ...commonWritable, ...individualWritable })
-  .superRefine(onUpdate(individualRules), always)
+  .superRefine(oneContactChange, always)
   .meta({ id: 'IndividualCustomerUpdateRequest' });
 
 /** `PATCH /customers/{id}` for a business. */
 export const BusinessCustomerUpdate = z
   .strictObject({ customerType: z.literal('BUSINESS'), ...commonWritable, address: Address.optional(), businessInfo: BusinessInfoUpdate.optional() })
-  .superRefine(onUpdate(businessRules), always)
+  .superRefine(oneContactChange, always)
   .meta({ id: 'BusinessCustomerUpdateRequest' });
 
 /** `PATCH /customers/{id}` body. */

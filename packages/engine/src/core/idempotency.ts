@@ -1,15 +1,23 @@
 import type { WireReply } from '@railyard/contract';
+import { z } from 'zod';
 import type { TenantStore } from './store.js';
 
 /** A response kept for replay. */
 export type StoredResponse = WireReply;
 
-interface IdempotencyRecord {
-  id: string;
-  fingerprint: string;
-  response: StoredResponse;
-  storedAt: number;
-}
+/** A remembered key: what the request looked like and the response it got. Also checks records of a restored snapshot. */
+export const IdempotencyRecord = z.object({
+  id: z.string().min(1).max(255),
+  fingerprint: z.string(),
+  response: z.object({
+    status: z.number().int().min(100).max(599),
+    headers: z.record(z.string(), z.string()),
+    body: z.string().nullable(),
+  }),
+  storedAt: z.number().finite(),
+});
+type IdempotencyRecord = z.infer<typeof IdempotencyRecord>;
+
 
 /** How long a key is remembered. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;

@@ -1,16 +1,21 @@
+import { z } from 'zod';
 import type { Clock } from './clock.js';
 import { VirtualClock } from './clock.js';
 
+/** The latest instant a JavaScript Date can show: no job or clock reading may pass it. */
+export const LATEST_TIME = 8_640_000_000_000_000;
+
 /** A timed transition, kept as data so it survives a snapshot and restore. */
-export interface Job {
-  id: string;
-  tenantId: string;
+export const JobRecord = z.object({
+  id: z.string().min(1),
+  tenantId: z.string(),
   /** When it is due, in clock milliseconds. */
-  at: number;
+  at: z.number().finite().min(0).max(LATEST_TIME),
   /** Which registered handler runs it. */
-  kind: string;
-  payload: unknown;
-}
+  kind: z.string().min(1),
+  payload: z.unknown(),
+});
+export type Job = z.infer<typeof JobRecord>;
 
 export type JobHandler = (job: Job) => void;
 
@@ -30,6 +35,11 @@ export class Scheduler {
   /** Registers the handler for a kind of job. */
   register(kind: string, handler: JobHandler): void {
     this.handlers.set(kind, handler);
+  }
+
+  /** Whether a kind of job has a handler. */
+  handles(kind: string): boolean {
+    return this.handlers.has(kind);
   }
 
   /** Schedules a job; returns its id. */

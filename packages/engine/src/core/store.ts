@@ -11,7 +11,10 @@ export interface TenantStore {
   collection<T extends { id: string }>(name: string): Collection<T>;
   /** Every collection as arrays of records in insertion order. */
   export(): Record<string, unknown[]>;
-  /** Replaces all state with `data` (as produced by {@link TenantStore.export}). */
+  /**
+   * Replaces all state with `data` (as produced by {@link TenantStore.export}), all or nothing: a duplicate id
+   * throws before anything changes.
+   */
   import(data: Record<string, unknown[]>): void;
   clear(): void;
 }
@@ -98,6 +101,12 @@ class MemoryCollection<T extends { id: string }> implements Collection<T> {
   get size() {
     return this.entries.size;
   }
+  /** Takes over another collection's records (used to swap in a restored state at once). */
+  adopt(other: MemoryCollection<T>) {
+    this.entries.clear();
+    for (const [id, entry] of other.entries) this.entries.set(id, entry);
+    this.indexes.clear();
+  }
 }
 
 function addTo(index: Map<unknown, Set<string>>, key: unknown, id: string) {
@@ -129,16 +138,21 @@ class MemoryTenantStore implements TenantStore {
   }
 
   import(data: Record<string, unknown[]>): void {
-    this.clear();
+    // Build the new state aside; a duplicate id throws here, before the current state is touched.
+    const staged = new Map<string, MemoryCollection<{ id: string }>>();
     for (const [name, records] of Object.entries(data)) {
-      const collection = this.collection(name);
+      const collection = new MemoryCollection<{ id: string }>(this.next);
       for (const record of structuredClone(records) as { id: string }[]) collection.insert(record);
+      staged.set(name, collection);
     }
+    this.clear();
+    for (const [name, collection] of staged) (this.collection(name) as MemoryCollection<{ id: string }>).adopt(collection);
   }
 
   clear(): void {
-    // Collections stay registered (services hold references to them); only their records go.
-    for (const collection of this.collections.values()) for (const record of [...collection.values()]) collection.delete(record.id);
+    // Collections stay registered (services may hold them); only their records go.
+    const empty = new MemoryCollection<{ id: string }>(this.next);
+    for (const collection of this.collections.values()) collection.adopt(empty);
   }
 }
 

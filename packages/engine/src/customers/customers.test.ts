@@ -91,6 +91,25 @@ describe('POST /customers', () => {
     expect(body.details.errors.find((e: Json) => e.field === 'businessInfo.taxId').message).toContain('EIN');
   });
 
+  it('says which type a field expected', async () => {
+    const { body } = await call('POST', '/customers', { customerType: 'INDIVIDUAL', fullName: 5, address: null });
+    expect(body.details.errors).toEqual([
+      { field: 'fullName', message: 'must be a string, not number', constraint: { type: 'string' } },
+      { field: 'address', message: 'must be an object, not null', constraint: { type: 'object' } },
+    ]);
+  });
+
+  it('lists schema and platform problems in one response', async () => {
+    const { status, body } = await call('POST', '/customers', { customerType: 'INDIVIDUAL', fullName: 'Eva Euro', currencies: ['EUR', 'XYZ'], birthDate: 'bad' });
+    expect(status).toBe(400);
+    expect(fields(body)).toEqual(['address', 'birthDate', 'currencies.1', 'email', 'nationality']);
+  });
+
+  it('refuses a currency listed twice', async () => {
+    const { body } = await call('POST', '/customers', { ...alice, currencies: ['USD', 'USD'] });
+    expect(body.details.errors).toEqual([{ field: 'currencies', message: 'must not list a currency twice' }]);
+  });
+
   it('rejects an unknown customerType with the accepted values', async () => {
     const { status, body } = await call('POST', '/customers', { customerType: 'ROBOT' });
     expect(status).toBe(400);
@@ -210,6 +229,28 @@ describe('retrieve, update, delete', () => {
     const changed = await call('PATCH', `/customers/${created.body.id}`, { customerType: 'BUSINESS' });
     expect(changed.status).toBe(400);
     expect(changed.body.details.errors[0]).toMatchObject({ field: 'customerType', constraint: { enum: ['INDIVIDUAL'] } });
+  });
+
+  it('checks a PATCH against the customer it produces', async () => {
+    const created = await call('POST', '/customers', alice);
+    const path = `/customers/${created.body.id}`;
+    const abroad = await call('PATCH', path, { customerType: 'INDIVIDUAL', countryOfIssuance: 'GB' });
+    expect(abroad.status).toBe(400);
+    expect(fields(abroad.body)).toEqual(['countryOfIssuance']);
+    // The stored idType makes a new identifier alone acceptable, and it is checked as an SSN.
+    expect((await call('PATCH', path, { customerType: 'INDIVIDUAL', identifier: '987-65-4321' })).status).toBe(200);
+    expect(fields((await call('PATCH', path, { customerType: 'INDIVIDUAL', identifier: '987654321' })).body)).toEqual(['identifier']);
+    // Moving to EUR needs the EUR provider's fields: Alice has them, Nia has only a name.
+    const nia = await call('POST', '/customers', { customerType: 'INDIVIDUAL', platformCustomerId: 'nia', fullName: 'Nia Nowhere' });
+    expect(fields((await call('PATCH', `/customers/${nia.body.id}`, { customerType: 'INDIVIDUAL', currencies: ['EUR'], nationality: 'FR' })).body)).toEqual(['address', 'birthDate', 'email']);
+    expect((await call('GET', path)).body).toMatchObject({ countryOfIssuance: 'US', currencies: ['USD'] });
+    expect((await call('GET', `/customers/${nia.body.id}`)).body).not.toHaveProperty('nationality');
+
+    const business = await call('POST', '/customers', acme);
+    const businessPath = `/customers/${business.body.id}`;
+    expect(fields((await call('PATCH', businessPath, { customerType: 'BUSINESS', businessInfo: { taxId: 'zz' } })).body)).toEqual(['businessInfo.taxId']);
+    expect(fields((await call('PATCH', businessPath, { customerType: 'BUSINESS', businessInfo: { country: 'GB' } })).body)).toEqual(['businessInfo.taxId']);
+    expect((await call('PATCH', businessPath, { customerType: 'BUSINESS', businessInfo: { country: 'GB', taxId: '1234567890' } })).status).toBe(200);
   });
 
   it('refuses email and phoneNumber in one PATCH', async () => {

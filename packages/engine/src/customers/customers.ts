@@ -1,12 +1,15 @@
 import type {
   Customer, CustomerCreateRequest, CustomerListQuery, CustomerUpdateRequest, EndUserTerms, FieldError, Page,
 } from '@railyard/contract';
-import { CustomerCreateRequest as CreateSchema, CustomerListQuery as ListSchema, CustomerUpdateRequest as UpdateSchema } from '@railyard/contract';
+import {
+  CUSTOMER_RULES, CustomerCreateRequest as CreateSchema, CustomerListQuery as ListSchema, CustomerUpdateRequest as UpdateSchema,
+} from '@railyard/contract';
 import type { z } from 'zod';
 import { openInternalAccounts } from '../accounts/internal-accounts.js';
 import { CURRENCIES, DEFAULT_CUSTOMER_CURRENCIES, END_USER_TERMS } from '../config/currencies.js';
 import type { TenantContext } from '../core/context.js';
 import { ApiError, conflict, invalidInput, notFound } from '../core/errors.js';
+import { toFieldErrors } from '../core/field-errors.js';
 import { paginate } from '../core/pagination.js';
 import { BUSINESS_KYB, INDIVIDUAL_KYC, lookupSuffix } from '../sandbox/magic-values.js';
 import { CUSTOMER_FIELD_PATHS, valueAt } from './required-fields.js';
@@ -40,7 +43,8 @@ export function findCustomer(tenant: TenantContext, customerId: string): Custome
 export function createCustomer(tenant: TenantContext, request: CreateInput): Customer {
   const input = normalizeUmaAddress(request);
   const currencies = input.currencies ?? [...DEFAULT_CUSTOMER_CURRENCIES];
-  checkPlatformRules(tenant, input, currencies);
+  throwIfAny(createChecks(tenant, input));
+  checkTermsVersion(input.endUserTermsConsent?.termsVersion);
   checkUniqueness(tenant, input.platformCustomerId, input.umaAddress);
 
   const id = tenant.ids('Customer');
@@ -100,21 +104,13 @@ export function updateCustomer(tenant: TenantContext, customerId: string, reques
   if (input.customerType !== existing.customerType) {
     throw invalidInput([{ field: 'customerType', message: `must be ${existing.customerType}, the type of this customer`, constraint: { enum: [existing.customerType] } }]);
   }
-  const { customerType: _type, ...changes } = input;
-  const merged = {
-    ...existing,
-    ...changes,
-    ...('businessInfo' in changes && existing.customerType === 'BUSINESS' ? { businessInfo: { ...existing.businessInfo, ...changes.businessInfo } } : {}),
-    updatedAt: tenant.nowIso(),
-  } as CustomerRecord;
-  if (merged.customerType === 'INDIVIDUAL' && merged.idType && !merged.countryOfIssuance) merged.countryOfIssuance = 'US';
-  stripUndefined(merged);
-
-  checkPlatformRules(tenant, merged as unknown as CreateInput, merged.currencies);
+  throwIfAny(updateChecks(tenant, customerId, input));
+  checkTermsVersion(input.endUserTermsConsent?.termsVersion);
+  const merged = mergeCustomer(existing, input, tenant.nowIso());
   checkUniqueness(
     tenant,
-    changes.platformCustomerId !== existing.platformCustomerId ? changes.platformCustomerId : undefined,
-    changes.umaAddress !== existing.umaAddress ? changes.umaAddress : undefined,
+    merged.platformCustomerId !== existing.platformCustomerId ? merged.platformCustomerId : undefined,
+    merged.umaAddress !== existing.umaAddress ? merged.umaAddress : undefined,
   );
 
   customers(tenant).replace(merged);
@@ -155,10 +151,41 @@ const within = (at: string, after: string | undefined, before: string | undefine
   (after === undefined || Date.parse(at) >= Date.parse(after)) && (before === undefined || Date.parse(at) <= Date.parse(before));
 
 /**
- * Rules that need the platform: every currency is one the platform offers, each currency's provider-required fields
- * are present, and the terms version exists. Field problems are reported together in one 400.
+ * Checks of `POST /customers` that need the platform: every currency is one it offers, and each currency's
+ * provider-required fields are present. They read the raw body defensively, so they run beside the schema.
  */
-function checkPlatformRules(tenant: TenantContext, customer: CreateInput, currencies: readonly string[]) {
+export function createChecks(tenant: TenantContext, body: unknown): FieldError[] {
+  const raw = asRecord(body);
+  const currencies = raw.currencies === undefined ? [...DEFAULT_CUSTOMER_CURRENCIES] : stringsOf(raw.currencies);
+  return platformRuleErrors(tenant, raw, currencies);
+}
+
+/**
+ * Checks of `PATCH /customers/{id}` on the customer as it would be after the update: the cross-field rules of the
+ * contract (SSN/ITIN issued in the US, tax id for the country, OTHER descriptions) and the platform rules.
+ */
+export function updateChecks(tenant: TenantContext, customerId: string, body: unknown): FieldError[] {
+  const existing = customers(tenant).get(customerId);
+  const patch = asRecord(body);
+  if (!existing || existing.isDeleted || patch.customerType !== existing.customerType) return [];
+  const merged = mergeCustomer(existing, patch, existing.updatedAt);
+  const rules = CUSTOMER_RULES[existing.customerType].safeParse(merged, { reportInput: true });
+  return [...(rules.success ? [] : toFieldErrors(rules.error.issues)), ...platformRuleErrors(tenant, merged, stringsOf(merged.currencies))];
+}
+
+/** The customer after a PATCH: top-level fields replaced (`currencies`, `address` wholesale), `businessInfo` merged. */
+function mergeCustomer(existing: CustomerRecord, patch: Record<string, unknown>, updatedAt: string): CustomerRecord {
+  const { customerType: _type, ...changes } = patch;
+  const merged = { ...existing, ...changes, updatedAt } as Record<string, unknown>;
+  if (existing.customerType === 'BUSINESS' && changes.businessInfo !== undefined) {
+    merged.businessInfo = { ...existing.businessInfo, ...asRecord(changes.businessInfo) };
+  }
+  if (existing.customerType === 'INDIVIDUAL' && merged.idType !== undefined && merged.countryOfIssuance === undefined) merged.countryOfIssuance = 'US';
+  stripUndefined(merged);
+  return merged as CustomerRecord;
+}
+
+function platformRuleErrors(tenant: TenantContext, customer: Record<string, unknown>, currencies: readonly string[]): FieldError[] {
   const errors: FieldError[] = [];
   const supported = tenant.platform.supportedCurrencies;
   currencies.forEach((code, index) => {
@@ -166,10 +193,12 @@ function checkPlatformRules(tenant: TenantContext, customer: CreateInput, curren
       errors.push({ field: `currencies.${index}`, message: `${code} is not a currency this platform supports`, constraint: { enum: [...supported] } });
     }
   });
+  const type = customer.customerType;
+  if (type !== 'INDIVIDUAL' && type !== 'BUSINESS') return errors;
   const missing = new Map<string, string[]>();
   for (const code of currencies) {
     for (const name of CURRENCIES[code]?.providerRequiredCustomerFields ?? []) {
-      const path = CUSTOMER_FIELD_PATHS[name]?.[customer.customerType];
+      const path = CUSTOMER_FIELD_PATHS[name]?.[type];
       if (path === undefined || valueAt(customer, path) !== undefined) continue;
       missing.set(path, [...(missing.get(path) ?? []), code]);
     }
@@ -177,13 +206,22 @@ function checkPlatformRules(tenant: TenantContext, customer: CreateInput, curren
   for (const [path, codes] of missing) {
     errors.push({ field: path, message: `is required for customers holding ${codes.join(', ')}`, constraint: { required: true } });
   }
-  if (errors.length > 0) throw invalidInput(errors);
+  return errors;
+}
 
-  const version = customer.endUserTermsConsent?.termsVersion;
+function checkTermsVersion(version: string | undefined) {
   if (version !== undefined && !END_USER_TERMS.some((t) => t.version === version)) {
     throw new ApiError(400, 'END_USER_TERMS_VERSION_NOT_FOUND', `End-user terms version ${version} does not exist; the current version is ${END_USER_TERMS[0].version}`);
   }
 }
+
+function throwIfAny(errors: FieldError[]) {
+  if (errors.length > 0) throw invalidInput(errors);
+}
+
+const asRecord = (value: unknown): Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+const stringsOf = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
 
 /** platformCustomerId is unique among active customers (409 CONFLICT); an UMA address is unique (409 UMA_ADDRESS_EXISTS). */
 function checkUniqueness(tenant: TenantContext, platformCustomerId: string | undefined, umaAddress: string | undefined) {
@@ -201,7 +239,7 @@ function normalizeUmaAddress<T extends { umaAddress?: string | undefined }>(inpu
   return input.umaAddress === undefined ? input : { ...input, umaAddress: input.umaAddress.toLowerCase() };
 }
 
-function stripUndefined(record: object) {
+function stripUndefined(record: Record<string, unknown>) {
   for (const [key, value] of Object.entries(record)) if (value === undefined) delete (record as Record<string, unknown>)[key];
 }
 

@@ -4,10 +4,14 @@ import * as customers from './customers.js';
 
 /** HTTP bindings of the customer endpoints: parse, call the domain, return. */
 export const customerRoutes = [
-  bind(e.createCustomer, ({ tenant, body }) => customers.createCustomer(tenant, body)),
+  bind(e.createCustomer, ({ tenant, body }) => customers.createCustomer(tenant, body), ({ tenant, body }) => customers.createChecks(tenant, body)),
   bind(e.listCustomers, ({ tenant, query }) => customers.listCustomers(tenant, query)),
   bind(e.getEndUserTerms, () => customers.currentEndUserTerms()),
   bind(e.getCustomer, ({ tenant, params }) => customers.retrieveCustomer(tenant, params.customerId)),
-  bind(e.updateCustomer, ({ tenant, params, body }) => customers.updateCustomer(tenant, params.customerId, body)),
+  bind(
+    e.updateCustomer,
+    ({ tenant, params, body }) => customers.updateCustomer(tenant, params.customerId, body),
+    ({ tenant, params, body }) => customers.updateChecks(tenant, params.customerId ?? '', body),
+  ),
   bind(e.deleteCustomer, ({ tenant, params }) => customers.deleteCustomer(tenant, params.customerId)),
 ];

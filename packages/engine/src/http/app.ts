@@ -7,7 +7,7 @@ import type { TenantContext } from '../core/context.js';
 import type { IdempotencyKeys } from '../core/idempotency.js';
 import type { Platform } from '../platforms/registry.js';
 import { Router } from './router.js';
-import { toFieldErrors } from './validate.js';
+import { dedupeFieldErrors, toFieldErrors } from '../core/field-errors.js';
 
 /** Largest JSON body accepted; multipart uploads have their own limit. */
 export const MAX_JSON_BODY_BYTES = 1024 * 1024;
@@ -76,16 +76,24 @@ export class HttpResult {
 
 export type Handler<E extends Endpoint> = (ctx: RouteContext<E>) => ResponseOf<E> | HttpResult | Promise<ResponseOf<E> | HttpResult>;
 
+/**
+ * Domain checks that need state (the platform's currencies, the stored record a PATCH merges into). They get the raw,
+ * unvalidated input and run even when the schema already failed, so one 400 lists every invalid field.
+ */
+export type Check = (ctx: { tenant: TenantContext; params: Record<string, string>; body: unknown }) => FieldError[];
+
 /** An endpoint of the contract together with the domain call that serves it. */
 export interface Binding {
   readonly endpoint: Endpoint;
   readonly handler: Handler<Endpoint>;
+  readonly check?: Check;
 }
 
 /** Binds a handler to an endpoint, typing its input and output from the contract. */
-export const bind = <E extends Endpoint>(endpoint: E, handler: Handler<E>): Binding => ({
+export const bind = <E extends Endpoint>(endpoint: E, handler: Handler<E>, check?: Check): Binding => ({
   endpoint,
   handler: handler as unknown as Handler<Endpoint>,
+  ...(check ? { check } : {}),
 });
 
 /** What the HTTP layer needs from the engine: authentication, tenant contexts and idempotency storage. */
@@ -146,13 +154,15 @@ export function createHttpSurface(bindings: readonly Binding[], host: HttpHost):
       const allow = match.allowed.join(', ');
       return jsonReply(405, new ApiError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}; use ${allow}`).toBody(), { allow });
     }
-    const { endpoint, handler } = match.value;
+    const { endpoint, handler, check } = match.value;
     const platform = host.authenticate(incoming.header('authorization'));
     const tenant = host.tenant(platform);
     const rawBody = MUTATING.has(method) ? await readBody(incoming, endpoint) : undefined;
 
     const run = async (): Promise<WireReply> => {
-      const input = validate(endpoint, match.params, url.searchParams, rawBody);
+      const { input, errors } = validate(endpoint, match.params, url.searchParams, rawBody);
+      if (check) errors.push(...check({ tenant, params: match.params, body: rawBody?.json }));
+      if (errors.length > 0) throw invalidInput(dedupeFieldErrors(errors));
       const result = await handler({ ...input, tenant, request: incoming });
       return result instanceof HttpResult
         ? jsonReply(result.status, result.body, result.headers)
@@ -247,12 +257,12 @@ function concat(chunks: Uint8Array[], size: number): Uint8Array {
 export const tooLarge = (limit: number) =>
   new ApiError(413, 'PAYLOAD_TOO_LARGE', `The body is larger than ${limit} bytes, the limit for this request`);
 
-/** Validates params, query and body together, so one 400 lists every invalid field. */
+/** Validates params, query and body together and returns every problem, so one 400 lists every invalid field. */
 function validate(endpoint: Endpoint, params: Record<string, string>, search: URLSearchParams, raw: RawBody | undefined) {
   const errors: FieldError[] = [];
   const parse = (schema: Endpoint['params'] | Endpoint['body'], value: unknown, prefix?: string) => {
     if (!schema) return undefined;
-    const result = schema.safeParse(value);
+    const result = schema.safeParse(value, { reportInput: true });
     if (result.success) return result.data;
     errors.push(...toFieldErrors(result.error.issues, prefix));
     return undefined;
@@ -266,8 +276,7 @@ function validate(endpoint: Endpoint, params: Record<string, string>, search: UR
   } else if (raw !== undefined && !isEmptyObject(raw.json)) {
     errors.push({ field: 'body', message: `${endpoint.method} ${endpoint.path} takes no body` });
   }
-  if (errors.length > 0) throw invalidInput(errors);
-  return { params: parsedParams as never, query: parsedQuery as never, body: body as never };
+  return { input: { params: parsedParams as never, query: parsedQuery as never, body: body as never }, errors };
 }
 
 const isEmptyObject = (v: unknown) => v !== null && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0;

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { VirtualClock } from '../core/clock.js';
 import { createEngine } from '../engine.js';
 import { apiRequest } from '../testing/requests.js';
 
 describe('control plane over HTTP', () => {
   it('answers at the root and under the base path', async () => {
-    const engine = createEngine({ clock: new (await import('../core/clock.js')).VirtualClock(Date.UTC(2026, 0, 1)) });
+    const engine = createEngine({ clock: new VirtualClock(Date.UTC(2026, 0, 1)) });
     const root = await engine.fetch(apiRequest('GET', '/_sandbox/clock'));
     expect(await root.json()).toEqual({ now: '2026-01-01T00:00:00.000Z', mode: 'virtual' });
     const advanced = await engine.fetch(apiRequest('POST', '/_sandbox/clock/advance', { ms: 1500 }));
@@ -20,14 +21,56 @@ describe('control plane over HTTP', () => {
     expect((await response.json()).message).toContain('--clock virtual');
   });
 
-  it('refuses a broken snapshot with 400 and keeps the state', async () => {
+  it('refuses a broken snapshot with 400, lists what is wrong, and keeps the state', async () => {
     const engine = createEngine();
-    await engine.fetch(apiRequest('POST', '/customers', { customerType: 'INDIVIDUAL', fullName: 'Kept Person' }));
-    const response = await engine.fetch(apiRequest('POST', '/_sandbox/restore', { format: 'railyard-snapshot@1', takenAt: '2026-01-01T00:00:00Z', collections: { customers: [{ name: 'no id' }] } }));
+    await engine.fetch(apiRequest('POST', '/customers', { customerType: 'INDIVIDUAL', fullName: 'Kept Person' }, { 'idempotency-key': 'kept' }));
+    const before = engine.sandbox().snapshot();
+    const good = before.collections.customers![0] as { id: string };
+    const response = await engine.fetch(apiRequest('POST', '/_sandbox/restore', {
+      format: 'railyard-snapshot@1',
+      takenAt: '2026-01-01T00:00:00Z',
+      collections: {
+        customers: [good, good],
+        internalAccounts: [{ id: 'InternalAccount:1' }],
+        gadgets: [],
+        jobs: [{ id: 'job-1', tenantId: 'x', at: 'soon', kind: 'nothing', payload: null }],
+      },
+    }));
     expect(response.status).toBe(400);
-    expect((await response.json()).details.errors[0].field).toBe('collections.customers');
-    const list = await engine.fetch(apiRequest('GET', '/customers'));
-    expect((await list.json()).totalCount).toBe(1);
+    const fields = (await response.json()).details.errors.map((e: { field: string }) => e.field);
+    expect(fields).toContain('collections.customers.1.id'); // a repeated id
+    expect(fields).toContain('collections.internalAccounts.0.type');
+    expect(fields).toContain('collections.gadgets');
+    expect(fields).toContain('collections.jobs.0.at');
+    expect(engine.sandbox().snapshot().collections).toEqual(before.collections);
+  });
+
+  it('refuses a job of a kind it does not run', async () => {
+    const engine = createEngine();
+    const response = await engine.fetch(apiRequest('POST', '/_sandbox/restore', {
+      format: 'railyard-snapshot@1', takenAt: '2026-01-01T00:00:00Z',
+      collections: { jobs: [{ id: 'job-1', tenantId: 'x', at: 5, kind: 'nothing', payload: null }] },
+    }));
+    expect(response.status).toBe(400);
+    expect((await response.json()).details.errors).toEqual([{ field: 'collections.jobs.0.kind', message: 'is not a kind of job this sandbox runs' }]);
+  });
+
+  it('restores a snapshot into another engine', async () => {
+    const first = createEngine();
+    const created = await (await first.fetch(apiRequest('POST', '/customers', { customerType: 'INDIVIDUAL', fullName: 'Moved Person' }))).json();
+    const second = createEngine();
+    const restored = await second.fetch(apiRequest('POST', '/_sandbox/restore', first.sandbox().snapshot()));
+    expect(restored.status).toBe(204);
+    const fetched = await second.fetch(apiRequest('GET', `/customers/${created.id}`));
+    expect(await fetched.json()).toEqual(created);
+  });
+
+  it('will not advance the clock past the last date', async () => {
+    const engine = createEngine({ clock: new VirtualClock(8_640_000_000_000_000 - 1000) });
+    const refused = await engine.fetch(apiRequest('POST', '/_sandbox/clock/advance', { ms: 2000 }));
+    expect(refused.status).toBe(400);
+    expect((await refused.json()).details.errors[0]).toMatchObject({ field: 'ms', constraint: { maximum: 1000 } });
+    expect((await engine.fetch(apiRequest('POST', '/_sandbox/clock/advance', { ms: 1000 }))).status).toBe(200);
   });
 
   it('creates a platform whose credentials work and whose data is its own', async () => {

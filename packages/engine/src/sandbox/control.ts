@@ -1,16 +1,16 @@
-import type { ClockState, Page, SandboxEvent, Snapshot } from '@railyard/contract';
+import type { ClockState, FieldError, Page, SandboxEvent, Snapshot } from '@railyard/contract';
 import { Snapshot as SnapshotSchema } from '@railyard/contract';
+import { z } from 'zod';
 import { iso } from '../core/clock.js';
 import type { OutboxEvent, TenantContext } from '../core/context.js';
-import { ApiError, invalidInput } from '../core/errors.js';
+import { ApiError, invalidField, invalidInput } from '../core/errors.js';
 import { paginate } from '../core/pagination.js';
-import type { Job } from '../core/scheduler.js';
-import { toFieldErrors } from '../http/validate.js';
+import { LATEST_TIME, type Job } from '../core/scheduler.js';
+import { toFieldErrors } from '../core/field-errors.js';
+import { JOBS, SNAPSHOT_COLLECTIONS } from './snapshot-collections.js';
 
 // The `/_sandbox/` control plane (DESIGN §3), as plain functions over a platform's context so the engine's in-process
 // API and the HTTP routes share them.
-
-const JOBS = 'jobs';
 
 export function clockState(tenant: TenantContext): ClockState {
   return { now: iso(tenant.clock.now()), mode: tenant.clock.mode };
@@ -20,6 +20,9 @@ export function clockState(tenant: TenantContext): ClockState {
 export function advanceClock(tenant: TenantContext, ms: number): ClockState {
   if (tenant.clock.mode !== 'virtual') {
     throw new ApiError(409, 'CONFLICT', 'The clock is real and cannot be advanced; start the engine with a virtual clock (--clock virtual)');
+  }
+  if (tenant.clock.now() + ms > LATEST_TIME) {
+    throw invalidField('ms', `would move the clock past ${iso(LATEST_TIME)}, the latest time a date can show`, { maximum: LATEST_TIME - tenant.clock.now() });
   }
   tenant.scheduler.advance(ms);
   return clockState(tenant);
@@ -39,18 +42,46 @@ export function snapshot(tenant: TenantContext): Snapshot {
   };
 }
 
-/** Replaces the platform's state with a snapshot (validated first, so a bad one changes nothing). */
+/**
+ * Replaces the platform's state with a snapshot. Every record is checked against its collection's schema first and the
+ * new state is built aside, so a snapshot that is refused changes nothing.
+ */
 export function restore(tenant: TenantContext, input: unknown): void {
-  const parsed = SnapshotSchema.safeParse(input);
+  const parsed = SnapshotSchema.safeParse(input, { reportInput: true });
   if (!parsed.success) throw invalidInput(toFieldErrors(parsed.error.issues));
-  const { [JOBS]: jobs = [], ...collections } = parsed.data.collections;
-  const broken = Object.entries(collections).flatMap(([name, records]) =>
-    records.some((r) => r === null || typeof r !== 'object' || typeof (r as { id?: unknown }).id !== 'string')
-      ? [{ field: `collections.${name}`, message: 'every record needs a string id' }]
-      : []);
-  if (broken.length > 0) throw invalidInput(broken);
-  tenant.store.import(collections);
-  tenant.scheduler.importTenant(tenant.platform.id, jobs as Job[]);
+  const errors: FieldError[] = [];
+  const collections: Record<string, unknown[]> = {};
+  for (const [name, records] of Object.entries(parsed.data.collections)) {
+    const schema = SNAPSHOT_COLLECTIONS[name];
+    if (!schema) {
+      errors.push({ field: `collections.${name}`, message: `is not a collection of this sandbox (known: ${Object.keys(SNAPSHOT_COLLECTIONS).join(', ')})`, constraint: { enum: Object.keys(SNAPSHOT_COLLECTIONS) } });
+      continue;
+    }
+    const checked = z.array(schema).safeParse(records, { reportInput: true });
+    if (!checked.success) {
+      errors.push(...toFieldErrors(checked.error.issues, `collections.${name}`));
+      continue;
+    }
+    const ids = new Set<string>();
+    checked.data.forEach((record, index) => {
+      const { id } = record as { id: string };
+      if (ids.has(id)) errors.push({ field: `collections.${name}.${index}.id`, message: `repeats id ${id}` });
+      ids.add(id);
+      if (name === JOBS && !tenant.scheduler.handles((record as Job).kind)) {
+        errors.push({ field: `collections.${name}.${index}.kind`, message: `is not a kind of job this sandbox runs` });
+      }
+    });
+    collections[name] = checked.data;
+  }
+  if (errors.length > 0) throw invalidInput(errors.slice(0, 100));
+  const { [JOBS]: jobs = [], ...state } = collections;
+  try {
+    tenant.store.import(state);
+  } catch (error) {
+    if (error instanceof RangeError) throw invalidField('collections', 'is nested too deeply to restore');
+    throw error;
+  }
+  tenant.scheduler.importTenant(tenant.platform.id, (jobs as Job[]).map((job) => ({ ...job, tenantId: tenant.platform.id })));
 }
 
 /** Emitted events, newest first. */

@@ -7,7 +7,8 @@ type Issue = z.core.$ZodIssue;
 const dotPath = (prefix: string | undefined, path: PropertyKey[]): string =>
   [prefix, ...path.map(String)].filter((p) => p !== undefined && p !== '').join('.');
 
-const typeName = (value: unknown): string => (value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value);
+const typeName = (value: unknown): string =>
+  value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value === 'number' && !Number.isFinite(value) ? 'a non-finite number' : typeof value;
 
 /**
  * Turns zod issues into FieldErrors: one per field, with the constraint that failed (REFERENCE §11). Messages describe
@@ -30,7 +31,7 @@ export function toFieldErrors(issues: readonly Issue[], prefix?: string): FieldE
     }
     out.push(describe(issue, dotPath(prefix, issue.path)));
   }
-  return dedupe(out);
+  return dedupeFieldErrors(out);
 }
 
 function describe(issue: Issue, field: string): FieldError {
@@ -88,7 +89,8 @@ function messageOf(issue: Issue, fallback: string): string {
 const article = (word: string) => (/^[aeiou]/.test(word) ? `an ${word}` : `a ${word}`);
 const stripSlashes = (pattern: string | undefined) => (pattern ?? '').replace(/^\/(.*)\/[a-z]*$/, '$1');
 
-function dedupe(errors: FieldError[]): FieldError[] {
+/** One FieldError per field and message (schema and domain checks may both see a problem). */
+export function dedupeFieldErrors(errors: FieldError[]): FieldError[] {
   const seen = new Set<string>();
   return errors.filter((e) => {
     const key = `${e.field}\u0000${e.message}`;

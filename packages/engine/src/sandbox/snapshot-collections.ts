@@ -1,0 +1,19 @@
+import { Customer, InternalAccount, SandboxEvent } from '@railyard/contract';
+import { z } from 'zod';
+import { IdempotencyRecord } from '../core/idempotency.js';
+import { JobRecord } from '../core/scheduler.js';
+
+/** The snapshot key of the platform's pending jobs. */
+export const JOBS = 'jobs';
+
+/**
+ * Every collection a snapshot may hold, with the schema its records must match, so a restored state is one the
+ * engine could have produced. Each area adds its collections here.
+ */
+export const SNAPSHOT_COLLECTIONS: Readonly<Record<string, z.ZodType>> = {
+  customers: z.intersection(Customer, z.object({ identifier: z.string().optional() })),
+  internalAccounts: InternalAccount,
+  events: SandboxEvent,
+  idempotency: IdempotencyRecord,
+  [JOBS]: JobRecord,
+};
