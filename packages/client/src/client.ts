@@ -305,7 +305,8 @@ export class RailyardClient {
   async #send(request: APIRequest, options: RequestOptions): Promise<RawAPIResponse> {
     const method = request.method.toUpperCase() as HttpMethod;
     const path = request.path.startsWith('/') ? request.path : `/${request.path}`;
-    if (path.startsWith('/_sandbox/') && this.#sandboxRefusal !== undefined) {
+    // Judge the path as the server will see it, after `..` and `%2e` segments are resolved.
+    if (this.#sandboxRefusal !== undefined && isControlPlanePath(this.baseUrl, path)) {
       throw new SandboxOnlyError(`Refusing ${method} ${path}: sandbox control-plane calls are only allowed against a sandbox, and ${this.#sandboxRefusal}.`);
     }
     const searchParams = serializeQuery(request.query);
@@ -481,6 +482,17 @@ async function readErrorBody(response: WireResponse): Promise<unknown> {
   } catch {
     return text;
   }
+}
+
+/** Whether a path below the base URL lands on the `/_sandbox/` control plane once normalized. */
+function isControlPlanePath(baseUrl: string, path: string): boolean {
+  let resolved: string;
+  try {
+    resolved = new URL(`${baseUrl}${path}`).pathname;
+  } catch {
+    return path.includes('_sandbox');
+  }
+  return resolved.startsWith('/_sandbox/') || resolved.includes(`${BASE_PATH}/_sandbox/`) || resolved.endsWith('/_sandbox');
 }
 
 function lowerCaseKeys(headers: Record<string, string | undefined>): Record<string, string> {

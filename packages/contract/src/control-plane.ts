@@ -100,7 +100,7 @@ export const controlPlaneEndpoints = {
   }),
   createSandboxPlatform: defineEndpoint({
     operationId: 'createSandboxPlatform', method: 'POST', path: '/_sandbox/platforms', tag, controlPlane,
-    summary: 'Create a platform (tenant) with its own credentials and verification mode', body: PlatformCreateRequest,
+    summary: 'Create a platform (tenant) with its own credentials and verification mode', body: PlatformCreateRequest, bodyOptional: true,
     response: { status: 201, description: 'The platform and its credentials', schema: PlatformCredentials }, errors: [409],
   }),
   getOpenApiDocument: defineEndpoint({

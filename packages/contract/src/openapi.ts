@@ -80,7 +80,8 @@ export function buildOpenApiDocument(endpoints: Readonly<Record<string, Endpoint
 function parametersOf(schema: z.ZodObject | undefined, location: 'path' | 'query', components: Components) {
   if (!schema) return [];
   return Object.entries(schema.shape).map(([name, field]) => {
-    const rendered = components.add(field as z.ZodType, 'input');
+    // Parameters travel as text; their output form says what they mean (an integer 1–100, not "number or digits").
+    const rendered = components.add(field as z.ZodType, 'output');
     const required = location === 'path' || !(field as z.ZodType).safeParse(undefined).success;
     const description = (rendered as { description?: string }).description;
     return { name, in: location, required, schema: rendered, ...(description ? { description } : {}) };

@@ -6,7 +6,11 @@ export const PAGE_LIMIT_MAX = 100;
 
 /** Query parameters every paginated list accepts. */
 export const PageQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(PAGE_LIMIT_MAX).default(PAGE_LIMIT_DEFAULT),
+  // A number, or its decimal digits as a query string carries it (no hex, exponents or blanks).
+  limit: z
+    .union([z.number(), z.string().regex(/^\d{1,6}$/, { message: 'must be a whole number' }).transform(Number)])
+    .pipe(z.number().int().min(1).max(PAGE_LIMIT_MAX))
+    .default(PAGE_LIMIT_DEFAULT),
   cursor: z.string().min(1).max(512).optional(),
 });
 

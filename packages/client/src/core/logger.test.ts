@@ -76,6 +76,9 @@ describe('debug logging', () => {
     expect(redactBody({ a: [{ clientSecret: 'x', b: 1 }], ClientSecret: 'y', n: null, identifier: '123-45-6789' })).toEqual({
       a: [{ clientSecret: REDACTED, b: 1 }], ClientSecret: REDACTED, n: null, identifier: REDACTED,
     });
+    expect(redactBody({ signature: '0xabc', signatureScheme: 'bip137', assertion: { signature: 'sig' }, encryptedOtpBundle: '{}' })).toEqual({
+      signature: REDACTED, signatureScheme: 'bip137', assertion: { signature: REDACTED }, encryptedOtpBundle: REDACTED,
+    });
     const lines: string[] = [];
     new Logger({ log: (l) => lines.push(l) }, ['abc', 'longsecret']).log('x longsecret abc');
     // Secrets shorter than 4 characters are not scrubbed (they would mangle ordinary text).

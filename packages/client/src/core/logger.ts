@@ -14,10 +14,14 @@ export const REDACTED = '[REDACTED]';
 /** Headers whose values never appear in debug output. */
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'service-wallet-signature', 'cookie', 'set-cookie']);
 /**
- * Body keys whose values never appear in debug output (compared case-insensitively): credentials, key material, and
- * `identifier` (a customer's SSN or ITIN, write-only in the API).
+ * Body keys whose values never appear in debug output (compared case-insensitively): credentials, key material,
+ * wallet signatures and stamps (ownership `signature`, passkey assertions, OTP bundles), and `identifier`
+ * (a customer's SSN or ITIN, write-only in the API).
  */
-const SECRET_KEYS = new Set(['clientsecret', 'password', 'secret', 'privatekey', 'apikey', 'identifier']);
+const SECRET_KEYS = new Set([
+  'clientsecret', 'password', 'secret', 'privatekey', 'apikey', 'identifier', 'signature', 'stamp', 'oidctoken',
+  'encryptedotpbundle', 'encryptedsessionsigningkey', 'encryptedwalletcredentials',
+]);
 
 /** Headers as a plain object with secret values replaced; the scheme of `Authorization` (e.g. `Basic`) is kept. */
 export function redactHeaders(headers: Headers): Record<string, string> {

@@ -61,6 +61,8 @@ describe('client.sandbox', () => {
     await expect(client.sandbox.reset()).rejects.toBeInstanceOf(SandboxOnlyError);
     await expect(client.sandbox.events.list()).rejects.toBeInstanceOf(SandboxOnlyError);
     await expect(client.post('/_sandbox/reset')).rejects.toBeInstanceOf(SandboxOnlyError);
+    await expect(client.post('/customers/../_sandbox/reset')).rejects.toBeInstanceOf(SandboxOnlyError);
+    await expect(client.post('/customers/%2e%2e/_sandbox/reset')).rejects.toBeInstanceOf(SandboxOnlyError);
     expect(requests).toHaveLength(0);
     // The regular API still works against it.
     await client.get('/customers/end-user-terms');

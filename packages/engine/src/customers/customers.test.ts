@@ -149,6 +149,15 @@ describe('POST /customers', () => {
     expect((await call('POST', '/customers', alice)).status).toBe(201);
   });
 
+  it('refuses a malformed UMA address with 400 INVALID_UMA_ADDRESS', async () => {
+    const { status, body } = await call('POST', '/customers', { ...alice, umaAddress: 'alice@example.com' });
+    expect(status).toBe(400);
+    expect(body.code).toBe('INVALID_UMA_ADDRESS');
+    expect(fields(body)).toEqual(['umaAddress']);
+    const mixed = await call('POST', '/customers', { ...alice, umaAddress: 'alice', nationality: 'XX' });
+    expect(mixed.body.code).toBe('INVALID_INPUT');
+  });
+
   it('refuses a taken UMA address with 409 UMA_ADDRESS_EXISTS', async () => {
     await call('POST', '/customers', { ...alice, umaAddress: '$alice@example.com' });
     const { status, body } = await call('POST', '/customers', { ...alice, platformCustomerId: 'other', umaAddress: '$Alice@example.com' });

@@ -81,6 +81,15 @@ describe('HTTP surface', () => {
     expect(body.details.errors.find((e: { field: string }) => e.field === 'limit').constraint).toEqual({ maximum: 100 });
   });
 
+  it('accepts only decimal page sizes', async () => {
+    for (const limit of ['0x10', '1e1', ' 5', '']) {
+      const { status, body } = await call('GET', `/customers?limit=${encodeURIComponent(limit)}`);
+      expect(status, limit).toBe(400);
+      expect(body.details.errors[0].field).toBe('limit');
+    }
+    expect((await call('GET', '/customers?limit=7')).status).toBe(200);
+  });
+
   it('rejects a cursor it did not issue', async () => {
     const { status, body } = await call('GET', '/customers?cursor=bogus');
     expect(status).toBe(400);

@@ -213,8 +213,15 @@ export async function readLimited(stream: ReadableStream<Uint8Array> | AsyncIter
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
+    let chunk: { done: boolean; value?: Uint8Array | undefined };
+    try {
+      chunk = await reader.read();
+    } catch {
+      // The client went away mid-body: nobody is left to answer, and it is not a sandbox failure.
+      throw new ApiError(400, 'INVALID_REQUEST_FORMAT', 'The request body could not be read to its end');
+    }
+    const { done, value } = chunk;
+    if (done || value === undefined) break;
     size += value.byteLength;
     if (size > limit) {
       await reader.cancel().catch(() => undefined);

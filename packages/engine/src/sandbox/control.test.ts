@@ -78,6 +78,9 @@ describe('control plane over HTTP', () => {
     const created = await engine.fetch(apiRequest('POST', '/_sandbox/platforms', { regulated: true, clientId: 'tenant-two', clientSecret: 'secret-two-long' }));
     expect(created.status).toBe(201);
     expect(await created.json()).toMatchObject({ clientId: 'tenant-two', clientSecret: 'secret-two-long', regulated: true, skipPaperwork: false });
+    const bare = await engine.fetch(apiRequest('POST', '/_sandbox/platforms'));
+    expect(bare.status).toBe(201);
+    expect((await bare.json()).clientId).toMatch(/^client-/);
     const duplicate = await engine.fetch(apiRequest('POST', '/_sandbox/platforms', { clientId: 'tenant-two' }));
     expect(duplicate.status).toBe(409);
     const as = { clientId: 'tenant-two', clientSecret: 'secret-two-long' };

@@ -39,7 +39,9 @@ describe('standalone server', () => {
   it('answers odd request targets and hosts without a 5xx', async () => {
     expect(await raw(`GET http://elsewhere.test/2025-10-13/customers HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth}\r\n\r\n`)).toBe(200);
     expect(await raw('GET //2025-10-13/customers HTTP/1.1\r\nHost: x\r\n\r\n')).toBe(404);
-    expect(await raw('GET /2025-10-13/customers HTTP/1.1\r\nHost: bad host name\r\n\r\n')).toBeLessThan(500);
+    expect(await raw('GET /2025-10-13/customers HTTP/1.1\r\nHost: bad host name\r\n\r\n')).toBe(401);
+    // The Host header does not take part in routing.
+    expect(await raw(`GET /x HTTP/1.1\r\nHost: a/2025-10-13/customers?\r\nAuthorization: ${auth}\r\n\r\n`)).toBe(404);
   });
 
   it('refuses an oversized declared body with 413 without reading it', async () => {
