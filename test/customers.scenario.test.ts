@@ -20,6 +20,12 @@ const ada = {
 describe.each(TRANSPORTS.map((make) => [make().name, make] as const))('customers over %s', (_name, make) => {
   let transport: Transport;
   let client: RailyardClient;
+  let authorization: string;
+  const raw = async (method: string, path: string, body?: string, headers: Record<string, string> = {}) => {
+    const response = await transport.raw(path, { method, headers: { authorization, ...headers }, ...(body === undefined ? {} : { body }) });
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
+  };
 
   beforeAll(async () => {
     transport = make();
@@ -32,6 +38,7 @@ describe.each(TRANSPORTS.map((make) => [make().name, make] as const))('customers
     const root = transport.clientFor(ROOT_CREDENTIALS);
     const platform = await root.sandbox.platforms.create({ name: 'scenario' });
     client = transport.clientFor(platform);
+    authorization = `Basic ${btoa(`${platform.clientId}:${platform.clientSecret}`)}`;
   });
 
   it('creates, retrieves, updates, lists and deletes a customer', async () => {
@@ -83,6 +90,45 @@ describe.each(TRANSPORTS.map((make) => [make().name, make] as const))('customers
     expect(bad.code).toBe('INVALID_INPUT');
     expect(bad.fieldErrors.map((f) => f.field).sort()).toEqual(['birthDate', 'identifier', 'nationality']);
     expect((await client.customers.list()).totalCount).toBe(0);
+  });
+
+  it('lists every invalid field of a PATCH and changes nothing', async () => {
+    const created = await client.customers.create(ada);
+    const error = await client.customers
+      .update(created.id, { customerType: 'INDIVIDUAL', countryOfIssuance: 'FR', birthDate: 'yesterday', currencies: ['USD', 'USD'] })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BadRequestError);
+    expect((error as BadRequestError).fieldErrors.map((f) => f.field).sort()).toEqual(['birthDate', 'countryOfIssuance', 'currencies']);
+    expect(await client.customers.retrieve(created.id)).toEqual(created);
+  });
+
+  it('answers malformed HTTP with the error shape: bad JSON, wrong content type, wrong method, unknown route, oversized body', async () => {
+    const json = { 'content-type': 'application/json' };
+    const badJson = await raw('POST', '/customers', '{"customerType":', json);
+    expect(badJson).toMatchObject({ status: 400, body: { status: 400, code: 'INVALID_REQUEST_FORMAT' } });
+    const form = await raw('POST', '/customers', 'customerType=INDIVIDUAL', { 'content-type': 'application/x-www-form-urlencoded' });
+    expect(form).toMatchObject({ status: 400, body: { code: 'INVALID_REQUEST_FORMAT' } });
+    const wrongMethod = await raw('PUT', '/customers', '{}', json);
+    expect(wrongMethod).toMatchObject({ status: 405, body: { status: 405, code: 'METHOD_NOT_ALLOWED' } });
+    expect(wrongMethod.headers.get('allow')).toBe('POST, GET');
+    const unknown = await raw('GET', '/no-such-thing');
+    expect(unknown).toMatchObject({ status: 404, body: { status: 404, code: 'NOT_FOUND' } });
+    const huge = await raw('POST', '/customers', JSON.stringify({ customerType: 'INDIVIDUAL', fullName: 'x'.repeat(1_100_000) }), json);
+    expect(huge).toMatchObject({ status: 413, body: { status: 413, code: 'PAYLOAD_TOO_LARGE' } });
+    expect((await client.customers.list()).totalCount).toBe(0);
+  });
+
+  it('records end-user terms consent and filters internal accounts', async () => {
+    const terms = await client.customers.endUserTerms();
+    const consent = { acceptedAt: '2026-11-01T10:00:00Z', ipAddress: '203.0.113.7', termsVersion: terms.version, acceptanceMethod: 'CLICK_TO_ACCEPT' as const };
+    const created = await client.customers.create({ ...ada, currencies: ['USD', 'USDC'], endUserTermsConsent: consent });
+    expect(created.endUserTermsConsent).toEqual(consent);
+    const stale = await client.customers.create({ ...ada, platformCustomerId: 'old', endUserTermsConsent: { ...consent, termsVersion: 'V0' } }).catch((e: unknown) => e);
+    expect((stale as BadRequestError).code).toBe('END_USER_TERMS_VERSION_NOT_FOUND');
+    const crypto = await client.internalAccounts.list({ customerId: created.id, type: 'INTERNAL_CRYPTO' });
+    expect(crypto.data.map((a) => a.balance.currency.code)).toEqual(['USDC']);
+    const usd = await client.internalAccounts.list({ customerId: created.id, currency: 'USD' });
+    expect(usd.data.map((a) => a.type)).toEqual(['INTERNAL_FIAT']);
   });
 
   it('refuses a duplicate platformCustomerId with 409 CONFLICT', async () => {

@@ -18,6 +18,8 @@ export interface Transport {
   start(): Promise<void>;
   stop(): Promise<void>;
   clientFor(credentials: { clientId: string; clientSecret: string }): RailyardClient;
+  /** A raw request below the base URL, for what a typed client never sends (bad JSON, wrong methods). */
+  raw(path: string, init: RequestInit): Promise<Response>;
 }
 
 /** `createClient({ fetch: engine.fetch })`: no sockets. */
@@ -28,6 +30,7 @@ export function inProcess(): Transport {
     start: async () => undefined,
     stop: async () => engine.close(),
     clientFor: (credentials) => createClient({ baseUrl: 'http://in-process.test/2025-10-13', ...credentials, fetch: engine.fetch, sandbox: true }),
+    raw: (path, init) => engine.fetch(new Request(`http://in-process.test/2025-10-13${path}`, init)),
   };
 }
 
@@ -44,6 +47,7 @@ export function viaMsw(): Transport {
       engine.close();
     },
     clientFor: (credentials) => createClient({ baseUrl: `${origin}/2025-10-13`, ...credentials }),
+    raw: (path, init) => fetch(`${origin}/2025-10-13${path}`, init),
   };
 }
 
@@ -75,6 +79,7 @@ export function overHttp(): Transport {
       await once(child, 'exit');
     },
     clientFor: (credentials) => createClient({ baseUrl, ...credentials }),
+    raw: (path, init) => fetch(`${baseUrl}${path}`, init),
   };
 }
 

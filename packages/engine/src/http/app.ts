@@ -224,7 +224,8 @@ export async function readLimited(stream: ReadableStream<Uint8Array> | AsyncIter
     if (done || value === undefined) break;
     size += value.byteLength;
     if (size > limit) {
-      await reader.cancel().catch(() => undefined);
+      // Not awaited: some streams (msw's interceptor) never settle a cancel.
+      void reader.cancel().catch(() => undefined);
       throw tooLarge(limit);
     }
     chunks.push(value);
