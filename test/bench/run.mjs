@@ -65,7 +65,7 @@ function startChild(args, env = {}) {
 }
 
 async function load(name, options) {
-  const result = await autocannon({ connections: 16, pipelining: 1, duration: HTTP_SECONDS, ...options });
+  const result = await autocannon({ connections: 10, pipelining: 1, duration: HTTP_SECONDS, ...options });
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${name}: ${result.non2xx} non-2xx and ${result.errors} errors`);
   record(name, result.requests.average, result.latency.p50, result.latency.p99);
 }

@@ -9,10 +9,7 @@ const accounts = (tenant: TenantContext) => tenant.store.collection<InternalAcco
 
 /** Opens one internal account per currency the owner does not hold yet (customer, or the platform when undefined). */
 export function openInternalAccounts(tenant: TenantContext, customerId: string | undefined, currencies: readonly string[]): InternalAccount[] {
-  const held = new Set<string>();
-  for (const account of accounts(tenant).values()) {
-    if (account.customerId === customerId) held.add(account.balance.currency.code);
-  }
+  const held = new Set(accounts(tenant).findBy('customerId', customerId).map((a) => a.balance.currency.code));
   const opened: InternalAccount[] = [];
   for (const code of currencies) {
     if (held.has(code)) continue;

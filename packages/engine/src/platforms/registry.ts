@@ -27,6 +27,7 @@ const CHALLENGE = { 'www-authenticate': 'Basic realm="Railyard sandbox", charset
 /** Every platform of an engine, and Basic authentication against them. */
 export class PlatformRegistry {
   private readonly byClientId = new Map<string, Platform>();
+  private readonly accepted = new Map<string, Platform>();
 
   constructor(
     private readonly ids: IdGenerator,
@@ -59,6 +60,16 @@ export class PlatformRegistry {
 
   /** The platform named by an `Authorization: Basic …` header, or a 401 UNAUTHORIZED. */
   authenticate(authorization: string | null): Platform {
+    // Accepted headers are remembered: a client sends the same one on every call. Refusals are not cached.
+    const known = authorization === null ? undefined : this.accepted.get(authorization);
+    if (known) return known;
+    const platform = this.verify(authorization);
+    if (this.accepted.size >= 1000) this.accepted.clear();
+    this.accepted.set(authorization!, platform);
+    return platform;
+  }
+
+  private verify(authorization: string | null): Platform {
     const credentials = parseBasic(authorization);
     if (!credentials) {
       throw new ApiError(401, 'UNAUTHORIZED', 'Missing or malformed Basic credentials: send Authorization: Basic base64(clientId:clientSecret)', undefined, CHALLENGE);

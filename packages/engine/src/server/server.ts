@@ -32,6 +32,8 @@ export function startServer(engine: Engine, options: ServerOptions = {}): Promis
   const server = createServer((req, res) => {
     engine.handle(incomingFromNode(req, hostForUrl)).then(
       (reply) => {
+        // An explicit length lets Node send headers and body in one write instead of a chunked stream.
+        if (reply.body !== null) reply.headers['content-length'] = String(Buffer.byteLength(reply.body));
         res.writeHead(reply.status, reply.headers);
         res.end(reply.body ?? undefined);
       },
