@@ -31,12 +31,20 @@ export interface Endpoint {
   readonly bodyOptional?: boolean;
   /** The body is multipart/form-data rather than JSON (document upload). */
   readonly multipart?: boolean;
-  /** The success response. A `schema` of undefined means no body (204). */
-  readonly response: { readonly status: number; readonly description: string; readonly schema?: z.ZodType };
+  /**
+   * The success response. A `schema` of undefined means no body (204), unless `contentType` names a non-JSON body
+   * (an HTML page).
+   */
+  readonly response: { readonly status: number; readonly description: string; readonly schema?: z.ZodType; readonly contentType?: string };
   /** Error statuses the operation documents, beyond the 400/401/404/405/413/500 every operation can return. */
   readonly errors?: readonly ErrorStatus[];
   /** Railyard's `/_sandbox/` control plane: served at the root as well as under the base path. */
   readonly controlPlane?: boolean;
+  /**
+   * Served without credentials (pages a customer opens from a link). The path must carry a `{platformId}` parameter,
+   * which names the platform whose data the request reads.
+   */
+  readonly public?: boolean;
 }
 
 /** Declares an endpoint, keeping its literal types for inference. */

@@ -50,11 +50,15 @@ export function buildOpenApiDocument(endpoints: Readonly<Record<string, Endpoint
         content: { [endpoint.multipart ? 'multipart/form-data' : 'application/json']: { schema: components.add(endpoint.body, 'input') } },
       };
     }
+    const { status, description, schema, contentType } = endpoint.response;
     const responses: Record<string, unknown> = {
-      [endpoint.response.status]: endpoint.response.schema
-        ? { description: endpoint.response.description, content: { 'application/json': { schema: components.add(endpoint.response.schema, 'output') } } }
-        : { description: endpoint.response.description },
+      [status]: schema
+        ? { description, content: { 'application/json': { schema: components.add(schema, 'output') } } }
+        : contentType
+          ? { description, content: { [contentType]: { schema: { type: 'string' } } } }
+          : { description },
     };
+    if (endpoint.public) operation.security = [];
     for (const status of new Set([...COMMON_ERRORS, ...(endpoint.errors ?? [])])) {
       responses[status] = { description: REASONS[status] ?? 'Error', content: { 'application/json': { schema: errorRef } } };
     }

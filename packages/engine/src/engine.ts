@@ -91,7 +91,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
 
   const http = createHttpSurface(
     [...customerRoutes, ...accountRoutes, ...platformRoutes, ...controlPlaneRoutes(platforms, openapi)],
-    { authenticate: (header) => platforms.authenticate(header), tenant, idempotency },
+    { authenticate: (header) => platforms.authenticate(header), tenant, idempotency, platformById: (id) => platforms.byId(id) },
   );
 
   const platformOf = (p: Platform | string | undefined): Platform => {

@@ -31,6 +31,8 @@ export interface Incoming {
   header(name: string): string | null;
   /** The body as text, refusing more than `limit` bytes. */
   text(limit: number): Promise<string>;
+  /** The body as bytes, refusing more than `limit` bytes (413) without reading further. */
+  bytes(limit: number): Promise<Uint8Array>;
   toRequest(): Request;
 }
 
@@ -39,11 +41,8 @@ function incomingFromRequest(request: Request): Incoming {
     method: request.method,
     url: request.url,
     header: (name) => request.headers.get(name),
-    text: (limit) => {
-      const declared = Number(request.headers.get('content-length') ?? NaN);
-      if (declared > limit) return Promise.reject(tooLarge(limit));
-      return request.body ? readLimited(request.body, limit) : Promise.resolve('');
-    },
+    text: async (limit) => decodeUtf8(await bodyBytes(request.body, request.headers.get('content-length'), limit)),
+    bytes: (limit) => bodyBytes(request.body, request.headers.get('content-length'), limit),
     toRequest: () => request,
   };
 }
@@ -61,11 +60,19 @@ function incomingFromWire(wire: WireRequest): Incoming {
       if (text.length * 3 > limit && new TextEncoder().encode(text).byteLength > limit) throw tooLarge(limit);
       return text;
     },
+    bytes: async (limit) => {
+      const bytes = new TextEncoder().encode(wire.body ?? '');
+      if (bytes.byteLength > limit) throw tooLarge(limit);
+      return bytes;
+    },
     toRequest: () => new Request(wire.url, { method: wire.method, headers, ...(wire.body === undefined ? {} : { body: wire.body }) }),
   };
 }
 
-/** A response other than the endpoint's declared success (e.g. a 202 signed-retry challenge). */
+/**
+ * A response other than the endpoint's declared success (e.g. a 202 signed-retry challenge). A string body with a
+ * non-JSON `content-type` header (an HTML page) is sent as it is.
+ */
 export class HttpResult {
   constructor(
     readonly status: number,
@@ -100,6 +107,8 @@ export const bind = <E extends Endpoint>(endpoint: E, handler: Handler<E>, check
 export interface HttpHost {
   authenticate(authorization: string | null): Platform;
   tenant(platform: Platform): TenantContext;
+  /** The platform with this id, for public endpoints that name it in their path. */
+  platformById(platformId: string): Platform | undefined;
   readonly idempotency: IdempotencyKeys;
 }
 
@@ -155,7 +164,7 @@ export function createHttpSurface(bindings: readonly Binding[], host: HttpHost):
       return jsonReply(405, new ApiError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}; use ${allow}`).toBody(), { allow });
     }
     const { endpoint, handler, check } = match.value;
-    const platform = host.authenticate(incoming.header('authorization'));
+    const platform = endpoint.public ? publicPlatform(host, match.params) : host.authenticate(incoming.header('authorization'));
     const tenant = host.tenant(platform);
     const rawBody = MUTATING.has(method) ? await readBody(incoming, endpoint) : undefined;
 
@@ -164,9 +173,11 @@ export function createHttpSurface(bindings: readonly Binding[], host: HttpHost):
       if (check) errors.push(...check({ tenant, params: match.params, body: rawBody?.json }));
       if (errors.length > 0) throw invalidInput(dedupeFieldErrors(errors));
       const result = await handler({ ...input, tenant, request: incoming });
-      return result instanceof HttpResult
-        ? jsonReply(result.status, result.body, result.headers)
-        : jsonReply(endpoint.response.status, endpoint.response.schema ? result : undefined);
+      if (!(result instanceof HttpResult)) return jsonReply(endpoint.response.status, endpoint.response.schema ? result : undefined);
+      const type = result.headers['content-type'];
+      return typeof result.body === 'string' && type !== undefined && !type.includes('json')
+        ? { status: result.status, headers: { ...result.headers }, body: result.body }
+        : jsonReply(result.status, result.body, result.headers);
     };
 
     const key = incoming.header('idempotency-key');
@@ -177,6 +188,13 @@ export function createHttpSurface(bindings: readonly Binding[], host: HttpHost):
   const fetchHandler = (request: Request): Promise<Response> => handle(incomingFromRequest(request)).then(toResponse);
   const fetch = Object.assign(fetchHandler, { [IN_MEMORY_DISPATCH]: (wire: WireRequest) => handle(incomingFromWire(wire)) });
   return { fetch, handle };
+}
+
+/** The platform a public endpoint's path names; an unknown one is a plain 404, like any unknown page. */
+function publicPlatform(host: HttpHost, params: Record<string, string>): Platform {
+  const platform = params.platformId === undefined ? undefined : host.platformById(params.platformId);
+  if (!platform) throw new ApiError(404, 'NOT_FOUND', 'No such page');
+  return platform;
 }
 
 /** The path below the base path; control-plane paths are also served at the root. */
@@ -207,8 +225,18 @@ async function readBody(incoming: Incoming, endpoint: Endpoint): Promise<RawBody
   }
 }
 
-/** Reads a body stream as UTF-8 text, refusing more than `limit` bytes. */
-export async function readLimited(stream: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>, limit: number): Promise<string> {
+/** Reads a body, refusing a declared or actual size above `limit` (413) without reading further. */
+export function bodyBytes(
+  stream: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array> | null,
+  declaredLength: string | string[] | null | undefined,
+  limit: number,
+): Promise<Uint8Array> {
+  if (Number(declaredLength ?? NaN) > limit) return Promise.reject(tooLarge(limit));
+  return stream ? readLimited(stream, limit) : Promise.resolve(new Uint8Array(0));
+}
+
+/** Reads a body stream, refusing more than `limit` bytes. */
+async function readLimited(stream: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>, limit: number): Promise<Uint8Array> {
   const reader = 'getReader' in stream ? stream.getReader() : iteratorReader(stream);
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -230,7 +258,11 @@ export async function readLimited(stream: ReadableStream<Uint8Array> | AsyncIter
     }
     chunks.push(value);
   }
-  const bytes = chunks.length === 1 ? chunks[0]! : concat(chunks, size);
+  return chunks.length === 1 ? chunks[0]! : concat(chunks, size);
+}
+
+/** UTF-8 text of a body; invalid UTF-8 is a 400. */
+export function decodeUtf8(bytes: Uint8Array): string {
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {

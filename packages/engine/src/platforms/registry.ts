@@ -54,6 +54,10 @@ export class PlatformRegistry {
     return platform;
   }
 
+  byId(id: string): Platform | undefined {
+    return this.all().find((p) => p.id === id);
+  }
+
   all(): Platform[] {
     return [...this.byClientId.values()];
   }

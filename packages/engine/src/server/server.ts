@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { BASE_PATH } from '@railyard/contract';
 import type { Engine } from '../engine.js';
-import { readLimited, tooLarge, type Incoming } from '../http/app.js';
+import { bodyBytes, decodeUtf8, type Incoming } from '../http/app.js';
 
 /** Options of {@link startServer}. */
 export interface ServerOptions {
@@ -74,14 +74,8 @@ function incomingFromNode(req: IncomingMessage, host: string): Incoming {
       const value = headers[name];
       return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
     },
-    text: (limit) => {
-      const declared = Number(headers['content-length'] ?? NaN);
-      if (declared > limit) {
-        req.resume(); // drain without keeping the bytes
-        return Promise.reject(tooLarge(limit));
-      }
-      return readLimited(req, limit);
-    },
+    text: async (limit) => decodeUtf8(await bodyBytes(req, headers['content-length'], limit)),
+    bytes: (limit) => bodyBytes(req, headers['content-length'], limit),
     toRequest: () => {
       const init: RequestInit & { duplex?: 'half' } = { method: req.method ?? 'GET', headers: headers as Record<string, string> };
       if (req.method !== 'GET' && req.method !== 'HEAD') {
