@@ -1,5 +1,5 @@
 import type {
-  Customer, CustomerCreateRequest, CustomerListQuery, CustomerUpdateRequest, EndUserTerms, FieldError, Page,
+  Customer, CustomerCreateRequest, CustomerListQuery, CustomerUpdateRequest, EndUserTerms, FieldError, Page, VerificationState,
 } from '@railyard/contract';
 import {
   CUSTOMER_RULES, CustomerCreateRequest as CreateSchema, CustomerListQuery as ListSchema, CustomerUpdateRequest as UpdateSchema,
@@ -83,9 +83,29 @@ function initialStatus(tenant: TenantContext, input: CreateInput & { customerTyp
   return resolvesAtCreation ? lookupSuffix(INDIVIDUAL_KYC, input.fullName) : 'UNVERIFIED';
 }
 
+/**
+ * Moves a customer's kycStatus / kybStatus (SPEC §3.2) and emits the matching CUSTOMER.KYC_* / KYB_* event.
+ * APPROVED and REJECTED are final: once there, the status never moves again.
+ */
+export function setCustomerStatus(tenant: TenantContext, customerId: string, status: VerificationState): Customer {
+  const record = findCustomer(tenant, customerId);
+  const current = statusOf(record);
+  if (current === status || current === 'APPROVED' || current === 'REJECTED') return customerView(record);
+  const updated = (record.customerType === 'INDIVIDUAL'
+    ? { ...record, kycStatus: status, updatedAt: tenant.nowIso() }
+    : { ...record, kybStatus: status, updatedAt: tenant.nowIso() }) as CustomerRecord;
+  customers(tenant).replace(updated);
+  announceStatus(tenant, updated);
+  return customerView(updated);
+}
+
+/** A customer's verification status, whichever type it is. */
+export const statusOf = (customer: Customer): VerificationState =>
+  customer.customerType === 'INDIVIDUAL' ? customer.kycStatus : customer.kybStatus;
+
 /** Emits the CUSTOMER.KYC_* / KYB_* event for a status other than UNVERIFIED. */
 function announceStatus(tenant: TenantContext, record: CustomerRecord) {
-  const status = record.customerType === 'INDIVIDUAL' ? record.kycStatus : record.kybStatus;
+  const status = statusOf(record);
   if (status !== 'PENDING' && status !== 'APPROVED' && status !== 'REJECTED') return;
   const prefix = record.customerType === 'INDIVIDUAL' ? 'KYC' : 'KYB';
   tenant.emit(`CUSTOMER.${prefix}_${status}`, customerView(record));
