@@ -2,6 +2,9 @@ import { internalAccountEndpoints } from './accounts.js';
 import { configEndpoints } from './config.js';
 import { controlPlaneEndpoints } from './control-plane.js';
 import { customerEndpoints } from './customers.js';
+import { documentEndpoints } from './onboarding.js';
+import { onboardingLinkEndpoints } from './onboarding-links.js';
+import { beneficialOwnerEndpoints, verificationEndpoints } from './onboarding-endpoints.js';
 
 /** Every operation of the API, by operationId: the engine serves these and the OpenAPI document describes them. */
 export const endpoints = {
@@ -9,5 +12,9 @@ export const endpoints = {
   ...internalAccountEndpoints,
   ...configEndpoints,
   ...controlPlaneEndpoints,
+  ...documentEndpoints,
+  ...verificationEndpoints,
+  ...beneficialOwnerEndpoints,
+  ...onboardingLinkEndpoints,
 } as const;
 export type Endpoints = typeof endpoints;

@@ -4,7 +4,8 @@ import {
 } from './common.js';
 import { anyResourceId } from './accounts.js';
 import { CustomerId, ITIN_PATTERN, VerificationState } from './customers.js';
-import { PageQuery } from './pagination.js';
+import { defineEndpoint } from './endpoint.js';
+import { PageQuery, pageOf } from './pagination.js';
 
 // ---------------------------------------------------------------------------------------------------------------------
 // Documents (SPEC §2.7, REFERENCE §5)
@@ -24,6 +25,15 @@ export type DocumentType = z.infer<typeof DocumentType>;
 export const IDENTITY_DOCUMENT_TYPES = ['PASSPORT', 'DRIVERS_LICENSE', 'NATIONAL_ID'] as const satisfies readonly DocumentType[];
 /** Documents uploaded one side at a time (`side` FRONT or BACK); a passport is a single image. */
 export const TWO_SIDED_DOCUMENT_TYPES = ['DRIVERS_LICENSE', 'NATIONAL_ID'] as const satisfies readonly DocumentType[];
+/**
+ * Proof-of-address documents: dated (`issuedOn`) within the last {@link PROOF_OF_ADDRESS_MAX_AGE_MONTHS} months (SPEC §2.7).
+ * Railyard: the generic PROOF_OF_ADDRESS type is held to the same rule.
+ */
+export const PROOF_OF_ADDRESS_DOCUMENT_TYPES = [
+  'UTILITY_BILL', 'ELECTRICITY_BILL', 'RENT_OR_LEASE_AGREEMENT', 'BANK_STATEMENT', 'TAX_RETURN', 'PROOF_OF_ADDRESS',
+] as const satisfies readonly DocumentType[];
+/** How old a proof of address may be, in calendar months. */
+export const PROOF_OF_ADDRESS_MAX_AGE_MONTHS = 3;
 
 export const DocumentSide = z.enum(['FRONT', 'BACK']).meta({ id: 'DocumentSide' });
 export type DocumentSide = z.infer<typeof DocumentSide>;
@@ -31,6 +41,7 @@ export type DocumentSide = z.infer<typeof DocumentSide>;
 /** Upload limits (SPEC §8). */
 export const DOCUMENT_MAX_BYTES = 10 * 1024 * 1024;
 export const DOCUMENT_MIME_TYPES = ['application/pdf', 'image/jpeg', 'image/png'] as const;
+export type DocumentMimeType = (typeof DOCUMENT_MIME_TYPES)[number];
 
 export const DocumentId = resourceId('Document').meta({ id: 'DocumentId' });
 export const BeneficialOwnerId = resourceId('BeneficialOwner').meta({ id: 'BeneficialOwnerId' });
@@ -49,6 +60,8 @@ export const Document = z
     side: DocumentSide.optional(),
     documentNumber: z.string().optional(),
     issuingAuthority: z.string().optional(),
+    /** Railyard: the date the document was issued (required for proof of address). */
+    issuedOn: IsoDate.optional(),
     createdAt: Timestamp,
     updatedAt: Timestamp.optional(),
   })
@@ -59,45 +72,118 @@ type Ctx = z.core.$RefinementCtx;
 const always = { when: () => true };
 const includes = (list: readonly string[], value: unknown) => typeof value === 'string' && list.includes(value);
 
-/** Identity documents need a number and an issuing authority; two-sided ones need `side` (SPEC §2.7). */
+/**
+ * Cross-field rules of an upload (SPEC §2.7): identity documents need a number and an issuing authority; two-sided ones
+ * need `side` and a passport (a single image) takes none; proof of address needs `issuedOn`. How old `issuedOn` may be
+ * depends on today, so the engine checks that against its clock.
+ */
 function checkDocumentFields(value: Record<string, unknown>, ctx: Ctx) {
-  if (includes(IDENTITY_DOCUMENT_TYPES, value.documentType)) {
+  const type = value.documentType;
+  if (includes(IDENTITY_DOCUMENT_TYPES, type)) {
     for (const field of ['documentNumber', 'issuingAuthority']) {
       if (value[field] === undefined) {
-        ctx.addIssue({ code: 'custom', path: [field], message: `${field} is required for identity documents`, params: { constraint: { required: true } } });
+        ctx.addIssue({ code: 'custom', path: [field], message: `is required for identity documents (${String(type)})`, params: { constraint: { required: true } } });
       }
     }
   }
-  if (includes(TWO_SIDED_DOCUMENT_TYPES, value.documentType) && value.side === undefined) {
-    ctx.addIssue({ code: 'custom', path: ['side'], message: 'side (FRONT or BACK) is required for this document type', params: { constraint: { required: true } } });
+  if (includes(TWO_SIDED_DOCUMENT_TYPES, type) && value.side === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['side'], message: `is required for ${String(type)}: upload each side (FRONT, BACK) as its own document`, params: { constraint: { required: true, enum: ['FRONT', 'BACK'] } } });
+  }
+  if (type === 'PASSPORT' && value.side !== undefined) {
+    ctx.addIssue({ code: 'custom', path: ['side'], message: 'must not be sent for a PASSPORT, which is a single image' });
+  }
+  if (includes(PROOF_OF_ADDRESS_DOCUMENT_TYPES, type) && value.issuedOn === undefined) {
+    ctx.addIssue({
+      code: 'custom', path: ['issuedOn'], params: { constraint: { required: true, format: 'date' } },
+      message: `is required for proof of address (${String(type)}): the date on the document, within the last ${PROOF_OF_ADDRESS_MAX_AGE_MONTHS} months`,
+    });
   }
 }
 
-const documentFileFields = {
-  file: z.file().max(DOCUMENT_MAX_BYTES, { message: 'must be at most 10 MB' }).mime([...DOCUMENT_MIME_TYPES]),
+/** The file part: PDF, JPEG or PNG, at most 10 MB (the engine also checks the content, not only the declared type). */
+const DocumentFile = z.file().max(DOCUMENT_MAX_BYTES, { message: 'must be at most 10 MB' }).mime([...DOCUMENT_MIME_TYPES]);
+
+/** The text fields of an upload or replacement. */
+const documentTextFields = {
   documentType: DocumentType,
   country: CountryCode,
   side: DocumentSide.optional(),
   documentNumber: z.string().min(1).max(100).optional(),
   issuingAuthority: z.string().min(1).max(255).optional(),
+  issuedOn: IsoDate.optional(),
 };
 
-/** `POST /documents` (multipart/form-data): PDF, JPEG or PNG, at most 10 MB. */
+/** The text fields of `POST /documents` (the form without its `file` part): what the engine validates them with. */
+export const DocumentUploadFields = z
+  .strictObject({ ...documentTextFields, documentHolder: DocumentHolder })
+  .superRefine((value, ctx) => checkDocumentFields(value as Record<string, unknown>, ctx), always);
+
+/** The text fields of `PUT /documents/{id}`: those of an upload minus `documentHolder`. */
+export const DocumentReplaceFields = z
+  .strictObject(documentTextFields)
+  .superRefine((value, ctx) => checkDocumentFields(value as Record<string, unknown>, ctx), always);
+
+/** `POST /documents` (multipart/form-data): the `file` part (PDF, JPEG or PNG, at most 10 MB) and the text fields. */
 export const DocumentUploadRequest = z
-  .strictObject({ ...documentFileFields, documentHolder: DocumentHolder })
+  .strictObject({ file: DocumentFile, ...documentTextFields, documentHolder: DocumentHolder })
   .superRefine((value, ctx) => checkDocumentFields(value as Record<string, unknown>, ctx), always)
   .meta({ id: 'DocumentUploadRequest' });
 export type DocumentUploadRequest = z.input<typeof DocumentUploadRequest>;
 
 /** `PUT /documents/{id}` (multipart/form-data): replaces the file and its fields; the holder stays. */
 export const DocumentReplaceRequest = z
-  .strictObject(documentFileFields)
+  .strictObject({ file: DocumentFile, ...documentTextFields })
   .superRefine((value, ctx) => checkDocumentFields(value as Record<string, unknown>, ctx), always)
   .meta({ id: 'DocumentReplaceRequest' });
 export type DocumentReplaceRequest = z.input<typeof DocumentReplaceRequest>;
 
-/** `GET /documents` query. */
+/** `GET /documents` query: optionally one holder's documents. */
 export const DocumentListQuery = PageQuery.extend({ documentHolder: z.string().optional() });
+export type DocumentListQuery = z.input<typeof DocumentListQuery>;
+
+export const DocumentPath = z.object({ documentId: z.string() });
+
+const documentsTag = 'Documents';
+/**
+ * Document endpoints (SPEC §4.3, REFERENCE §5). Uploads are multipart/form-data: `body` documents the form, and the
+ * documents area reads and validates it itself (the HTTP layer parses JSON bodies only), hence `bodyOptional`.
+ */
+export const documentEndpoints = {
+  uploadDocument: defineEndpoint({
+    operationId: 'uploadDocument', method: 'POST', path: '/documents', tag: documentsTag,
+    summary: 'Upload a document for a customer or beneficial owner (multipart/form-data)',
+    description:
+      'PDF, JPEG or PNG, at most 10 MB, checked by content. Identity documents need documentNumber and issuingAuthority; ' +
+      'DRIVERS_LICENSE and NATIONAL_ID need side; proof of address needs issuedOn within the last 3 months. ' +
+      'A photo that fails the corner, focus or color check is 422 DOCUMENT_REJECTED.',
+    body: DocumentUploadRequest, multipart: true, bodyOptional: true,
+    response: { status: 201, description: 'The stored document', schema: Document },
+    errors: [422],
+  }),
+  listDocuments: defineEndpoint({
+    operationId: 'listDocuments', method: 'GET', path: '/documents', tag: documentsTag,
+    summary: 'List documents, optionally of one holder', query: DocumentListQuery,
+    response: { status: 200, description: 'A page of documents, newest first', schema: pageOf(Document) },
+  }),
+  getDocument: defineEndpoint({
+    operationId: 'getDocument', method: 'GET', path: '/documents/{documentId}', tag: documentsTag,
+    summary: 'Retrieve a document', params: DocumentPath,
+    response: { status: 200, description: 'The document', schema: Document },
+  }),
+  replaceDocument: defineEndpoint({
+    operationId: 'replaceDocument', method: 'PUT', path: '/documents/{documentId}', tag: documentsTag,
+    summary: 'Replace a document\'s file and fields (multipart/form-data); the holder stays', params: DocumentPath,
+    body: DocumentReplaceRequest, multipart: true, bodyOptional: true,
+    response: { status: 200, description: 'The replaced document', schema: Document },
+    errors: [422],
+  }),
+  deleteDocument: defineEndpoint({
+    operationId: 'deleteDocument', method: 'DELETE', path: '/documents/{documentId}', tag: documentsTag,
+    summary: 'Delete a document that was not yet submitted for verification', params: DocumentPath,
+    response: { status: 204, description: 'Deleted' },
+    errors: [409],
+  }),
+} as const;
 
 // ---------------------------------------------------------------------------------------------------------------------
 // Verification (SPEC §2.7, §3.3; REFERENCE §5)

@@ -6,13 +6,16 @@ import { IdempotencyKeys } from './core/idempotency.js';
 import { type IdGenerator, randomIds } from './core/ids.js';
 import { Scheduler } from './core/scheduler.js';
 import { createMemoryStore, type Store } from './core/store.js';
+import { beneficialOwnerRoutes } from './beneficial-owners/routes.js';
 import { customerRoutes } from './customers/routes.js';
+import { contactVerificationRoutes } from './contact/routes.js';
 import { platformRoutes } from './platforms/routes.js';
 import { createHttpSurface, type Incoming } from './http/app.js';
 import type { WireReply } from '@railyard/contract';
 import { DEFAULT_CREDENTIALS, type Platform, PlatformRegistry } from './platforms/registry.js';
 import * as control from './sandbox/control.js';
 import { controlPlaneRoutes, publicPlatform } from './sandbox/routes.js';
+import { verificationJobs, verificationRoutes } from './verification/routes.js';
 
 /** Options of {@link createEngine}. Every port has an in-memory default. */
 export interface EngineOptions {
@@ -82,6 +85,15 @@ export function createEngine(options: EngineOptions = {}): Engine {
   let openapiDocument: Record<string, unknown> | undefined;
   const openapi = () => (openapiDocument ??= buildOpenApiDocument(endpoints, { title: 'Railyard sandbox' }));
 
+  // Timed transitions of every area: each job runs against the platform that scheduled it.
+  const jobs: Record<string, (context: TenantContext, payload: unknown) => void> = { ...verificationJobs };
+  for (const [kind, run] of Object.entries(jobs)) {
+    scheduler.register(kind, (job) => {
+      const platform = platforms.byId(job.tenantId);
+      if (platform) run(tenant(platform), job.payload);
+    });
+  }
+
   const defaultPlatform = platforms.create({
     name: 'Default sandbox platform',
     clientId: DEFAULT_CREDENTIALS.clientId,
@@ -90,7 +102,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
   });
 
   const http = createHttpSurface(
-    [...customerRoutes, ...accountRoutes, ...platformRoutes, ...controlPlaneRoutes(platforms, openapi)],
+    [...customerRoutes, ...contactVerificationRoutes, ...accountRoutes, ...platformRoutes, ...beneficialOwnerRoutes, ...verificationRoutes, ...controlPlaneRoutes(platforms, openapi)],
     { authenticate: (header) => platforms.authenticate(header), tenant, idempotency, platformById: (id) => platforms.byId(id) },
   );
 

@@ -11,8 +11,9 @@ import type { TenantContext } from '../core/context.js';
 import { ApiError, conflict, invalidInput, notFound } from '../core/errors.js';
 import { toFieldErrors } from '../core/field-errors.js';
 import { paginate } from '../core/pagination.js';
-import { BUSINESS_KYB, INDIVIDUAL_KYC, lookupSuffix } from '../sandbox/magic-values.js';
+import { INDIVIDUAL_KYC, lookupSuffix } from '../sandbox/magic-values.js';
 import { CUSTOMER_FIELD_PATHS, valueAt } from './required-fields.js';
+import { initialContactVerification, withContactVerification } from '../contact/contact-verification.js';
 
 // Customers (SPEC §2.6, §3.2, §4.3; REFERENCE §2.1).
 
@@ -66,6 +67,8 @@ export function createCustomer(tenant: TenantContext, request: CreateInput): Cus
       ? { customerType: 'INDIVIDUAL', ...common, ...fields, kycStatus: initialStatus(tenant, input), countryOfIssuance: input.idType ? (input.countryOfIssuance ?? 'US') : input.countryOfIssuance } as CustomerRecord
       : { customerType: 'BUSINESS', ...common, ...fields, kybStatus: 'UNVERIFIED' } as CustomerRecord;
   stripUndefined(record);
+  const contactVerification = initialContactVerification(record);
+  if (contactVerification) record.contactVerification = contactVerification;
 
   customers(tenant).insert(record);
   openInternalAccounts(tenant, id, currencies);
@@ -80,7 +83,7 @@ export function createCustomer(tenant: TenantContext, request: CreateInput): Cus
  */
 function initialStatus(tenant: TenantContext, input: CreateInput & { customerType: 'INDIVIDUAL' }) {
   const resolvesAtCreation = tenant.platform.regulated || tenant.platform.skipPaperwork;
-  return resolvesAtCreation ? lookupSuffix(INDIVIDUAL_KYC, input.fullName) : 'UNVERIFIED';
+  return resolvesAtCreation ? lookupSuffix(INDIVIDUAL_KYC, input.fullName).resolvesTo : 'UNVERIFIED';
 }
 
 /**
@@ -126,7 +129,7 @@ export function updateCustomer(tenant: TenantContext, customerId: string, reques
   }
   throwIfAny(updateChecks(tenant, customerId, input));
   checkTermsVersion(input.endUserTermsConsent?.termsVersion);
-  const merged = mergeCustomer(existing, input, tenant.nowIso());
+  const merged = withContactVerification(existing, mergeCustomer(existing, input, tenant.nowIso()));
   checkUniqueness(
     tenant,
     merged.platformCustomerId !== existing.platformCustomerId ? merged.platformCustomerId : undefined,

@@ -10,18 +10,103 @@ export const suffixOf = (value: string | undefined): string => (value ?? '').sli
 export const lookupSuffix = <T>(table: { readonly [suffix: string]: T; readonly other: T }, value: string | undefined): T =>
   table[suffixOf(value)] ?? table.other;
 
-/** Individual KYC, by the last three characters of `fullName`: where the customer ends up once resolved. */
+/**
+ * Individual KYC (SPEC §4.6), by the last three characters of `fullName`.
+ * - `resolvesTo`: the customer's status when it resolves: at creation on regulated or paperwork-skipping platforms.
+ * - `onCompletePacket`: what a submission of a complete packet does on an unregulated platform (and, for the customers
+ *   that can still be submitted there, on the others): go to manual review, decide after a short review, or report a
+ *   poor-quality identity document (cleared by uploading a replacement).
+ */
 export const INDIVIDUAL_KYC = {
+  '001': { resolvesTo: 'PENDING', onCompletePacket: 'MANUAL_REVIEW' },
+  '002': { resolvesTo: 'REJECTED', onCompletePacket: 'REJECTED' },
+  '003': { resolvesTo: 'UNVERIFIED', onCompletePacket: 'POOR_QUALITY_DOCUMENT' },
+  other: { resolvesTo: 'APPROVED', onCompletePacket: 'APPROVED' },
+} as const;
+
+/**
+ * Business KYB (SPEC §4.6), by the last three characters of `businessInfo.registrationNumber`. Businesses always start
+ * UNVERIFIED. `decision`: what a complete packet leads to (001 and 003: no automatic decision, a reviewer decides).
+ * `skipsPacketWhenRegulated`: on regulated or paperwork-skipping platforms the first submission resolves at once,
+ * without packet validation (and the hosted flow asks for no documents).
+ */
+export const BUSINESS_KYB = {
+  '001': { decision: 'MANUAL_REVIEW', skipsPacketWhenRegulated: false },
+  '002': { decision: 'REJECTED', skipsPacketWhenRegulated: true },
+  '003': { decision: 'MANUAL_REVIEW', skipsPacketWhenRegulated: false },
+  other: { decision: 'APPROVED', skipsPacketWhenRegulated: true },
+} as const;
+
+/** Beneficial owners (SPEC §4.6), by the last three characters of `personalInfo.lastName`, applied when the business resolves. */
+export const BENEFICIAL_OWNER_KYC = {
   '001': 'PENDING',
   '002': 'REJECTED',
-  '003': 'UNVERIFIED',
   other: 'APPROVED',
 } as const;
 
-/** Business KYB, by the last three characters of `businessInfo.registrationNumber`. 001/003: no automatic decision. */
-export const BUSINESS_KYB = {
-  '001': 'UNVERIFIED',
-  '002': 'REJECTED',
-  '003': 'UNVERIFIED',
-  other: 'APPROVED',
+/**
+ * Applicant screening (Railyard; SPEC §2.7 names the outcomes, not their triggers), by the last three characters of an
+ * individual's or owner's `identifier` or a business's `businessInfo.taxId`. These are terminal compliance outcomes:
+ * the verification is REJECTED and resubmitting cannot clear them.
+ */
+export const APPLICANT_SCREENING = {
+  '901': 'APPLICANT_SANCTIONED',
+  '902': 'APPLICANT_FRAUD',
+  '903': 'APPLICANT_CRIMINAL_RECORD',
+  '904': 'APPLICANT_REJECTED',
+  other: undefined,
+} as const;
+
+/** How long an IN_PROGRESS verification takes to be decided, in engine time. */
+export const VERIFICATION_REVIEW_MS = 2_000;
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Documents
+
+/**
+ * Document triggers are keyed on the uploaded file's name: the stem (the name before its last `.extension`), lower-cased,
+ * must END with the marker, e.g. `passport_blurry.jpg` or `Utility_Bill_verify_unreadable.PDF`. No marker of either
+ * table is a suffix of another, so a name matches at most one.
+ */
+export const fileStemOf = (fileName: string): string => {
+  const dot = fileName.lastIndexOf('.');
+  return (dot > 0 ? fileName.slice(0, dot) : fileName).toLowerCase();
+};
+
+/** The marker of `table` that the stem of `fileName` ends with, if any. */
+export const lookupFileMarker = <T>(table: { readonly [marker: string]: T }, fileName: string): { marker: string; value: T } | undefined => {
+  const stem = fileStemOf(fileName);
+  const marker = Object.keys(table).find((m) => stem.endsWith(m));
+  return marker === undefined ? undefined : { marker, value: table[marker]! };
+};
+
+/**
+ * Uploads the sandbox REFUSES (nothing is stored): the photo check of SPEC §4.3 (422 DOCUMENT_REJECTED: all four corners,
+ * in focus, in color) and one marker per document-rejection reason of SPEC §7 (400 with that code).
+ */
+export const DOCUMENT_REJECTION_TRIGGERS = {
+  _cropped: { status: 422, code: 'DOCUMENT_REJECTED', reason: 'the photo does not show all four corners of the document' },
+  _blurry: { status: 422, code: 'DOCUMENT_REJECTED', reason: 'the photo is not in focus' },
+  _grayscale: { status: 422, code: 'DOCUMENT_REJECTED', reason: 'the photo is not in color' },
+  _reject_low_quality: { status: 400, code: 'LOW_QUALITY', reason: 'the document quality is too low' },
+  _reject_mismatch: { status: 400, code: 'DATA_MISMATCH', reason: 'the document details differ from the information provided' },
+  _reject_expired: { status: 400, code: 'EXPIRED', reason: 'the document has expired' },
+  _reject_fraud: { status: 400, code: 'SUSPECTED_FRAUD', reason: 'the document appears forged or edited' },
+  _reject_unsuitable: { status: 400, code: 'UNSUITABLE_DOCUMENT', reason: 'this type of document is not accepted' },
+  _reject_incomplete: { status: 400, code: 'INCOMPLETE', reason: 'pages or sides of the document are missing' },
+} as const;
+
+/**
+ * Uploads the sandbox ACCEPTS (201) but a later verification reports as a document error of that type (SPEC §2.7), until
+ * the document is replaced. Stored on the document as `sandboxOutcome`.
+ */
+export const DOCUMENT_VERIFICATION_TRIGGERS = {
+  _verify_invalid: 'INVALID_DOCUMENT',
+  _verify_expired: 'EXPIRED_DOCUMENT',
+  _verify_poor_quality: 'POOR_QUALITY_DOCUMENT',
+  _verify_unreadable: 'UNREADABLE_DOCUMENT',
+  _verify_incomplete: 'INCOMPLETE_DOCUMENT',
+  _verify_wrong_type: 'WRONG_DOCUMENT_TYPE',
+  _verify_fail: 'DOCUMENT_VERIFICATION_FAILED',
+  _verify_fraud: 'SUSPECTED_FRAUD_DOCUMENT',
 } as const;

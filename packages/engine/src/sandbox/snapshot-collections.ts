@@ -1,7 +1,8 @@
-import { Customer, InternalAccount, SandboxEvent } from '@railyard/contract';
+import { BeneficialOwner, Customer, InternalAccount, SandboxEvent, Verification } from '@railyard/contract';
 import { z } from 'zod';
 import { IdempotencyRecord } from '../core/idempotency.js';
 import { JobRecord } from '../core/scheduler.js';
+import { CONTACT_CODES, ContactCodeRecord } from '../contact/contact-verification.js';
 
 /** The snapshot key of the platform's pending jobs. */
 export const JOBS = 'jobs';
@@ -16,4 +17,7 @@ export const SNAPSHOT_COLLECTIONS: Readonly<Record<string, z.ZodType>> = {
   events: SandboxEvent,
   idempotency: IdempotencyRecord,
   [JOBS]: JobRecord,
+  beneficialOwners: BeneficialOwner,
+  verifications: Verification.extend({ poorQuality: z.object({ documentId: z.string(), at: z.string() }).optional() }),
+  [CONTACT_CODES]: ContactCodeRecord,
 };
