@@ -17,3 +17,25 @@ export function apiRequest(
   }
   return new Request(`http://sandbox.test${path.startsWith('/_') ? '' : BASE_PATH}${path}`, init);
 }
+
+/** The smallest byte sequences that pass the upload content check, by type. */
+export const SAMPLE_FILES = {
+  png: new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]),
+  jpeg: new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 16, 0x4a, 0x46, 0x49, 0x46, 0]),
+  pdf: new TextEncoder().encode('%PDF-1.7\n%sandbox\n'),
+} as const;
+
+/** Test helper: a multipart request (document upload) with the default platform's credentials. */
+export function formRequest(
+  method: string,
+  path: string,
+  fields: Record<string, string>,
+  file?: { name: string; bytes: Uint8Array; type: string },
+  credentials: { clientId: string; clientSecret: string } = DEFAULT_CREDENTIALS,
+): Request {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.set(name, value);
+  if (file) form.set('file', new Blob([file.bytes as Uint8Array<ArrayBuffer>], { type: file.type }), file.name);
+  const auth = btoa(`${credentials.clientId}:${credentials.clientSecret}`);
+  return new Request(`http://sandbox.test${BASE_PATH}${path}`, { method, headers: { authorization: `Basic ${auth}` }, body: form });
+}
