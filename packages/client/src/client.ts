@@ -14,10 +14,12 @@ import { sandboxRefusal } from './core/sandbox-guard.js';
 import type { APIRequest, RequestArgs, RequestOptions } from './core/types.js';
 import { serializeQuery } from './core/endpoint.js';
 import { wireFromReply, wireFromResponse, type WireResponse } from './core/wire-response.js';
+import { BeneficialOwners } from './resources/beneficial-owners.js';
 import { Config } from './resources/config.js';
 import { Customers } from './resources/customers.js';
 import { InternalAccounts } from './resources/internal-accounts.js';
 import { Sandbox } from './resources/sandbox.js';
+import { Verifications } from './resources/verifications.js';
 
 /** The base URL used when none is given: a local `railyard serve`. */
 export const DEFAULT_BASE_URL = `http://127.0.0.1:4100${BASE_PATH}`;
@@ -127,6 +129,10 @@ export class RailyardClient {
   readonly internalAccounts: InternalAccounts;
   /** Platform configuration. */
   readonly config: Config;
+  /** Verification packets (SPEC §4.3). */
+  readonly verifications: Verifications;
+  /** Beneficial owners of business customers (SPEC §2.7). */
+  readonly beneficialOwners: BeneficialOwners;
   /**
    * Railyard's sandbox control plane (`/_sandbox/...`): clock, reset, snapshot and restore, events, platforms.
    * Every call is refused with {@link SandboxOnlyError}, before anything is sent, unless the client points at a sandbox.
@@ -189,6 +195,8 @@ export class RailyardClient {
     this.customers = new Customers(this);
     this.internalAccounts = new InternalAccounts(this);
     this.config = new Config(this);
+    this.verifications = new Verifications(this);
+    this.beneficialOwners = new BeneficialOwners(this);
     this.sandbox = new Sandbox(this);
   }
 

@@ -34,3 +34,11 @@ export {
   type SandboxEventListParams, type SandboxPlatformCreateParams, type SandboxPlatform, type OpenApiDocument, type ClockAdvanceParams,
 } from './resources/sandbox.js';
 export { APIResource } from './resources/resource.js';
+export {
+  Verifications, groupRequirements, type Verification, type VerificationListParams, type VerificationDecision,
+  type OutstandingRequirements, type VerificationError, type VerificationErrorType,
+} from './resources/verifications.js';
+export {
+  BeneficialOwners, type BeneficialOwner, type BeneficialOwnerCreateParams, type BeneficialOwnerUpdateParams,
+  type BeneficialOwnerListParams,
+} from './resources/beneficial-owners.js';
