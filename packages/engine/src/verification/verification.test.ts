@@ -168,6 +168,44 @@ describe('individual packets', () => {
   });
 });
 
+describe('document outcomes (file-name markers of the documents area)', () => {
+  it.each([
+    ['_verify_invalid', 'INVALID_DOCUMENT'],
+    ['_verify_expired', 'EXPIRED_DOCUMENT'],
+    ['_verify_poor_quality', 'POOR_QUALITY_DOCUMENT'],
+    ['_verify_unreadable', 'UNREADABLE_DOCUMENT'],
+    ['_verify_incomplete', 'INCOMPLETE_DOCUMENT'],
+    ['_verify_wrong_type', 'WRONG_DOCUMENT_TYPE'],
+    ['_verify_fail', 'DOCUMENT_VERIFICATION_FAILED'],
+  ])('%s is reported as %s and cleared by a replacement', async (marker, type) => {
+    const customer = await individual('Doc Holder');
+    const passport = await upload(customer.id, 'PASSPORT', {}, `passport${marker}.png`);
+    const first = (await submit(customer.id)).body;
+    expect(first.verificationStatus).toBe('RESOLVE_ERRORS');
+    expect(first.errors).toEqual([expect.objectContaining({ resourceId: passport.id, type, acceptedDocumentTypes: ['PASSPORT', 'DRIVERS_LICENSE', 'NATIONAL_ID'] })]);
+    await engine.fetch(formRequest('PUT', `/documents/${passport.id}`, {
+      documentType: 'PASSPORT', country: 'US', documentNumber: 'X1234567', issuingAuthority: 'US Department of State',
+    }, { name: 'passport.png', bytes: SAMPLE_FILES.png, type: 'image/png' }, as));
+    expect((await submit(customer.id)).body.verificationStatus).toBe('IN_PROGRESS');
+  });
+
+  it('a suspected fraudulent document is terminal', async () => {
+    const customer = await individual('Fay Forger');
+    await upload(customer.id, 'PASSPORT', {}, 'passport_verify_fraud.png');
+    const verification = (await submit(customer.id)).body;
+    expect(verification).toMatchObject({ verificationStatus: 'REJECTED', errors: [expect.objectContaining({ type: 'SUSPECTED_FRAUD_DOCUMENT' })] });
+    expect((await call('GET', `/customers/${customer.id}`)).body.kycStatus).toBe('REJECTED');
+    expect((await submit(customer.id)).status).toBe(400);
+  });
+
+  it('a submitted document can no longer be deleted', async () => {
+    const customer = await individual('Della Delete');
+    const passport = await upload(customer.id, 'PASSPORT');
+    await submit(customer.id);
+    expect((await call('DELETE', `/documents/${passport.id}`)).status).toBe(409);
+  });
+});
+
 describe('regulated and paperwork-skipping platforms (individuals)', () => {
   it.each([{ regulated: true }, { skipPaperwork: true }])('%o: only 001 and 003 can be submitted', async (mode) => {
     onPlatform(mode);
