@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
-  ACCEPTED_DOCUMENT_TYPES, BeneficialOwner, BeneficialOwnerCreateRequest, BeneficialOwnerUpdateRequest, DocumentUploadRequest,
-  Verification, VerificationStatus,
+  ACCEPTED_DOCUMENT_TYPES, BeneficialOwner, BeneficialOwnerCreateRequest, BeneficialOwnerUpdateRequest, DocumentReplaceFields,
+  DocumentUploadFields, DocumentUploadRequest, PROOF_OF_ADDRESS_DOCUMENT_TYPES, Verification, VerificationStatus, documentEndpoints,
 } from './onboarding.js';
+import { buildOpenApiDocument } from './openapi.js';
 
 const customerId = 'Customer:11111111-2222-4333-8444-555555555555';
 const paths = (result: { error?: { issues: { path: PropertyKey[] }[] } }) =>
@@ -58,7 +59,38 @@ describe('document upload', () => {
     expect(DocumentUploadRequest.safeParse({ ...upload, file: file() }).success).toBe(true);
     expect(paths(DocumentUploadRequest.safeParse({ documentHolder: customerId, documentType: 'NATIONAL_ID', country: 'US', file: file() })))
       .toEqual(['documentNumber', 'issuingAuthority', 'side']);
-    expect(DocumentUploadRequest.safeParse({ documentHolder: customerId, documentType: 'UTILITY_BILL', country: 'US', file: file('application/pdf') }).success).toBe(true);
+    expect(DocumentUploadRequest.safeParse({ documentHolder: customerId, documentType: 'UTILITY_BILL', country: 'US', issuedOn: '2026-05-01', file: file('application/pdf') }).success).toBe(true);
+  });
+
+  it('takes no side on a passport and needs issuedOn on proof of address', () => {
+    expect(paths(DocumentUploadRequest.safeParse({ ...upload, side: 'FRONT', file: file() }))).toEqual(['side']);
+    for (const documentType of PROOF_OF_ADDRESS_DOCUMENT_TYPES) {
+      expect(paths(DocumentUploadRequest.safeParse({ documentHolder: customerId, documentType, country: 'US', file: file('application/pdf') }))).toEqual(['issuedOn']);
+    }
+    expect(paths(DocumentUploadRequest.safeParse({ ...upload, issuedOn: '2026-13-01', file: file() }))).toEqual(['issuedOn']);
+  });
+
+  it('validates the text fields apart from the file, and a replacement without the holder', () => {
+    expect(DocumentUploadFields.safeParse(upload).success).toBe(true);
+    expect(paths(DocumentUploadFields.safeParse({ ...upload, file: 'x' }))).toEqual(['']); // unrecognized key, reported at the root
+    const { documentHolder: _holder, ...replacement } = upload;
+    expect(DocumentReplaceFields.safeParse(replacement).success).toBe(true);
+    expect(DocumentReplaceFields.safeParse(upload).success).toBe(false);
+  });
+
+  it('declares the five document endpoints, uploads as multipart', () => {
+    expect(Object.values(documentEndpoints).map((e) => `${e.method} ${e.path}`)).toEqual([
+      'POST /documents', 'GET /documents', 'GET /documents/{documentId}', 'PUT /documents/{documentId}', 'DELETE /documents/{documentId}',
+    ]);
+    expect(documentEndpoints.uploadDocument).toMatchObject({ multipart: true, response: { status: 201 } });
+    expect(documentEndpoints.replaceDocument).toMatchObject({ multipart: true, response: { status: 200 } });
+    expect(documentEndpoints.deleteDocument.response.status).toBe(204);
+    const openapi = buildOpenApiDocument(documentEndpoints) as any;
+    const form = openapi.paths['/documents'].post.requestBody.content['multipart/form-data'].schema;
+    expect(form).toEqual({ $ref: '#/components/schemas/DocumentUploadRequest' });
+    expect(openapi.components.schemas.DocumentUploadRequest.properties.file).toMatchObject({ type: 'string', format: 'binary' });
+    expect(openapi.paths['/documents/{documentId}'].put.requestBody.content['multipart/form-data']).toBeDefined();
+    expect(openapi.paths['/documents/{documentId}'].delete.responses).toHaveProperty('409');
   });
 
   it('limits files to PDF, JPEG or PNG of at most 10 MB', () => {

@@ -8,6 +8,7 @@ import { Scheduler } from './core/scheduler.js';
 import { createMemoryStore, type Store } from './core/store.js';
 import { beneficialOwnerRoutes } from './beneficial-owners/routes.js';
 import { customerRoutes } from './customers/routes.js';
+import { documentRoutes } from './documents/routes.js';
 import { contactVerificationRoutes } from './contact/routes.js';
 import { platformRoutes } from './platforms/routes.js';
 import { createHttpSurface, type Incoming } from './http/app.js';
@@ -102,7 +103,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
   });
 
   const http = createHttpSurface(
-    [...customerRoutes, ...contactVerificationRoutes, ...accountRoutes, ...platformRoutes, ...beneficialOwnerRoutes, ...verificationRoutes, ...controlPlaneRoutes(platforms, openapi)],
+    [...customerRoutes, ...documentRoutes, ...contactVerificationRoutes, ...accountRoutes, ...platformRoutes, ...beneficialOwnerRoutes, ...verificationRoutes, ...controlPlaneRoutes(platforms, openapi)],
     { authenticate: (header) => platforms.authenticate(header), tenant, idempotency, platformById: (id) => platforms.byId(id) },
   );
 

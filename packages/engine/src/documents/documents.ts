@@ -1,0 +1,239 @@
+import {
+  DOCUMENT_MIME_TYPES, Document, DocumentReplaceFields, DocumentUploadFields, PROOF_OF_ADDRESS_DOCUMENT_TYPES,
+  PROOF_OF_ADDRESS_MAX_AGE_MONTHS, Timestamp, idPattern,
+  type DocumentListQuery, type DocumentMimeType, type FieldError, type Page,
+} from '@railyard/contract';
+import { z } from 'zod';
+import type { TenantContext } from '../core/context.js';
+import { ApiError, conflict, invalidInput, notFound } from '../core/errors.js';
+import { dedupeFieldErrors, toFieldErrors } from '../core/field-errors.js';
+import { paginate } from '../core/pagination.js';
+import { DOCUMENT_REJECTION_TRIGGERS, DOCUMENT_VERIFICATION_TRIGGERS, lookupFileMarker } from '../sandbox/magic-values.js';
+import { checkDocumentFile, type DocumentForm } from './form.js';
+
+// Documents (SPEC §2.7, §4.3; REFERENCE §5). Uploads are validated as a whole (every invalid field in one 400), then the
+// sandbox triggers of the file name apply; a refused upload leaves no state. No events are emitted.
+
+/** A verification error a document can be made to report (the values of DOCUMENT_VERIFICATION_TRIGGERS). */
+export type DocumentOutcome = (typeof DOCUMENT_VERIFICATION_TRIGGERS)[keyof typeof DOCUMENT_VERIFICATION_TRIGGERS];
+
+/** A stored document: the API Document plus internal fields. The file's bytes are not kept, only their digest. */
+export type DocumentRecord = Document & {
+  /** The content type, as sniffed from the file's bytes. */
+  contentType: DocumentMimeType;
+  sizeBytes: number;
+  /** sha256 of the file, hex (absent where Web Crypto is not available). */
+  sha256?: string;
+  /** Set by a `_verify_*` file-name marker: the error a verification reports for this document until it is replaced. */
+  sandboxOutcome?: DocumentOutcome;
+  /** When a verification submission first included this document; it can no longer be deleted (replacing clears it). */
+  submittedAt?: string;
+};
+
+/** The record schema, for snapshots. */
+export const DocumentRecordSchema = Document.extend({
+  contentType: z.enum(DOCUMENT_MIME_TYPES),
+  sizeBytes: z.number().int().min(0),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+  sandboxOutcome: z.enum(Object.values(DOCUMENT_VERIFICATION_TRIGGERS) as [DocumentOutcome, ...DocumentOutcome[]]).optional(),
+  submittedAt: Timestamp.optional(),
+});
+
+const INTERNAL_FIELDS = ['contentType', 'sizeBytes', 'sha256', 'sandboxOutcome', 'submittedAt'] as const;
+
+const documents = (tenant: TenantContext) => tenant.store.collection<DocumentRecord>('documents');
+
+/** The document as the API returns it (internal fields removed). */
+export function documentView(record: DocumentRecord): Document {
+  const view: Record<string, unknown> = { ...record };
+  for (const field of INTERNAL_FIELDS) delete view[field];
+  return view as Document;
+}
+
+/** A document by id, or 404 NOT_FOUND. */
+export function findDocument(tenant: TenantContext, documentId: string): DocumentRecord {
+  const record = documents(tenant).get(documentId);
+  if (!record) throw notFound('Document', documentId);
+  return record;
+}
+
+/** Every document of a customer or beneficial owner (through the `documentHolder` index), oldest first. */
+export function documentsOfHolder(tenant: TenantContext, holderId: string): DocumentRecord[] {
+  return documents(tenant).findBy('documentHolder', holderId).sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt));
+}
+
+/**
+ * Marks documents as submitted for verification (the verification area calls this): from then on they cannot be
+ * deleted (409), only replaced. Already submitted documents keep their first `submittedAt`. Unknown ids throw before
+ * anything changes.
+ */
+export function markDocumentsSubmitted(tenant: TenantContext, ids: readonly string[]): void {
+  const records = ids.map((id) => {
+    const record = documents(tenant).get(id);
+    if (!record) throw new Error(`markDocumentsSubmitted: unknown document ${id}`);
+    return record;
+  });
+  const now = tenant.nowIso();
+  for (const record of records) if (record.submittedAt === undefined) documents(tenant).replace({ ...record, submittedAt: now });
+}
+
+/** `POST /documents`. */
+export async function uploadDocument(tenant: TenantContext, form: DocumentForm): Promise<Document> {
+  const parsed = DocumentUploadFields.safeParse(form.fields, { reportInput: true });
+  const errors = [...form.problems, ...(parsed.success ? [] : toFieldErrors(parsed.error.issues)), ...holderErrors(tenant, form.fields.documentHolder)];
+  const file = checkedFile(tenant, form, errors);
+  if (!parsed.success || file === undefined) throw invalidInput(dedupeFieldErrors(errors));
+  const outcome = sandboxOutcomeOf(file.name);
+  const sha256 = await digest(file.bytes);
+
+  const now = tenant.nowIso();
+  const { documentHolder, ...fields } = parsed.data;
+  const record: DocumentRecord = {
+    id: tenant.ids('Document'),
+    documentHolder,
+    ...fields,
+    fileName: file.name,
+    createdAt: now,
+    updatedAt: now,
+    contentType: file.contentType,
+    sizeBytes: file.bytes.byteLength,
+    ...(sha256 === undefined ? {} : { sha256 }),
+    ...(outcome === undefined ? {} : { sandboxOutcome: outcome }),
+  };
+  stripUndefined(record);
+  documents(tenant).insert(record);
+  return documentView(record);
+}
+
+/**
+ * `PUT /documents/{id}`: a new file and new fields for the same holder. The document is new evidence: `submittedAt`
+ * is cleared, and so is `sandboxOutcome` unless the new file name carries a marker of its own.
+ */
+export async function replaceDocument(tenant: TenantContext, documentId: string, form: DocumentForm): Promise<Document> {
+  findDocument(tenant, documentId);
+  const parsed = DocumentReplaceFields.safeParse(form.fields, { reportInput: true });
+  const errors = [...form.problems, ...(parsed.success ? [] : toFieldErrors(parsed.error.issues))];
+  const file = checkedFile(tenant, form, errors);
+  if (!parsed.success || file === undefined) throw invalidInput(dedupeFieldErrors(errors));
+  const outcome = sandboxOutcomeOf(file.name);
+  const sha256 = await digest(file.bytes);
+
+  const existing = findDocument(tenant, documentId); // again: it may have gone while the digest was computed
+  const record: DocumentRecord = {
+    id: existing.id,
+    documentHolder: existing.documentHolder,
+    ...parsed.data,
+    fileName: file.name,
+    createdAt: existing.createdAt,
+    updatedAt: tenant.nowIso(),
+    contentType: file.contentType,
+    sizeBytes: file.bytes.byteLength,
+    ...(sha256 === undefined ? {} : { sha256 }),
+    ...(outcome === undefined ? {} : { sandboxOutcome: outcome }),
+  };
+  stripUndefined(record);
+  documents(tenant).replace(record);
+  return documentView(record);
+}
+
+/** `GET /documents/{id}`. */
+export const retrieveDocument = (tenant: TenantContext, documentId: string): Document => documentView(findDocument(tenant, documentId));
+
+/** `GET /documents`, newest first, optionally of one holder. */
+export function listDocuments(tenant: TenantContext, query: z.output<typeof DocumentListQuery>): Page<Document> {
+  const holder = query.documentHolder;
+  const entries = documents(tenant).newestFirst().filter(({ value }) => holder === undefined || value.documentHolder === holder);
+  return paginate(entries, query, documentView);
+}
+
+/** `DELETE /documents/{id}`: 409 CONFLICT once the document was submitted for verification (REFERENCE §5). */
+export function deleteDocument(tenant: TenantContext, documentId: string): void {
+  const record = findDocument(tenant, documentId);
+  if (record.submittedAt !== undefined) {
+    throw conflict(`Document ${documentId} was submitted for verification at ${record.submittedAt} and cannot be deleted; upload a replacement with PUT /documents/${documentId}`);
+  }
+  documents(tenant).delete(documentId);
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+
+/**
+ * The file and date checks beside the schema, added to `errors`; then, if everything is valid, the rejection triggers
+ * of the file name (which refuse the upload with their own status and code).
+ */
+function checkedFile(tenant: TenantContext, form: DocumentForm, errors: FieldError[]) {
+  const { contentType, errors: fileErrors } = checkDocumentFile(form.file);
+  errors.push(...fileErrors, ...issuedOnErrors(tenant, form.fields));
+  if (errors.length > 0 || contentType === undefined || form.file === undefined) return undefined;
+  rejectByTrigger(form.file.name);
+  return { ...form.file, contentType };
+}
+
+const CUSTOMER_ID = idPattern('Customer');
+const OWNER_ID = idPattern('BeneficialOwner');
+
+/**
+ * `documentHolder` must be a customer or beneficial owner of this platform (each platform's state is separate, so
+ * another platform's holder is unknown here). An unknown holder is a 400 field error, listed with the others.
+ */
+function holderErrors(tenant: TenantContext, holder: string | undefined): FieldError[] {
+  if (holder === undefined) return []; // the schema reports it
+  if (CUSTOMER_ID.test(holder)) {
+    const customer = tenant.store.collection<{ id: string; isDeleted?: boolean }>('customers').get(holder);
+    if (!customer) return [{ field: 'documentHolder', message: `is not a customer of this platform: no customer ${holder}` }];
+    if (customer.isDeleted) return [{ field: 'documentHolder', message: `customer ${holder} was deleted` }];
+    return [];
+  }
+  if (OWNER_ID.test(holder) && !tenant.store.collection<{ id: string; customerId: string }>('beneficialOwners').get(holder)) {
+    return [{ field: 'documentHolder', message: `is not a beneficial owner of this platform: no beneficial owner ${holder}` }];
+  }
+  return [];
+}
+
+/** `issuedOn` is never in the future; for proof of address it is within the last 3 months (SPEC §2.7). */
+function issuedOnErrors(tenant: TenantContext, fields: Record<string, string>): FieldError[] {
+  const issuedOn = fields.issuedOn;
+  if (issuedOn === undefined || !/^\d{4}-\d{2}-\d{2}$/.test(issuedOn) || Number.isNaN(Date.parse(issuedOn))) return []; // the schema reports it
+  const today = new Date(tenant.clock.now()).toISOString().slice(0, 10);
+  if (issuedOn > today) return [{ field: 'issuedOn', message: `must not be after today (${today})` }];
+  if (!(PROOF_OF_ADDRESS_DOCUMENT_TYPES as readonly string[]).includes(fields.documentType ?? '')) return [];
+  const earliest = monthsBefore(today, PROOF_OF_ADDRESS_MAX_AGE_MONTHS);
+  if (issuedOn < earliest) {
+    return [{ field: 'issuedOn', message: `is more than ${PROOF_OF_ADDRESS_MAX_AGE_MONTHS} months ago: proof of address must be dated on or after ${earliest}` }];
+  }
+  return [];
+}
+
+/** The date `months` calendar months before `date` (YYYY-MM-DD), clamped to the end of a shorter month. */
+export function monthsBefore(date: string, months: number): string {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  const index = y * 12 + (m - 1) - months;
+  const year = Math.floor(index / 12);
+  const month = index - year * 12; // 0-based
+  const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
+  return `${String(year).padStart(4, '0')}-${String(month + 1).padStart(2, '0')}-${String(Math.min(d, lastDay)).padStart(2, '0')}`;
+}
+
+/** Refuses an upload whose file name carries a rejection marker (sandbox, see magic-values.ts). */
+function rejectByTrigger(fileName: string) {
+  const hit = lookupFileMarker(DOCUMENT_REJECTION_TRIGGERS, fileName);
+  if (!hit) return;
+  const { status, code, reason } = hit.value;
+  const details = { reason, fileName, sandboxTrigger: hit.marker };
+  if (status === 422) throw new ApiError(422, code, `The document was rejected: ${reason}`, details);
+  throw new ApiError(400, code, `The document was rejected: ${reason}`, details);
+}
+
+/** The verification outcome a file name's `_verify_*` marker asks for, if any. */
+const sandboxOutcomeOf = (fileName: string): DocumentOutcome | undefined => lookupFileMarker(DOCUMENT_VERIFICATION_TRIGGERS, fileName)?.value;
+
+async function digest(bytes: Uint8Array): Promise<string | undefined> {
+  const subtle = globalThis.crypto?.subtle;
+  if (!subtle) return undefined;
+  const hash = new Uint8Array(await subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
+  return Array.from(hash, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+function stripUndefined(record: Record<string, unknown>) {
+  for (const [key, value] of Object.entries(record)) if (value === undefined) delete record[key];
+}
