@@ -64,9 +64,10 @@ export function startServer(engine: Engine, options: ServerOptions = {}): Promis
 function incomingFromNode(req: IncomingMessage, host: string): Incoming {
   const headers = req.headers;
   const target = req.url ?? '/';
-  // Origin-form targets ("/path") are joined to the server's own address (the Host header is not trusted to form
-  // the URL); absolute-form ones ("http://h/path") are already URLs.
-  const url = target.startsWith('/') ? `http://${host}${target}` : target;
+  // Origin-form targets ("/path") are joined to the server's own address and port (the Host header is not trusted to
+  // form the URL; links the sandbox hands out, such as a kycUrl, are built on this origin); absolute-form ones
+  // ("http://h/path") are already URLs.
+  const url = target.startsWith('/') ? `http://${host}:${req.socket.localPort}${target}` : target;
   return {
     method: req.method ?? 'GET',
     url,

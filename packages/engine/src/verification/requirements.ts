@@ -1,10 +1,10 @@
 import {
   ACCEPTED_DOCUMENT_TYPES, BENEFICIAL_OWNER_THRESHOLD_PERCENT, IDENTITY_DOCUMENT_TYPES, TWO_SIDED_DOCUMENT_TYPES,
   type BeneficialOwner, type BusinessCustomer, type DocumentType, type IndividualCustomer, type VerificationError,
-  type VerificationErrorType,
 } from '@railyard/contract';
 import type { TenantContext } from '../core/context.js';
 import { ownersOf } from '../beneficial-owners/owners.js';
+import { documentsOfHolder, type DocumentRecord } from '../documents/documents.js';
 import type { CustomerRecord } from '../customers/customers.js';
 import { valueAt } from '../customers/required-fields.js';
 import { APPLICANT_SCREENING, lookupSuffix } from '../sandbox/magic-values.js';
@@ -45,21 +45,9 @@ const MINIMUM_AGE_YEARS = 18;
 
 type MissingDocument = keyof typeof ACCEPTED_DOCUMENT_TYPES;
 
-/** What verification reads of a document (the documents area owns the full record). */
-export interface HeldDocument {
-  id: string;
-  documentHolder: string;
-  documentType: DocumentType;
-  side?: 'FRONT' | 'BACK' | undefined;
-  createdAt: string;
-  updatedAt?: string | undefined;
-  /** A sandbox trigger in the file name that makes verification report this error (documents area). */
-  sandboxOutcome?: VerificationErrorType | undefined;
-}
-
-/** Documents held by a customer or owner. */
-export const documentsHeldBy = (tenant: TenantContext, holderId: string): HeldDocument[] =>
-  tenant.store.collection<HeldDocument>('documents').findBy('documentHolder', holderId);
+/** The documents a customer or owner holds (the documents area owns them). */
+export const documentsHeldBy = documentsOfHolder;
+type HeldDocument = DocumentRecord;
 
 /** Document types that stand in for each other when a verification asks for a replacement. */
 const categoryOf = (type: DocumentType): readonly DocumentType[] =>
@@ -175,7 +163,7 @@ function missingDocuments(holderId: string, documents: HeldDocument[], needed: r
 /** Errors the sandbox triggers on uploaded documents (see the documents area's file-name markers). */
 function documentOutcomes(documents: HeldDocument[]): VerificationError[] {
   return documents
-    .filter((d): d is HeldDocument & { sandboxOutcome: VerificationErrorType } => d.sandboxOutcome !== undefined)
+    .filter((d): d is HeldDocument & { sandboxOutcome: NonNullable<HeldDocument['sandboxOutcome']> } => d.sandboxOutcome !== undefined)
     .map((d) => ({
       resourceId: d.id, type: d.sandboxOutcome, acceptedDocumentTypes: [...categoryOf(d.documentType)],
       reason: `document ${d.id} (${d.documentType}) failed review: ${d.sandboxOutcome}; upload a replacement`,

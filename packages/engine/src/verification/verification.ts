@@ -8,6 +8,7 @@ import type { TenantContext } from '../core/context.js';
 import { ApiError, conflict, invalidField, notFound } from '../core/errors.js';
 import { paginate } from '../core/pagination.js';
 import { findCustomer, setCustomerStatus, statusOf, type CustomerRecord } from '../customers/customers.js';
+import { markDocumentsSubmitted } from '../documents/documents.js';
 import {
   BENEFICIAL_OWNER_KYC, BUSINESS_KYB, INDIVIDUAL_KYC, VERIFICATION_REVIEW_MS, lookupSuffix,
 } from '../sandbox/magic-values.js';
@@ -185,11 +186,7 @@ function poorQualityDocument(tenant: TenantContext, customer: CustomerRecord, pr
 /** Documents become evidence of a submission: they can no longer be deleted (REFERENCE §5). */
 function markSubmitted(tenant: TenantContext, customer: CustomerRecord) {
   const holders = [customer.id, ...ownersOf(tenant, customer.id).map((o) => o.id)];
-  const documents = tenant.store.collection<{ id: string; submittedAt?: string }>('documents');
-  const now = tenant.nowIso();
-  for (const holder of holders) {
-    for (const document of documentsHeldBy(tenant, holder)) documents.replace({ ...document, submittedAt: now });
-  }
+  markDocumentsSubmitted(tenant, holders.flatMap((holder) => documentsHeldBy(tenant, holder).map((d) => d.id)));
 }
 
 /** The newest verification of a customer. */
