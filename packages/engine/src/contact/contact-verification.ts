@@ -1,10 +1,9 @@
-import {
-  CONTACT_CODE_TTL_MS, ContactChannel, SANDBOX_CONTACT_VERIFICATION_CODE, Timestamp, type Customer,
-} from '@railyard/contract';
+import { CONTACT_CODE_TTL_MS, ContactChannel, Timestamp, type Customer } from '@railyard/contract';
 import { z } from 'zod';
 import type { TenantContext } from '../core/context.js';
 import { ApiError, conflict, invalidField } from '../core/errors.js';
 import { type CustomerRecord, customerView, findCustomer } from '../customers/customers.js';
+import { CONTACT_VERIFICATION_CODE } from '../sandbox/magic-values.js';
 
 // Contact verification (SPEC §2.6, §3.4, §4.3; REFERENCE §2.1, §13): which channels a region requires, one-time codes,
 // and the PENDING → VERIFIED move of each channel.
@@ -121,7 +120,7 @@ function channelOf(tenant: TenantContext, customerId: string, channel: ContactCh
 /**
  * `POST /customers/{id}/verify-email` and `/verify-phone`: issues a new code for the channel, replacing any earlier one
  * (which stops working). Codes expire after {@link CONTACT_CODE_TTL_MS} of engine time; the sandbox code is always
- * {@link SANDBOX_CONTACT_VERIFICATION_CODE}.
+ * {@link CONTACT_VERIFICATION_CODE}.
  */
 export function sendContactCode(tenant: TenantContext, customerId: string, channel: ContactChannel): void {
   const { contact } = channelOf(tenant, customerId, channel);
@@ -137,7 +136,7 @@ export function sendContactCode(tenant: TenantContext, customerId: string, chann
     id: codeId(customerId, channel),
     customerId,
     channel,
-    code: SANDBOX_CONTACT_VERIFICATION_CODE,
+    code: CONTACT_VERIFICATION_CODE,
     sentTo: contact,
     issuedAt: new Date(now).toISOString(),
     expiresAt: new Date(now + CONTACT_CODE_TTL_MS).toISOString(),
@@ -165,7 +164,7 @@ export function confirmContactCode(tenant: TenantContext, customerId: string, ch
     throw invalidField('code', `the code expired at ${pending.expiresAt} (codes are valid for ${CONTACT_CODE_TTL_MS / 60_000} minutes); ${resend}`);
   }
   if (code !== pending.code) {
-    throw invalidField('code', `is wrong: it does not match the code sent to this ${CHANNEL_NAME[channel]} (in the sandbox the code is ${SANDBOX_CONTACT_VERIFICATION_CODE})`);
+    throw invalidField('code', `is wrong: it does not match the code sent to this ${CHANNEL_NAME[channel]} (in the sandbox the code is ${CONTACT_VERIFICATION_CODE})`);
   }
   const updated = {
     ...customer,

@@ -110,3 +110,12 @@ export const DOCUMENT_VERIFICATION_TRIGGERS = {
   _verify_fail: 'DOCUMENT_VERIFICATION_FAILED',
   _verify_fraud: 'SUSPECTED_FRAUD_DOCUMENT',
 } as const;
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Contact verification (REFERENCE §13)
+
+/**
+ * The one-time code of every contact-verification send (`POST /customers/{id}/verify-email`, `/verify-phone`): always
+ * `123456` in the sandbox. Only the code most recently sent to the customer's current contact counts, for 10 minutes.
+ */
+export { SANDBOX_CONTACT_VERIFICATION_CODE as CONTACT_VERIFICATION_CODE } from '@railyard/contract';

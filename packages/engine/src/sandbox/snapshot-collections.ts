@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { IdempotencyRecord } from '../core/idempotency.js';
 import { JobRecord } from '../core/scheduler.js';
 import { CONTACT_CODES, ContactCodeRecord } from '../contact/contact-verification.js';
+import { KYC_LINKS, KycLinkRecord } from '../hosted/kyc-links.js';
 import { DocumentRecordSchema } from '../documents/documents.js';
 
 /** The snapshot key of the platform's pending jobs. */
@@ -21,5 +22,6 @@ export const SNAPSHOT_COLLECTIONS: Readonly<Record<string, z.ZodType>> = {
   beneficialOwners: BeneficialOwner,
   verifications: Verification.extend({ poorQuality: z.object({ documentId: z.string(), at: z.string() }).optional() }),
   [CONTACT_CODES]: ContactCodeRecord,
+  [KYC_LINKS]: KycLinkRecord,
   documents: DocumentRecordSchema,
 };

@@ -1,0 +1,113 @@
+import { KYC_LINK_TTL_MS, Timestamp, hostedKycPath, type KycLink } from '@railyard/contract';
+import { z } from 'zod';
+import { unverifiedChannels } from '../contact/contact-verification.js';
+import type { TenantContext } from '../core/context.js';
+import { ApiError, conflict } from '../core/errors.js';
+import { type CustomerRecord, customerView, findCustomer } from '../customers/customers.js';
+
+// Hosted verification links (SPEC §3.4, §4.3; REFERENCE §2.1): single use, 30 minutes of engine time, refused while a
+// contact channel still needs verifying. The page behind a link is in pages.ts.
+
+/** How a finished flow ended (kept on the used link; the redirect says only `completed`). */
+export const LinkOutcome = z.enum(['COMPLETED', 'APPROVED', 'REJECTED']);
+export type LinkOutcome = z.infer<typeof LinkOutcome>;
+
+/** A stored link; its id is the token of the URL. */
+export const KycLinkRecord = z.object({
+  /** The token: unguessable, it alone authorizes the public page. */
+  id: z.string().min(16),
+  customerId: z.string(),
+  redirectUri: z.string(),
+  kycUrl: z.string(),
+  createdAt: Timestamp,
+  expiresAt: Timestamp,
+  /** Set when the flow finished: the link is used up. */
+  usedAt: Timestamp.optional(),
+  outcome: LinkOutcome.optional(),
+});
+export type KycLinkRecord = z.infer<typeof KycLinkRecord>;
+
+/** The store collection of links (listed in the snapshot collections). */
+export const KYC_LINKS = 'kycLinks';
+
+const links = (tenant: TenantContext) => tenant.store.collection<KycLinkRecord>(KYC_LINKS);
+
+/** 24 random bytes, base64url: the link token. */
+function newToken(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(24));
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/**
+ * `POST /customers/{id}/kyc-link`: a fresh single-use link to the hosted page, served at `origin` (the origin the
+ * request came to, so the link opens on the same server). Earlier links stay valid until used or expired. 409 while
+ * any channel of `contactVerification` is not VERIFIED.
+ */
+export function createKycLink(tenant: TenantContext, customerId: string, redirectUri: string, origin: string): KycLink {
+  const customer = usableCustomer(tenant, customerId);
+  const pending = unverifiedChannels(customerView(customer));
+  if (pending.length > 0) {
+    const paths = pending.map((channel) => `POST /customers/${customerId}/verify-${channel}`).join(' and ');
+    throw conflict(
+      `Customer ${customerId} must verify ${pending.join(' and ')} before a verification link can be created (${paths}, then confirm)`,
+      'CONFLICT',
+      { unverifiedChannels: pending },
+    );
+  }
+  const token = newToken();
+  const now = tenant.clock.now();
+  const record: KycLinkRecord = {
+    id: token,
+    customerId,
+    redirectUri,
+    kycUrl: `${origin}${hostedKycPath(tenant.platform.id, token)}`,
+    createdAt: new Date(now).toISOString(),
+    expiresAt: new Date(now + KYC_LINK_TTL_MS).toISOString(),
+  };
+  links(tenant).insert(record);
+  return { kycUrl: record.kycUrl, expiresAt: record.expiresAt, provider: 'SUMSUB', token };
+}
+
+/** 404 USER_NOT_FOUND or 410 CUSTOMER_DELETED, else the customer. */
+function usableCustomer(tenant: TenantContext, customerId: string): CustomerRecord {
+  const customer = findCustomer(tenant, customerId);
+  if (customer.isDeleted) throw new ApiError(410, 'CUSTOMER_DELETED', `Customer ${customerId} was deleted`);
+  return customer;
+}
+
+/** What a token opens: a usable link, or why not. */
+export type LinkState =
+  | { readonly state: 'open'; readonly link: KycLinkRecord; readonly customer: CustomerRecord }
+  | { readonly state: 'unknown' }
+  | { readonly state: 'used'; readonly link: KycLinkRecord }
+  | { readonly state: 'expired'; readonly link: KycLinkRecord }
+  | { readonly state: 'customer-gone'; readonly link: KycLinkRecord };
+
+/** The state of the link behind `token` now. */
+export function openLink(tenant: TenantContext, token: string): LinkState {
+  const link = links(tenant).get(token);
+  if (!link) return { state: 'unknown' };
+  if (link.usedAt !== undefined) return { state: 'used', link };
+  if (tenant.clock.now() >= Date.parse(link.expiresAt)) return { state: 'expired', link };
+  const customer = findCustomerOrUndefined(tenant, link.customerId);
+  if (!customer || customer.isDeleted) return { state: 'customer-gone', link };
+  return { state: 'open', link, customer };
+}
+
+function findCustomerOrUndefined(tenant: TenantContext, customerId: string): CustomerRecord | undefined {
+  try {
+    return findCustomer(tenant, customerId);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Uses the link up: the flow finished. Returns where to send the browser: `redirectUri` with `status=completed`. */
+export function finishLink(tenant: TenantContext, link: KycLinkRecord, outcome: LinkOutcome): string {
+  links(tenant).replace({ ...link, usedAt: tenant.nowIso(), outcome });
+  const target = new URL(link.redirectUri);
+  target.searchParams.set('status', 'completed');
+  return target.toString();
+}
