@@ -20,6 +20,7 @@ import { Customers } from './resources/customers.js';
 import { InternalAccounts } from './resources/internal-accounts.js';
 import { Sandbox } from './resources/sandbox.js';
 import { Verifications } from './resources/verifications.js';
+import { Documents } from './resources/documents.js';
 
 /** The base URL used when none is given: a local `railyard serve`. */
 export const DEFAULT_BASE_URL = `http://127.0.0.1:4100${BASE_PATH}`;
@@ -133,6 +134,8 @@ export class RailyardClient {
   readonly verifications: Verifications;
   /** Beneficial owners of business customers (SPEC §2.7). */
   readonly beneficialOwners: BeneficialOwners;
+  /** Documents of customers and beneficial owners: multipart upload from a Blob, bytes or a file path (SPEC §2.7). */
+  readonly documents: Documents;
   /**
    * Railyard's sandbox control plane (`/_sandbox/...`): clock, reset, snapshot and restore, events, platforms.
    * Every call is refused with {@link SandboxOnlyError}, before anything is sent, unless the client points at a sandbox.
@@ -143,6 +146,8 @@ export class RailyardClient {
   readonly #ky: KyInstance;
   /** Set when `fetch` is an in-process engine's: requests then skip Request/Response objects entirely. */
   readonly #dispatch: InMemoryDispatch | undefined;
+  /** The fetch function given (or the global one): multipart bodies go through it even in process. */
+  readonly #fetch: Fetch;
   readonly #defaultHeaders: Record<string, string>;
   readonly #logger: Logger;
   readonly #sleep: (ms: number) => Promise<void>;
@@ -181,6 +186,7 @@ export class RailyardClient {
 
     const fetchImpl: Fetch = options.fetch ?? ((request, init) => globalThis.fetch(request, init));
     this.#dispatch = inMemoryDispatchOf(options.fetch);
+    this.#fetch = fetchImpl;
     this.#defaultHeaders = lowerCaseKeys({ ...options.defaultHeaders, authorization: `Basic ${credentials}`, accept: 'application/json' });
     this.#ky = ky.create({
       prefixUrl: `${baseUrl}/`,
@@ -197,6 +203,7 @@ export class RailyardClient {
     this.config = new Config(this);
     this.verifications = new Verifications(this);
     this.beneficialOwners = new BeneficialOwners(this);
+    this.documents = new Documents(this);
     this.sandbox = new Sandbox(this);
   }
 
@@ -339,7 +346,7 @@ export class RailyardClient {
           log.log(`request ${method} ${url}`, {
             attempt,
             headers: redactHeaders(sent),
-            body: request.body === undefined ? undefined : redactBody(request.body),
+            body: request.body === undefined ? undefined : isFormData(request.body) ? describeForm(request.body) : redactBody(request.body),
           });
         });
       } catch (error) {
@@ -420,7 +427,7 @@ export class RailyardClient {
         method,
         searchParams,
         headers,
-        ...(body === undefined ? {} : { json: body }),
+        ...(body === undefined ? {} : isFormData(body) ? { body } : { json: body }),
         signal: controller.signal,
         hooks: { beforeRequest: [(sent) => onSend(sent.headers)] },
       });
@@ -447,6 +454,14 @@ export class RailyardClient {
       else sent[name] = value;
     });
     const search = searchParams.size > 0 ? `?${searchParams.toString()}` : '';
+    if (isFormData(body)) {
+      // The in-memory wire carries text only: a multipart form goes to the engine's fetch as a real Request.
+      delete sent['content-type'];
+      if (this.#logger.enabled) onSend(new Headers(sent));
+      if (signal?.aborted) throw signal.reason;
+      const init: RequestInit = { method, headers: sent, body, ...(signal ? { signal } : {}) };
+      return wireFromResponse(await this.#fetch(new Request(`${this.baseUrl}${path}${search}`, init)));
+    }
     let text: string | undefined;
     if (body !== undefined) {
       text = JSON.stringify(body);
@@ -474,6 +489,18 @@ export class RailyardClient {
       signal.removeEventListener('abort', onAbort);
     }
   }
+}
+
+/** Whether a request body is a multipart form (sent as multipart/form-data rather than JSON). */
+const isFormData = (body: unknown): body is FormData => typeof FormData !== 'undefined' && body instanceof FormData;
+
+/** A form as the debug log shows it: text fields as they are, files as their name, type and size. */
+function describeForm(form: FormData): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  form.forEach((value, name) => {
+    out[name] = typeof value === 'string' ? value : `<file ${value.name}, ${value.type || 'no type'}, ${value.size} bytes>`;
+  });
+  return redactBody(out) as Record<string, unknown>;
 }
 
 /** Reads an error response's body: JSON when it parses, else its text, `undefined` when empty or unreadable. */

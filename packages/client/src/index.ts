@@ -42,3 +42,7 @@ export {
   BeneficialOwners, type BeneficialOwner, type BeneficialOwnerCreateParams, type BeneficialOwnerUpdateParams,
   type BeneficialOwnerListParams,
 } from './resources/beneficial-owners.js';
+export {
+  Documents, documentForm, type Document, type DocumentFile, type DocumentUploadParams, type DocumentReplaceParams,
+  type DocumentListParams, type DocumentSide, type DocumentType,
+} from './resources/documents.js';
