@@ -70,6 +70,12 @@ describe('document upload', () => {
     expect(paths(DocumentUploadRequest.safeParse({ ...upload, issuedOn: '2026-13-01', file: file() }))).toEqual(['issuedOn']);
   });
 
+  it('reports a body that is not an object instead of throwing', () => {
+    for (const schema of [DocumentUploadRequest, DocumentUploadFields, DocumentReplaceFields]) {
+      for (const value of [null, undefined, 'x', 1]) expect(paths(schema.safeParse(value))).toEqual(['']);
+    }
+  });
+
   it('validates the text fields apart from the file, and a replacement without the holder', () => {
     expect(DocumentUploadFields.safeParse(upload).success).toBe(true);
     expect(paths(DocumentUploadFields.safeParse({ ...upload, file: 'x' }))).toEqual(['']); // unrecognized key, reported at the root

@@ -78,6 +78,7 @@ const includes = (list: readonly string[], value: unknown) => typeof value === '
  * depends on today, so the engine checks that against its clock.
  */
 function checkDocumentFields(value: Record<string, unknown>, ctx: Ctx) {
+  if (value === null || typeof value !== 'object') return; // the object schema reports it (refinements run regardless)
   const type = value.documentType;
   if (includes(IDENTITY_DOCUMENT_TYPES, type)) {
     for (const field of ['documentNumber', 'issuingAuthority']) {
