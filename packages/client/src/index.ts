@@ -26,6 +26,7 @@ export type { DebugLogger } from './core/logger.js';
 export type { CallArgs, ParamsArg, QueryArg, BodyArg, QueryParams, BodyParams, PathParams, ResultOf, PageItemOf, QueryValue } from './core/endpoint.js';
 export {
   Customers, type Customer, type CustomerCreateParams, type CustomerUpdateParams, type CustomerListParams, type EndUserTerms,
+  type KycLink, type KycLinkCreateParams,
 } from './resources/customers.js';
 export { Config, type PlatformConfig } from './resources/config.js';
 export { InternalAccounts, type InternalAccount, type InternalAccountListParams } from './resources/internal-accounts.js';

@@ -1,4 +1,4 @@
-import { customerEndpoints } from '@railyard/contract';
+import { contactVerificationEndpoints, customerEndpoints, kycLinkEndpoints } from '@railyard/contract';
 import type { APIPromise } from '../core/api-promise.js';
 import type { BodyParams, PageItemOf, QueryParams, ResultOf } from '../core/endpoint.js';
 import type { PagePromise } from '../core/pagination.js';
@@ -16,6 +16,10 @@ export type CustomerListParams = QueryParams<typeof customerEndpoints.listCustom
 export type Customer = ResultOf<typeof customerEndpoints.getCustomer>;
 /** The current end-user terms: `{ version, url }`. */
 export type EndUserTerms = ResultOf<typeof customerEndpoints.getEndUserTerms>;
+/** Body of {@link Customers.createKycLink}: `{ redirectUri }` (https, or http for localhost / 127.0.0.1). */
+export type KycLinkCreateParams = BodyParams<typeof kycLinkEndpoints.createKycLink>;
+/** A hosted verification link: `{ kycUrl, expiresAt, provider, token }`. */
+export type KycLink = ResultOf<typeof kycLinkEndpoints.createKycLink>;
 
 /** Customers (SPEC §4.3): the people and businesses your platform onboards. */
 export class Customers extends APIResource {
@@ -56,5 +60,41 @@ export class Customers extends APIResource {
   /** The current end-user terms URL and version, to record a customer's consent against. */
   endUserTerms(options?: RequestOptions): APIPromise<EndUserTerms> {
     return this._client.call(customerEndpoints.getEndUserTerms, {}, options);
+  }
+
+  // Contact verification and the hosted verification link (SPEC §3.4, §4.3).
+
+  /**
+   * Sends a one-time code to the customer's email (each call replaces the previous code; codes last 10 minutes; the
+   * sandbox code is always `123456`). A channel the region does not require, or one already VERIFIED, rejects with a
+   * {@link ConflictError}.
+   */
+  verifyEmail(customerId: string, options?: RequestOptions): APIPromise<void> {
+    return this._client.call(contactVerificationEndpoints.sendEmailVerificationCode, { params: { customerId } }, options);
+  }
+
+  /** Confirms the email with the code sent to it; a wrong, expired or unsent code rejects with a {@link BadRequestError} on `code`. */
+  confirmEmail(customerId: string, code: string, options?: RequestOptions): APIPromise<Customer> {
+    return this._client.call(contactVerificationEndpoints.confirmEmailVerification, { params: { customerId }, body: { code } }, options);
+  }
+
+  /** Sends a one-time code to the customer's phone number (see {@link Customers.verifyEmail}). */
+  verifyPhone(customerId: string, options?: RequestOptions): APIPromise<void> {
+    return this._client.call(contactVerificationEndpoints.sendPhoneVerificationCode, { params: { customerId } }, options);
+  }
+
+  /** Confirms the phone number with the code sent to it (see {@link Customers.confirmEmail}). */
+  confirmPhone(customerId: string, code: string, options?: RequestOptions): APIPromise<Customer> {
+    return this._client.call(contactVerificationEndpoints.confirmPhoneVerification, { params: { customerId }, body: { code } }, options);
+  }
+
+  /**
+   * Creates a single-use hosted verification link (KYC or KYB), valid for 30 minutes. Each call is a fresh link, sent
+   * with an `Idempotency-Key` (generated unless given) so a retry returns the same one. Rejects with a
+   * {@link ConflictError} while a contact channel is not VERIFIED. The customer's return to `redirectUri` means only
+   * that the flow finished: the decision arrives by webhook or on the customer.
+   */
+  createKycLink(customerId: string, body: KycLinkCreateParams, options?: RequestOptions): APIPromise<KycLink> {
+    return this._client.call(kycLinkEndpoints.createKycLink, { params: { customerId }, body }, options);
   }
 }
