@@ -29,8 +29,10 @@ export interface Endpoint {
   readonly body?: z.ZodType;
   /** True when the body may be omitted entirely (e.g. execute with an optional body). */
   readonly bodyOptional?: boolean;
-  /** The body is multipart/form-data rather than JSON (document upload). */
+  /** The body is multipart/form-data rather than JSON (document upload); the area serving it parses the form. */
   readonly multipart?: boolean;
+  /** Largest body accepted, in bytes (default 1 MiB); larger ones are 413 without being read further. */
+  readonly maxBodyBytes?: number;
   /**
    * The success response. A `schema` of undefined means no body (204), unless `contentType` names a non-JSON body
    * (an HTML page).

@@ -40,6 +40,8 @@ export type DocumentSide = z.infer<typeof DocumentSide>;
 
 /** Upload limits (SPEC §8). */
 export const DOCUMENT_MAX_BYTES = 10 * 1024 * 1024;
+/** Largest upload body read: the 10 MB file plus 1 MiB for the text fields and the multipart envelope. */
+export const DOCUMENT_FORM_MAX_BYTES = DOCUMENT_MAX_BYTES + 1024 * 1024;
 export const DOCUMENT_MIME_TYPES = ['application/pdf', 'image/jpeg', 'image/png'] as const;
 export type DocumentMimeType = (typeof DOCUMENT_MIME_TYPES)[number];
 
@@ -147,7 +149,7 @@ export const DocumentPath = z.object({ documentId: z.string() });
 const documentsTag = 'Documents';
 /**
  * Document endpoints (SPEC §4.3, REFERENCE §5). Uploads are multipart/form-data: `body` documents the form, and the
- * documents area reads and validates it itself (the HTTP layer parses JSON bodies only), hence `bodyOptional`.
+ * documents area parses and validates it (the HTTP layer reads the bounded body, for idempotency, but parses JSON only).
  */
 export const documentEndpoints = {
   uploadDocument: defineEndpoint({
@@ -157,7 +159,7 @@ export const documentEndpoints = {
       'PDF, JPEG or PNG, at most 10 MB, checked by content. Identity documents need documentNumber and issuingAuthority; ' +
       'DRIVERS_LICENSE and NATIONAL_ID need side; proof of address needs issuedOn within the last 3 months. ' +
       'A photo that fails the corner, focus or color check is 422 DOCUMENT_REJECTED.',
-    body: DocumentUploadRequest, multipart: true, bodyOptional: true,
+    body: DocumentUploadRequest, multipart: true, maxBodyBytes: DOCUMENT_FORM_MAX_BYTES,
     response: { status: 201, description: 'The stored document', schema: Document },
     errors: [422],
   }),
@@ -174,7 +176,7 @@ export const documentEndpoints = {
   replaceDocument: defineEndpoint({
     operationId: 'replaceDocument', method: 'PUT', path: '/documents/{documentId}', tag: documentsTag,
     summary: 'Replace a document\'s file and fields (multipart/form-data); the holder stays', params: DocumentPath,
-    body: DocumentReplaceRequest, multipart: true, bodyOptional: true,
+    body: DocumentReplaceRequest, multipart: true, maxBodyBytes: DOCUMENT_FORM_MAX_BYTES,
     response: { status: 200, description: 'The replaced document', schema: Document },
     errors: [422],
   }),
@@ -290,6 +292,7 @@ const personalInfoFields = {
 
 /** SSN and ITIN identifiers must match their US formats. */
 function checkIdentifier(value: Record<string, unknown>, ctx: Ctx) {
+  if (value === null || typeof value !== 'object') return; // the type error is reported by the object check
   const { idType, identifier } = value;
   if (typeof identifier !== 'string') return;
   const pattern = idType === 'SSN' ? SSN_PATTERN : idType === 'ITIN' ? ITIN_PATTERN : undefined;

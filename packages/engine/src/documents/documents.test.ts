@@ -334,8 +334,8 @@ describe('POST /documents', () => {
       } as RequestInit);
       const { status, body: error } = await send(request);
       expect(status).toBe(413);
-      expect(error).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', details: { maxFileBytes: DOCUMENT_MAX_BYTES } });
-      expect(error.message).toContain('at most 10 MB (10485760 bytes)');
+      expect(error).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', details: { maxBodyBytes: DOCUMENT_FORM_LIMIT } });
+      expect(error.message).toContain(`larger than ${DOCUMENT_FORM_LIMIT} bytes`);
       expect(pulled).toBeLessThan(DOCUMENT_FORM_LIMIT + 4 * chunk.byteLength);
     });
   });

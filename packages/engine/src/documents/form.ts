@@ -1,11 +1,11 @@
-import { DOCUMENT_MAX_BYTES, DOCUMENT_MIME_TYPES, type DocumentMimeType, type FieldError } from '@railyard/contract';
+import { DOCUMENT_FORM_MAX_BYTES, DOCUMENT_MAX_BYTES, DOCUMENT_MIME_TYPES, type DocumentMimeType, type FieldError } from '@railyard/contract';
 import { ApiError } from '../core/errors.js';
 import type { Incoming } from '../http/app.js';
 
 // Reading a document upload (multipart/form-data) and checking its file by content (SPEC §2.7, §8).
 
-/** Largest upload body read: the 10 MB file plus 1 MiB for the text fields and the multipart envelope. */
-export const DOCUMENT_FORM_LIMIT = DOCUMENT_MAX_BYTES + 1024 * 1024;
+/** Largest upload body read (the contract's limit of the upload endpoints). */
+export const DOCUMENT_FORM_LIMIT = DOCUMENT_FORM_MAX_BYTES;
 
 /** The file part of an upload. */
 export interface UploadedFile {

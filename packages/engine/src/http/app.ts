@@ -167,12 +167,14 @@ export function createHttpSurface(bindings: readonly Binding[], host: HttpHost):
     const platform = endpoint.public ? publicPlatform(host, match.params) : host.authenticate(incoming.header('authorization'));
     const tenant = host.tenant(platform);
     const rawBody = MUTATING.has(method) ? await readBody(incoming, endpoint) : undefined;
+    // A multipart body is read here (bounded) so the idempotency fingerprint covers it; the area parses the same bytes.
+    const request = rawBody?.bytes ? withBody(incoming, rawBody.bytes) : incoming;
 
     const run = async (): Promise<WireReply> => {
       const { input, errors } = validate(endpoint, match.params, url.searchParams, rawBody);
       if (check) errors.push(...check({ tenant, params: match.params, body: rawBody?.json }));
       if (errors.length > 0) throw invalidInput(dedupeFieldErrors(errors));
-      const result = await handler({ ...input, tenant, request: incoming });
+      const result = await handler({ ...input, tenant, request });
       if (!(result instanceof HttpResult)) return jsonReply(endpoint.response.status, endpoint.response.schema ? result : undefined);
       const type = result.headers['content-type'];
       return typeof result.body === 'string' && type !== undefined && !type.includes('json')
@@ -182,7 +184,7 @@ export function createHttpSurface(bindings: readonly Binding[], host: HttpHost):
 
     const key = incoming.header('idempotency-key');
     if (key === null || !MUTATING.has(method)) return run();
-    return withIdempotency(host, tenant, key, `${method} ${path}?${url.search}\u0000${rawBody?.text ?? ''}`, run);
+    return withIdempotency(host, tenant, key, `${method} ${path}?${url.search}\u0000${rawBody?.text ?? ''}\u0000${rawBody?.bytes ? hashBytes(rawBody.bytes, boundaryOf(incoming.header('content-type'))) : ''}`, run);
   }
 
   const fetchHandler = (request: Request): Promise<Response> => handle(incomingFromRequest(request)).then(toResponse);
@@ -208,11 +210,33 @@ function apiPath(pathname: string): string | undefined {
 interface RawBody {
   readonly text: string;
   readonly json: unknown;
+  /** A multipart body, read but not parsed. */
+  readonly bytes?: Uint8Array;
+}
+
+/** The same request, with its body already read. */
+function withBody(incoming: Incoming, bytes: Uint8Array): Incoming {
+  return {
+    ...incoming,
+    header: (name) => incoming.header(name),
+    text: async (limit) => {
+      if (bytes.byteLength > limit) throw tooLarge(limit);
+      return decodeUtf8(bytes);
+    },
+    bytes: async (limit) => {
+      if (bytes.byteLength > limit) throw tooLarge(limit);
+      return bytes;
+    },
+    toRequest: () => new Request(incoming.url, { method: incoming.method, headers: { 'content-type': incoming.header('content-type') ?? '' }, body: bytes as Uint8Array<ArrayBuffer> }),
+  };
 }
 
 async function readBody(incoming: Incoming, endpoint: Endpoint): Promise<RawBody | undefined> {
-  if (endpoint.multipart) return undefined; // the area that takes the upload reads its own stream
-  const text = await incoming.text(MAX_JSON_BODY_BYTES);
+  if (endpoint.multipart) {
+    const bytes = await incoming.bytes(endpoint.maxBodyBytes ?? MAX_JSON_BODY_BYTES);
+    return bytes.byteLength === 0 ? undefined : { text: '', json: undefined, bytes };
+  }
+  const text = await incoming.text(endpoint.maxBodyBytes ?? MAX_JSON_BODY_BYTES);
   if (text.trim() === '') return undefined;
   const type = incoming.header('content-type') ?? '';
   if (!/^application\/(.+\+)?json\s*(;|$)/i.test(type)) {
@@ -295,7 +319,7 @@ function concat(chunks: Uint8Array[], size: number): Uint8Array {
 }
 
 export const tooLarge = (limit: number) =>
-  new ApiError(413, 'PAYLOAD_TOO_LARGE', `The body is larger than ${limit} bytes, the limit for this request`);
+  new ApiError(413, 'PAYLOAD_TOO_LARGE', `The body is larger than ${limit} bytes, the limit for this request`, { maxBodyBytes: limit });
 
 /** Validates params, query and body together and returns every problem, so one 400 lists every invalid field. */
 function validate(endpoint: Endpoint, params: Record<string, string>, search: URLSearchParams, raw: RawBody | undefined) {
@@ -310,7 +334,9 @@ function validate(endpoint: Endpoint, params: Record<string, string>, search: UR
   const parsedParams = parse(endpoint.params, params);
   const parsedQuery = parse(endpoint.query, queryObject(search));
   let body: unknown;
-  if (endpoint.body) {
+  if (endpoint.multipart) {
+    // The area serving a form parses and validates it.
+  } else if (endpoint.body) {
     if (raw === undefined && !endpoint.bodyOptional) errors.push({ field: 'body', message: 'is required: send a JSON body', constraint: { required: true } });
     else if (raw !== undefined) body = parse(endpoint.body, raw.json);
   } else if (raw !== undefined && !isEmptyObject(raw.json)) {
@@ -367,6 +393,39 @@ async function withIdempotency(host: HttpHost, tenant: TenantContext, key: strin
   }
 }
 
+/** The multipart boundary of a content type: it differs per request, so it is left out of fingerprints. */
+function boundaryOf(contentType: string | null): Uint8Array | undefined {
+  const boundary = contentType ? /boundary="?([^";]+)"?/i.exec(contentType)?.[1] : undefined;
+  return boundary ? new TextEncoder().encode(boundary) : undefined;
+}
+
+/** The same 53-bit hash over bytes (a multipart body), skipping every occurrence of its boundary. */
+function hashBytes(bytes: Uint8Array, skip: Uint8Array | undefined): string {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < bytes.length; i++) {
+    if (skip && bytes[i] === skip[0] && startsAt(bytes, skip, i)) {
+      i += skip.length - 1;
+      continue;
+    }
+    h1 = Math.imul(h1 ^ bytes[i]!, 2654435761);
+    h2 = Math.imul(h2 ^ bytes[i]!, 1597334677);
+  }
+  return `${bytes.length}:${mix(h1, h2)}`;
+}
+
+function startsAt(bytes: Uint8Array, part: Uint8Array, at: number): boolean {
+  if (at + part.length > bytes.length) return false;
+  for (let j = 1; j < part.length; j++) if (bytes[at + j] !== part[j]) return false;
+  return true;
+}
+
+function mix(a: number, b: number): string {
+  const h1 = Math.imul(a ^ (a >>> 16), 2246822507) ^ Math.imul(b ^ (b >>> 13), 3266489909);
+  const h2 = Math.imul(b ^ (b >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
+}
+
 /** A 53-bit string hash (cyrb53): enough to tell two request bodies apart without storing them. */
 function fingerprintOf(text: string): string {
   let h1 = 0xdeadbeef;
@@ -376,9 +435,7 @@ function fingerprintOf(text: string): string {
     h1 = Math.imul(h1 ^ ch, 2654435761);
     h2 = Math.imul(h2 ^ ch, 1597334677);
   }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return `${text.length}:${(4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36)}`;
+  return `${text.length}:${mix(h1, h2)}`;
 }
 
 /** A JSON reply with the given status; an `undefined` body gives an empty reply (204). */
