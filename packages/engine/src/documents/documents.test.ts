@@ -373,6 +373,10 @@ describe('POST /documents', () => {
       expect(again.headers.get('idempotent-replayed')).toBe('true');
       expect(again.body.id).toBe(first.body.id);
       expect(stored()).toHaveLength(1);
+      const otherFile = await upload(passport(holder), file('other.jpg'), { headers: { 'idempotency-key': 'doc-1' } });
+      expect(otherFile.status).toBe(409);
+      expect(otherFile.body.code).toBe('IDEMPOTENCY_KEY_REUSED');
+      expect(stored()).toHaveLength(1);
     });
   });
 
