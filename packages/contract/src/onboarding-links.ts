@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Timestamp } from './common.js';
 import { Customer, CustomerPath } from './customers.js';
 import { defineEndpoint } from './endpoint.js';
+import { DOCUMENT_FORM_MAX_BYTES } from './onboarding.js';
 
 // Contact verification and the hosted verification link (SPEC §3.4, §4.3; REFERENCE §2.1, §13).
 
@@ -155,7 +156,7 @@ export const hostedVerificationEndpoints = {
   }),
   uploadHostedKycDocument: defineEndpoint({
     operationId: 'uploadHostedKycDocument', method: 'POST', path: '/_sandbox/hosted/{platformId}/kyc/{token}/documents', ...hosted,
-    multipart: true,
+    multipart: true, maxBodyBytes: DOCUMENT_FORM_MAX_BYTES,
     summary: 'Upload a document from the hosted page (multipart form with the fields of POST /documents)',
     response: { status: 303, description: 'Back to the page, which shows the result' },
   }),

@@ -153,6 +153,20 @@ describe('uploading a document from the page', () => {
     expect((await call('GET', '/documents')).body.data).toEqual([]);
   });
 
+  it('takes files above the 1 MiB JSON limit (a 3 MB scan), up to the 10 MB document limit', async () => {
+    const { id, url } = await linkFor(ada);
+    const scan = new Uint8Array(3 * 1024 * 1024);
+    scan.set(PNG_1X1);
+    expect((await post(`${url}/documents`, passportForm(id, {}, { bytes: scan, name: 'scan.png', type: 'image/png' }))).status).toBe(303);
+    const tooBig = new Uint8Array(10 * 1024 * 1024 + 1);
+    tooBig.set(PNG_1X1);
+    const refused = await post(`${url}/documents`, passportForm(id, {}, { bytes: tooBig, name: 'huge.png', type: 'image/png' }));
+    expect(refused.status).toBe(400);
+    expect(refused.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(refused.text).toContain('at most 10 MB');
+    expect((await call('GET', `/documents?documentHolder=${encodeURIComponent(id)}`)).body.data.map((d: Json) => d.fileName)).toEqual(['scan.png']);
+  });
+
   it('shows the sandbox photo check (422 DOCUMENT_REJECTED) on the page', async () => {
     const { id, url } = await linkFor(ada);
     const res = await post(`${url}/documents`, passportForm(id, {}, { bytes: PNG_1X1, name: 'passport_blurry.png', type: 'image/png' }));
