@@ -98,6 +98,16 @@ describe('POST /customers/{id}/verify-email and /confirm', () => {
     expect((await call('POST', path(eu.id, '/verify-email/confirm'), { code: '123456' })).status).toBe(409);
   });
 
+  it('409 when the region requires email but the customer has none on file, until a PATCH adds one', async () => {
+    const noEmail = await create({ customerType: 'INDIVIDUAL', fullName: 'Jean Valjean', region: 'EU' });
+    expect(noEmail.contactVerification).toEqual({ email: 'PENDING' });
+    const res = await call('POST', path(noEmail.id, '/verify-email'));
+    expect(res.status).toBe(409);
+    expect(res.body.message).toMatch(/has no email to send a code to; add email with PATCH/);
+    await call('PATCH', path(noEmail.id), { customerType: 'INDIVIDUAL', email: 'jean@example.eu' });
+    expect((await call('POST', path(noEmail.id, '/verify-email'))).status).toBe(204);
+  });
+
   it('404 USER_NOT_FOUND for an unknown customer', async () => {
     const unknown = 'Customer:00000000-0000-4000-8000-000000000000';
     for (const suffix of ['/verify-email', '/verify-phone']) {
