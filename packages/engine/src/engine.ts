@@ -10,7 +10,7 @@ import { beneficialOwnerRoutes } from './beneficial-owners/routes.js';
 import { customerRoutes } from './customers/routes.js';
 import { documentRoutes } from './documents/routes.js';
 import { contactVerificationRoutes } from './contact/routes.js';
-import { hostedRoutes } from './hosted/routes.js';
+import { hostedErrorReply, hostedRoutes } from './hosted/routes.js';
 import { platformRoutes } from './platforms/routes.js';
 import { createHttpSurface, type Incoming } from './http/app.js';
 import type { WireReply } from '@railyard/contract';
@@ -105,7 +105,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
 
   const http = createHttpSurface(
     [...customerRoutes, ...documentRoutes, ...contactVerificationRoutes, ...hostedRoutes, ...accountRoutes, ...platformRoutes, ...beneficialOwnerRoutes, ...verificationRoutes, ...controlPlaneRoutes(platforms, openapi)],
-    { authenticate: (header) => platforms.authenticate(header), tenant, idempotency, platformById: (id) => platforms.byId(id) },
+    { authenticate: (header) => platforms.authenticate(header), tenant, idempotency, platformById: (id) => platforms.byId(id), publicError: hostedErrorReply },
   );
 
   const platformOf = (p: Platform | string | undefined): Platform => {

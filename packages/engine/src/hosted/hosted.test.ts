@@ -105,6 +105,14 @@ describe('GET the page', () => {
     expect(page.text).toContain('This verification link is not valid');
   });
 
+  it('an unknown platform in the link is a 404 page too', async () => {
+    const { url } = await linkFor(ada);
+    const page = await get(url.replace(/hosted\/[^/]+\/kyc/, 'hosted/Platform:00000000-0000-4000-8000-000000000000/kyc'));
+    expect(page.status).toBe(404);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(page.text).toContain('This page does not exist');
+  });
+
   it('is also served under the base path', async () => {
     const { url } = await linkFor(ada);
     const page = await get(url.replace('/_sandbox/', '/2025-10-13/_sandbox/'));

@@ -191,3 +191,9 @@ export function unavailablePage(reason: 'used' | 'expired' | 'unknown' | 'custom
   }[reason];
   return layout(text.title, html`<section class="problem" id="unavailable" data-reason="${reason}"><h1>${text.title}</h1><p>${text.detail}</p></section>`);
 }
+
+/** An error on a page a person opened (an unknown link's platform, an upload too large), as a page rather than JSON. */
+export function errorPage(status: number, message: string): Html {
+  const title = status === 404 ? 'This page does not exist' : 'This request could not be completed';
+  return layout(title, html`<section class="problem" id="error" data-status="${String(status)}"><h1>${title}</h1><p>${message}</p></section>`);
+}

@@ -1,5 +1,9 @@
 import { hostedVerificationEndpoints as h, kycLinkEndpoints as k } from '@railyard/contract';
+import type { WireReply } from '@railyard/contract';
+import type { ApiError } from '../core/errors.js';
 import { bind } from '../http/app.js';
+import { PAGE_HEADERS } from './html.js';
+import { errorPage } from './pages.js';
 import { addOwnerFromPage, finishFromPage, showKycPage, uploadFromPage } from './hosted.js';
 import { createKycLink } from './kyc-links.js';
 
@@ -14,3 +18,10 @@ export const hostedRoutes = [
   bind(h.approveHostedKyc, ({ tenant, params, request }) => finishFromPage(tenant, params.token, request, 'APPROVED')),
   bind(h.rejectHostedKyc, ({ tenant, params, request }) => finishFromPage(tenant, params.token, request, 'REJECTED')),
 ];
+
+/** Errors of the hosted pages that the HTTP layer raises before a page runs (unknown platform, body too large), as pages. */
+export const hostedErrorReply = (error: ApiError): WireReply => ({
+  status: error.status,
+  headers: { ...PAGE_HEADERS },
+  body: errorPage(error.status, error.message).value,
+});

@@ -109,6 +109,8 @@ export interface HttpHost {
   tenant(platform: Platform): TenantContext;
   /** The platform with this id, for public endpoints that name it in their path. */
   platformById(platformId: string): Platform | undefined;
+  /** How a public endpoint (a page a person opens) shows an error; JSON when absent. */
+  publicError?(error: ApiError): WireReply;
   readonly idempotency: IdempotencyKeys;
 }
 
@@ -135,17 +137,18 @@ export function createHttpSurface(bindings: readonly Binding[], host: HttpHost):
 
   async function handle(incoming: Incoming): Promise<WireReply> {
     const requestId = `req_${(++requestCounter).toString(36)}${Math.random().toString(36).slice(2, 10)}`;
+    const route = { public: false };
     let reply: WireReply;
     try {
-      reply = await dispatch(incoming);
+      reply = await dispatch(incoming, route);
     } catch (error) {
-      reply = errorReply(error);
+      reply = route.public && error instanceof ApiError && host.publicError ? host.publicError(error) : errorReply(error);
     }
     reply.headers['x-request-id'] = requestId;
     return reply;
   }
 
-  async function dispatch(incoming: Incoming): Promise<WireReply> {
+  async function dispatch(incoming: Incoming, route: { public: boolean }): Promise<WireReply> {
     let url: URL;
     try {
       url = new URL(incoming.url);
@@ -164,6 +167,7 @@ export function createHttpSurface(bindings: readonly Binding[], host: HttpHost):
       return jsonReply(405, new ApiError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}; use ${allow}`).toBody(), { allow });
     }
     const { endpoint, handler, check } = match.value;
+    route.public = endpoint.public === true;
     const platform = endpoint.public ? publicPlatform(host, match.params) : host.authenticate(incoming.header('authorization'));
     const tenant = host.tenant(platform);
     const rawBody = MUTATING.has(method) ? await readBody(incoming, endpoint) : undefined;
