@@ -5,6 +5,7 @@ import { createClient, type RailyardClient } from '@railyard/client';
 import { createEngine } from '@railyard/engine';
 import { createHandlers } from '@railyard/engine/msw';
 import { setupServer } from 'msw/node';
+import { afterAll, beforeAll, beforeEach, describe } from 'vitest';
 
 /** Credentials of the platform every transport starts with. */
 export const ROOT_CREDENTIALS = { clientId: 'scenario-root', clientSecret: 'scenario-root-secret' };
@@ -85,3 +86,30 @@ export function overHttp(): Transport {
 
 /** Every transport, for `describe.each`. */
 export const TRANSPORTS: (() => Transport)[] = [inProcess, viaMsw, overHttp];
+
+/** What a scenario sees: the transport, and a client for a platform made fresh for each test. */
+export interface TransportScope {
+  readonly transport: Transport;
+  readonly client: RailyardClient;
+  readonly platform: { clientId: string; clientSecret: string };
+}
+
+/**
+ * Runs the same scenarios over every transport: the transport starts once per suite, and each test gets a platform of
+ * its own (so tests never see each other's data) with a client for it.
+ */
+export function describeOverTransports(title: string, define: (scope: TransportScope) => void): void {
+  describe.each(TRANSPORTS.map((make) => [make().name, make] as const))(`${title} over %s`, (_name, make) => {
+    const scope = {} as { transport: Transport; client: RailyardClient; platform: { clientId: string; clientSecret: string } };
+    beforeAll(async () => {
+      scope.transport = make();
+      await scope.transport.start();
+    });
+    afterAll(() => scope.transport.stop());
+    beforeEach(async () => {
+      scope.platform = await scope.transport.clientFor(ROOT_CREDENTIALS).sandbox.platforms.create({ name: title });
+      scope.client = scope.transport.clientFor(scope.platform);
+    });
+    define(scope);
+  });
+}
