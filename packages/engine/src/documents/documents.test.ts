@@ -365,6 +365,14 @@ describe('POST /documents', () => {
       expect(stored()).toEqual([]);
     });
 
+    it('answers an empty multipart body with a 400, not a 5xx', async () => {
+      const request = new Request(`http://sandbox.test${BASE_PATH}/documents`, {
+        method: 'POST', body: '', headers: { authorization: auth(), 'content-type': 'multipart/form-data; boundary=abc' },
+      });
+      const { status } = await send(request);
+      expect(status).toBe(400);
+    });
+
     it('replays an upload sent again with the same Idempotency-Key', async () => {
       const holder = await customer();
       const first = await upload(passport(holder), file('p.jpg'), { headers: { 'idempotency-key': 'doc-1' } });

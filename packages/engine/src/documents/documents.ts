@@ -10,6 +10,7 @@ import { dedupeFieldErrors, toFieldErrors } from '../core/field-errors.js';
 import { paginate } from '../core/pagination.js';
 import { DOCUMENT_REJECTION_TRIGGERS, DOCUMENT_VERIFICATION_TRIGGERS, lookupFileMarker } from '../sandbox/magic-values.js';
 import { checkDocumentFile, type DocumentForm } from './form.js';
+import { assertEvidenceOpen } from '../verification/locks.js';
 
 // Documents (SPEC §2.7, §4.3; REFERENCE §5). Uploads are validated as a whole (every invalid field in one 400), then the
 // sandbox triggers of the file name apply; a refused upload leaves no state. No events are emitted.
@@ -110,7 +111,7 @@ export async function uploadDocument(tenant: TenantContext, form: DocumentForm):
  * is cleared, and so is `sandboxOutcome` unless the new file name carries a marker of its own.
  */
 export async function replaceDocument(tenant: TenantContext, documentId: string, form: DocumentForm): Promise<Document> {
-  findDocument(tenant, documentId);
+  assertEvidenceOpen(tenant, findDocument(tenant, documentId).documentHolder, `replace document ${documentId}`);
   const parsed = DocumentReplaceFields.safeParse(form.fields, { reportInput: true });
   const errors = [...form.problems, ...(parsed.success ? [] : toFieldErrors(parsed.error.issues))];
   const file = checkedFile(tenant, form, errors);
@@ -149,6 +150,7 @@ export function listDocuments(tenant: TenantContext, query: z.output<typeof Docu
 /** `DELETE /documents/{id}`: 409 CONFLICT once the document was submitted for verification (REFERENCE §5). */
 export function deleteDocument(tenant: TenantContext, documentId: string): void {
   const record = findDocument(tenant, documentId);
+  assertEvidenceOpen(tenant, record.documentHolder, `delete document ${documentId}`);
   if (record.submittedAt !== undefined) {
     throw conflict(`Document ${documentId} was submitted for verification at ${record.submittedAt} and cannot be deleted; upload a replacement with PUT /documents/${documentId}`);
   }

@@ -94,7 +94,8 @@ const problemOf = (title: string, error: unknown): { status: number; problem: Pr
 /** `GET …/kyc/{token}`: the page. */
 export function showKycPage(tenant: TenantContext, token: string, request: Incoming): HttpResult | Promise<HttpResult> {
   return withOpenLink(tenant, token, (open) => {
-    const notice = NOTICES[new URL(request.url).searchParams.get('notice') ?? ''];
+    const key = new URL(request.url).searchParams.get('notice') ?? '';
+    const notice = Object.hasOwn(NOTICES, key) ? NOTICES[key as keyof typeof NOTICES] : undefined;
     return renderPage(tenant, open, pagePathOf(request), 200, { notice });
   });
 }

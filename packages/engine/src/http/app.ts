@@ -237,8 +237,9 @@ function withBody(incoming: Incoming, bytes: Uint8Array): Incoming {
 
 async function readBody(incoming: Incoming, endpoint: Endpoint): Promise<RawBody | undefined> {
   if (endpoint.multipart) {
+    // Always handed on, even empty: the stream is consumed, so the area must get these bytes, not the stream.
     const bytes = await incoming.bytes(endpoint.maxBodyBytes ?? MAX_JSON_BODY_BYTES);
-    return bytes.byteLength === 0 ? undefined : { text: '', json: undefined, bytes };
+    return { text: '', json: undefined, bytes };
   }
   const text = await incoming.text(endpoint.maxBodyBytes ?? MAX_JSON_BODY_BYTES);
   if (text.trim() === '') return undefined;

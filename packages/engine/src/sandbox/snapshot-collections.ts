@@ -20,7 +20,9 @@ export const SNAPSHOT_COLLECTIONS: Readonly<Record<string, z.ZodType>> = {
   idempotency: IdempotencyRecord,
   [JOBS]: JobRecord,
   beneficialOwners: BeneficialOwner,
-  verifications: Verification.extend({ poorQuality: z.object({ documentId: z.string(), at: z.string() }).optional() }),
+  verifications: Verification.extend({
+    poorQuality: z.object({ documentId: z.string(), version: z.string(), identityDocumentIds: z.array(z.string()) }).optional(),
+  }),
   [CONTACT_CODES]: ContactCodeRecord,
   [KYC_LINKS]: KycLinkRecord,
   documents: DocumentRecordSchema,

@@ -101,6 +101,41 @@ describe('individual packets', () => {
     expect((await call('POST', `/_sandbox/verifications/${verification.id}/decide`, { decision: 'REJECTED' })).status).toBe(409);
   });
 
+  it('003 is also cleared by uploading another identity document', async () => {
+    const customer = await individual('Ned Newpass003');
+    await upload(customer.id, 'PASSPORT');
+    expect((await submit(customer.id)).body.errors[0].type).toBe('POOR_QUALITY_DOCUMENT');
+    await upload(customer.id, 'NATIONAL_ID', { side: 'FRONT' });
+    await upload(customer.id, 'NATIONAL_ID', { side: 'BACK' });
+    expect((await submit(customer.id)).body.verificationStatus).toBe('IN_PROGRESS');
+  });
+
+  it('HOLD during the short review keeps the verification for a person to decide', async () => {
+    const customer = await individual('Hal Held');
+    await upload(customer.id, 'PASSPORT');
+    const verification = (await submit(customer.id)).body;
+    const held = (await call('POST', `/_sandbox/verifications/${verification.id}/decide`, { decision: 'HOLD' })).body;
+    expect(held.verificationStatus).toBe('PENDING_MANUAL_REVIEW');
+    advance(10_000);
+    expect((await call('GET', `/customers/${customer.id}`)).body.kycStatus).toBe('HOLD');
+    expect((await call('GET', `/verifications/${verification.id}`)).body.verificationStatus).toBe('PENDING_MANUAL_REVIEW');
+    await call('POST', `/_sandbox/verifications/${verification.id}/decide`, { decision: 'APPROVED' });
+    expect((await call('GET', `/customers/${customer.id}`)).body.kycStatus).toBe('APPROVED');
+  });
+
+  it('evidence is fixed while under review and once decided', async () => {
+    const customer = await individual('Eve Evidence');
+    const passport = await upload(customer.id, 'PASSPORT');
+    await submit(customer.id);
+    const replace = await engine.fetch(formRequest('PUT', `/documents/${passport.id}`, {
+      documentType: 'PASSPORT', country: 'US', documentNumber: 'X1', issuingAuthority: 'State',
+    }, { name: 'passport_verify_fraud.png', bytes: SAMPLE_FILES.png, type: 'image/png' }, as));
+    expect(replace.status).toBe(409);
+    expect((await replace.json()).code).toBe('INVALID_STATE_TRANSITION');
+    advance(2_000);
+    expect((await call('DELETE', `/documents/${passport.id}`)).status).toBe(409);
+  });
+
   it('002 is reviewed, then REJECTED; the status is final and renaming does not re-derive it', async () => {
     const customer = await individual('Rex Rejected002');
     await upload(customer.id, 'PASSPORT');
@@ -119,7 +154,6 @@ describe('individual packets', () => {
     expect(first.verificationStatus).toBe('RESOLVE_ERRORS');
     expect(first.errors).toEqual([expect.objectContaining({ resourceId: passport.id, type: 'POOR_QUALITY_DOCUMENT', acceptedDocumentTypes: ['PASSPORT', 'DRIVERS_LICENSE', 'NATIONAL_ID'] })]);
     expect((await submit(customer.id)).body.errors[0].type).toBe('POOR_QUALITY_DOCUMENT'); // not replaced yet
-    advance(1_000);
     const replaced = await engine.fetch(formRequest('PUT', `/documents/${passport.id}`, {
       documentType: 'PASSPORT', country: 'US', documentNumber: 'X1234567', issuingAuthority: 'US Department of State',
     }, { name: 'sharper.png', bytes: SAMPLE_FILES.png, type: 'image/png' }, as));
@@ -287,7 +321,7 @@ describe('business packets', () => {
     expect((await call('GET', `/customers/${customer.id}`)).body.kybStatus).toBe('APPROVED');
     const statuses = (await call('GET', `/beneficial-owners?customerId=${customer.id}`)).body.data.map((o: Json) => [o.personalInfo.lastName, o.kycStatus]);
     expect(statuses).toEqual([['Officer', 'APPROVED'], ['Director002', 'REJECTED'], ['Owner001', 'PENDING']]);
-    expect(director).toBeDefined();
+    expect(director!.id).toMatch(/^BeneficialOwner:/);
     expect(events()).toEqual(['CUSTOMER.KYB_PENDING', 'VERIFICATION.IN_PROGRESS', 'VERIFICATION.APPROVED', 'CUSTOMER.KYB_APPROVED']);
   });
 
@@ -305,6 +339,26 @@ describe('business packets', () => {
     await submit(customer.id);
     advance(2_000);
     expect((await call('GET', `/customers/${customer.id}`)).body.kybStatus).toBe('REJECTED');
+  });
+
+  it('an owner who fails screening is rejected with the business, whatever its name', async () => {
+    const customer = await business('REG-7');
+    const [owner] = await completeBusinessPacket(customer.id);
+    await call('PATCH', `/beneficial-owners/${owner!.id}`, { personalInfo: { identifier: '123-45-6901' } });
+    const verification = (await submit(customer.id)).body;
+    expect(verification).toMatchObject({ verificationStatus: 'REJECTED', errors: [expect.objectContaining({ resourceId: owner!.id, type: 'APPLICANT_SANCTIONED' })] });
+    expect((await call('GET', `/beneficial-owners/${owner!.id}`)).body.kycStatus).toBe('REJECTED');
+  });
+
+  it('owners are fixed once the business is under review or decided', async () => {
+    const customer = await business('REG-8');
+    const [owner] = await completeBusinessPacket(customer.id);
+    await submit(customer.id);
+    expect((await call('PATCH', `/beneficial-owners/${owner!.id}`, { ownershipPercentage: 10 })).status).toBe(409);
+    advance(2_000);
+    const late = await call('POST', '/beneficial-owners', { customerId: customer.id, roles: ['UBO'], ownershipPercentage: 5, personalInfo: person('Late') });
+    expect(late.status).toBe(409);
+    expect(late.body.code).toBe('INVALID_STATE_TRANSITION');
   });
 
   it('a tax id screened 902 is a terminal APPLICANT_FRAUD', async () => {
@@ -342,6 +396,10 @@ describe('beneficial owners', () => {
     expect(owner.personalInfo).not.toHaveProperty('identifier');
     const patched = (await call('PATCH', `/beneficial-owners/${owner.id}`, { personalInfo: { middleName: 'Q' } })).body;
     expect(patched.personalInfo).toMatchObject({ firstName: 'Olive', middleName: 'Q', lastName: 'Kept' });
+    expect((await call('PATCH', `/beneficial-owners/${owner.id}`, { personalInfo: { identifier: '123-45-6789' } })).status).toBe(200);
+    const retyped = await call('PATCH', `/beneficial-owners/${owner.id}`, { personalInfo: { idType: 'ITIN' } }); // 123-… is no ITIN
+    expect(retyped.status).toBe(400);
+    expect(retyped.body.details.errors[0].field).toBe('personalInfo.identifier');
     expect((await call('GET', '/beneficial-owners')).status).toBe(400);
     expect((await call('GET', '/beneficial-owners/BeneficialOwner:00000000-0000-4000-8000-000000000000')).status).toBe(404);
   });

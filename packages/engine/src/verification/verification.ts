@@ -17,8 +17,11 @@ import { documentsHeldBy, packetErrors } from './requirements.js';
 // Verifications (SPEC §2.7, §3.2, §3.3, §4.6): a submission checks the whole packet, then the sandbox decides as the
 // magic-value tables say.
 
-/** A stored verification: the resource, plus which document a 003 poor-quality outcome was reported on. */
-type VerificationRecord = Verification & { poorQuality?: { documentId: string; at: string } };
+/**
+ * A stored verification: the resource, plus what a 003 poor-quality outcome was reported on: the document, the version
+ * of it that was judged, and the identity documents held then (a newer one is a remediation too).
+ */
+type VerificationRecord = Verification & { poorQuality?: { documentId: string; version: string; identityDocumentIds: string[] } };
 
 const verifications = (tenant: TenantContext) => tenant.store.collection<VerificationRecord>('verifications');
 
@@ -44,7 +47,9 @@ export function findVerification(tenant: TenantContext, verificationId: string):
  */
 export function outstandingRequirements(tenant: TenantContext, customerId: string): VerificationError[] {
   const customer = findCustomer(tenant, customerId);
-  return resolvesWithoutPacket(tenant, customer) ? [] : packetErrors(tenant, customer, tenant.clock.now());
+  const status = statusOf(customer);
+  if (status === 'APPROVED' || status === 'REJECTED' || resolvesWithoutPacket(tenant, customer)) return [];
+  return packetErrors(tenant, customer, tenant.clock.now());
 }
 
 /** `POST /verifications`: check the packet and move the customer as SPEC §3.2, §3.3 and §4.6 say. */
@@ -69,6 +74,7 @@ export function submitVerification(tenant: TenantContext, customerId: string): V
   const errors = packetErrors(tenant, customer, tenant.clock.now());
   const terminal = errors.filter((e) => (TERMINAL_VERIFICATION_ERROR_TYPES as readonly string[]).includes(e.type));
   if (terminal.length > 0) {
+    markSubmitted(tenant, customer);
     const record = open(tenant, customerId, 'IN_PROGRESS', []);
     return verificationView(decide(tenant, record, 'REJECTED', terminal));
   }
@@ -83,7 +89,8 @@ export function submitVerification(tenant: TenantContext, customerId: string): V
         reason: `the ${flagged.documentType} image is too poor to read; upload a replacement`,
       };
       const record = open(tenant, customerId, 'RESOLVE_ERRORS', [error]);
-      verifications(tenant).replace({ ...record, poorQuality: { documentId: flagged.id, at: tenant.nowIso() } });
+      const identityDocumentIds = identityDocuments(tenant, customer.id).map((d) => d.id);
+      verifications(tenant).replace({ ...record, poorQuality: { documentId: flagged.id, version: versionOf(flagged), identityDocumentIds } });
       return verificationView(record);
     }
   }
@@ -105,8 +112,15 @@ export function decideVerification(tenant: TenantContext, verificationId: string
     throw conflict(`verification ${verificationId} is ${record.verificationStatus}; only one under review can be decided`, 'INVALID_STATE_TRANSITION');
   }
   if (decision === 'HOLD') {
+    // A held verification waits for a person: it leaves the short automatic review, whose decision would otherwise land.
+    let held = record;
+    if (record.verificationStatus === 'IN_PROGRESS') {
+      held = { ...record, verificationStatus: 'PENDING_MANUAL_REVIEW', updatedAt: tenant.nowIso() };
+      verifications(tenant).replace(held);
+      tenant.emit('VERIFICATION.PENDING_MANUAL_REVIEW', verificationView(held));
+    }
     setCustomerStatus(tenant, record.customerId, 'HOLD');
-    return verificationView(record);
+    return verificationView(held);
   }
   return verificationView(decide(tenant, record, decision));
 }
@@ -146,7 +160,11 @@ function decide(tenant: TenantContext, record: VerificationRecord, decision: 'AP
   if (statusOf(customer) === 'UNVERIFIED') setCustomerStatus(tenant, customer.id, 'PENDING');
   setCustomerStatus(tenant, customer.id, decision);
   if (customer.customerType === 'BUSINESS') {
-    for (const owner of ownersOf(tenant, customer.id)) setOwnerStatus(tenant, owner.id, lookupSuffix(BENEFICIAL_OWNER_KYC, owner.personalInfo.lastName));
+    // An owner who caused a terminal rejection (screening, a forged document) is rejected whatever its name says.
+    const culprits = new Set(errors.flatMap((e) => [e.resourceId, ...documentsHeldByOwners(tenant, customer.id, e.resourceId)]));
+    for (const owner of ownersOf(tenant, customer.id)) {
+      setOwnerStatus(tenant, owner.id, culprits.has(owner.id) ? 'REJECTED' : lookupSuffix(BENEFICIAL_OWNER_KYC, owner.personalInfo.lastName));
+    }
   }
   return decided;
 }
@@ -168,25 +186,39 @@ const businessRegistration = (customer: CustomerRecord) =>
   customer.customerType === 'BUSINESS' ? customer.businessInfo.registrationNumber : undefined;
 
 /**
- * The identity document a 003 outcome reports as poor quality: the newest one, unless the document reported last time
- * has been replaced since (the remediation), in which case the outcome is cleared.
+ * The identity document a 003 outcome reports as poor quality: the newest one, unless the customer remedied the last
+ * report: replaced the document reported (another file or name) or uploaded another identity document since.
  */
 function poorQualityDocument(tenant: TenantContext, customer: CustomerRecord, previous: VerificationRecord | undefined) {
-  const identity = documentsHeldBy(tenant, customer.id).filter((d) => (IDENTITY_DOCUMENT_TYPES as readonly string[]).includes(d.documentType));
-  const flaggedBefore = previous?.poorQuality;
-  if (flaggedBefore) {
-    const document = identity.find((d) => d.id === flaggedBefore.documentId);
-    const replaced = !document || Date.parse(document.updatedAt ?? document.createdAt) > Date.parse(flaggedBefore.at);
-    if (replaced) return undefined;
+  const identity = identityDocuments(tenant, customer.id);
+  const flagged = previous?.poorQuality;
+  if (flagged) {
+    const document = identity.find((d) => d.id === flagged.documentId);
+    const remedied = !document || versionOf(document) !== flagged.version || identity.some((d) => !flagged.identityDocumentIds.includes(d.id));
+    if (remedied) return undefined;
     return document;
   }
   return identity[identity.length - 1];
 }
 
+const identityDocuments = (tenant: TenantContext, holderId: string) =>
+  documentsHeldBy(tenant, holderId).filter((d) => (IDENTITY_DOCUMENT_TYPES as readonly string[]).includes(d.documentType));
+
+/** What changes when a document is replaced: its content and its name. */
+const versionOf = (document: { sha256?: string | undefined; fileName: string; sizeBytes: number }) =>
+  `${document.sha256 ?? document.sizeBytes}:${document.fileName}`;
+
 /** Documents become evidence of a submission: they can no longer be deleted (REFERENCE §5). */
 function markSubmitted(tenant: TenantContext, customer: CustomerRecord) {
   const holders = [customer.id, ...ownersOf(tenant, customer.id).map((o) => o.id)];
   markDocumentsSubmitted(tenant, holders.flatMap((holder) => documentsHeldBy(tenant, holder).map((d) => d.id)));
+}
+
+/** The owner holding a document, when `resourceId` is one of the business's owners' documents. */
+function documentsHeldByOwners(tenant: TenantContext, customerId: string, resourceId: string): string[] {
+  return ownersOf(tenant, customerId)
+    .filter((owner) => documentsHeldBy(tenant, owner.id).some((d) => d.id === resourceId))
+    .map((owner) => owner.id);
 }
 
 /** The newest verification of a customer. */
