@@ -341,7 +341,7 @@ export const IndividualCustomer = z
   .meta({ id: 'IndividualCustomer' });
 export type IndividualCustomer = z.infer<typeof IndividualCustomer>;
 
-/** A business customer (KYB). `beneficialOwners` is filled by the onboarding area. */
+/** A business customer (KYB); responses embed its `beneficialOwners` (the BeneficialOwner resources, response only). */
 export const BusinessCustomer = z
   .object({
     customerType: z.literal('BUSINESS'),

@@ -173,7 +173,7 @@ export function confirmContactCode(tenant: TenantContext, customerId: string, ch
   } as CustomerRecord;
   customers(tenant).replace(updated);
   codes(tenant).delete(pending.id);
-  return customerView(updated);
+  return customerView(updated, tenant);
 }
 
 /**

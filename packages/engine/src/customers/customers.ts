@@ -11,6 +11,7 @@ import type { TenantContext } from '../core/context.js';
 import { ApiError, conflict, invalidInput, notFound } from '../core/errors.js';
 import { toFieldErrors } from '../core/field-errors.js';
 import { paginate } from '../core/pagination.js';
+import { ownersOf, ownerView } from '../beneficial-owners/owners.js';
 import { INDIVIDUAL_KYC, lookupSuffix } from '../sandbox/magic-values.js';
 import { CUSTOMER_FIELD_PATHS, valueAt } from './required-fields.js';
 import { initialContactVerification, withContactVerification } from '../contact/contact-verification.js';
@@ -26,11 +27,14 @@ export type CustomerRecord = Customer & { identifier?: string };
 
 const customers = (tenant: TenantContext) => tenant.store.collection<CustomerRecord>('customers');
 
-/** The customer as the API returns it: `identifier` is write-only (REFERENCE §2.1). */
-export function customerView(record: CustomerRecord): Customer {
-  if (record.identifier === undefined) return record;
+/**
+ * The customer as the API returns it (REFERENCE §2.1): `identifier` is write-only, and with the platform's context a
+ * business embeds its beneficial owners.
+ */
+export function customerView(record: CustomerRecord, tenant?: TenantContext): Customer {
   const { identifier: _writeOnly, ...view } = record;
-  return view as Customer;
+  if (tenant === undefined || view.customerType !== 'BUSINESS') return view as Customer;
+  return { ...view, beneficialOwners: ownersOf(tenant, view.id).map(ownerView) };
 }
 
 /** A customer by id, or 404 USER_NOT_FOUND. Deleted customers are still found (with `isDeleted`). */
@@ -73,7 +77,7 @@ export function createCustomer(tenant: TenantContext, request: CreateInput): Cus
   customers(tenant).insert(record);
   openInternalAccounts(tenant, id, currencies);
   announceStatus(tenant, record);
-  return customerView(record);
+  return customerView(record, tenant);
 }
 
 /**
@@ -93,13 +97,13 @@ function initialStatus(tenant: TenantContext, input: CreateInput & { customerTyp
 export function setCustomerStatus(tenant: TenantContext, customerId: string, status: VerificationState): Customer {
   const record = findCustomer(tenant, customerId);
   const current = statusOf(record);
-  if (current === status || current === 'APPROVED' || current === 'REJECTED') return customerView(record);
+  if (current === status || current === 'APPROVED' || current === 'REJECTED') return customerView(record, tenant);
   const updated = (record.customerType === 'INDIVIDUAL'
     ? { ...record, kycStatus: status, updatedAt: tenant.nowIso() }
     : { ...record, kybStatus: status, updatedAt: tenant.nowIso() }) as CustomerRecord;
   customers(tenant).replace(updated);
   announceStatus(tenant, updated);
-  return customerView(updated);
+  return customerView(updated, tenant);
 }
 
 /** A customer's verification status, whichever type it is. */
@@ -111,12 +115,12 @@ function announceStatus(tenant: TenantContext, record: CustomerRecord) {
   const status = statusOf(record);
   if (status !== 'PENDING' && status !== 'APPROVED' && status !== 'REJECTED') return;
   const prefix = record.customerType === 'INDIVIDUAL' ? 'KYC' : 'KYB';
-  tenant.emit(`CUSTOMER.${prefix}_${status}`, customerView(record));
+  tenant.emit(`CUSTOMER.${prefix}_${status}`, customerView(record, tenant));
 }
 
 /** `GET /customers/{id}`. */
 export function retrieveCustomer(tenant: TenantContext, customerId: string): Customer {
-  return customerView(findCustomer(tenant, customerId));
+  return customerView(findCustomer(tenant, customerId), tenant);
 }
 
 /** `PATCH /customers/{id}`: partial update; `currencies` and `address` are replaced, `businessInfo` merged. */
@@ -138,7 +142,7 @@ export function updateCustomer(tenant: TenantContext, customerId: string, reques
 
   customers(tenant).replace(merged);
   openInternalAccounts(tenant, customerId, merged.currencies);
-  return customerView(merged);
+  return customerView(merged, tenant);
 }
 
 /** `DELETE /customers/{id}`: marks the customer deleted; a second delete is 410 (REFERENCE §2.1). */
@@ -147,7 +151,7 @@ export function deleteCustomer(tenant: TenantContext, customerId: string): Custo
   if (existing.isDeleted) throw new ApiError(410, 'CUSTOMER_DELETED', `Customer ${customerId} was already deleted`);
   const deleted = { ...existing, isDeleted: true, updatedAt: tenant.nowIso() } as CustomerRecord;
   customers(tenant).replace(deleted);
-  return customerView(deleted);
+  return customerView(deleted, tenant);
 }
 
 /** `GET /customers` with the filters of REFERENCE §1, newest first. */
@@ -163,7 +167,7 @@ export function listCustomers(tenant: TenantContext, query: ListInput): Page<Cus
       (query.region === undefined || c.region === query.region) &&
       (query.currency === undefined || c.currencies.includes(query.currency)) &&
       (query.umaAddress === undefined || c.umaAddress === query.umaAddress.toLowerCase()));
-  return paginate(entries, query, customerView);
+  return paginate(entries, query, (record) => customerView(record, tenant));
 }
 
 /** `GET /customers/end-user-terms`. */

@@ -323,6 +323,12 @@ describe('business packets', () => {
     expect(statuses).toEqual([['Officer', 'APPROVED'], ['Director002', 'REJECTED'], ['Owner001', 'PENDING']]);
     expect(director!.id).toMatch(/^BeneficialOwner:/);
     expect(events()).toEqual(['CUSTOMER.KYB_PENDING', 'VERIFICATION.IN_PROGRESS', 'VERIFICATION.APPROVED', 'CUSTOMER.KYB_APPROVED']);
+    // Business responses and their events embed the owners, identifiers withheld.
+    const fetched = (await call('GET', `/customers/${customer.id}`)).body;
+    expect(fetched.beneficialOwners.map((o: Json) => o.personalInfo.lastName).sort()).toEqual(['Director002', 'Officer', 'Owner001']);
+    expect(fetched.beneficialOwners[0].personalInfo).not.toHaveProperty('identifier');
+    const approvedEvent = engine.sandbox(as.clientId).events({ type: 'CUSTOMER.KYB_APPROVED' }).data[0]!;
+    expect((approvedEvent.data as Json).beneficialOwners).toHaveLength(3);
   });
 
   it.each(['001', '003'])('%s: a complete packet waits for a reviewer', async (suffix) => {
