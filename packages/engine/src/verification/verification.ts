@@ -157,8 +157,7 @@ function decide(tenant: TenantContext, record: VerificationRecord, decision: 'AP
   verifications(tenant).replace(decided);
   tenant.emit(`VERIFICATION.${decision}`, verificationView(decided));
   const customer = findCustomer(tenant, record.customerId);
-  if (statusOf(customer) === 'UNVERIFIED') setCustomerStatus(tenant, customer.id, 'PENDING');
-  setCustomerStatus(tenant, customer.id, decision);
+  // Owners first, so the customer's decision event carries their outcomes.
   if (customer.customerType === 'BUSINESS') {
     // An owner who caused a terminal rejection (screening, a forged document) is rejected whatever its name says.
     const culprits = new Set(errors.flatMap((e) => [e.resourceId, ...documentsHeldByOwners(tenant, customer.id, e.resourceId)]));
@@ -166,6 +165,8 @@ function decide(tenant: TenantContext, record: VerificationRecord, decision: 'AP
       setOwnerStatus(tenant, owner.id, culprits.has(owner.id) ? 'REJECTED' : lookupSuffix(BENEFICIAL_OWNER_KYC, owner.personalInfo.lastName));
     }
   }
+  if (statusOf(customer) === 'UNVERIFIED') setCustomerStatus(tenant, customer.id, 'PENDING');
+  setCustomerStatus(tenant, customer.id, decision);
   return decided;
 }
 
