@@ -519,7 +519,7 @@ async function readErrorBody(response: WireResponse): Promise<unknown> {
   }
 }
 
-/** Whether a path below the base URL lands on the `/_sandbox/` control plane once normalized. */
+/** Whether a path below the base URL lands on the `/_sandbox/` control plane or the spec's `/sandbox/` moves, once normalized. */
 function isControlPlanePath(baseUrl: string, path: string): boolean {
   let resolved: string;
   try {
@@ -527,7 +527,8 @@ function isControlPlanePath(baseUrl: string, path: string): boolean {
   } catch {
     return path.includes('_sandbox');
   }
-  return resolved.startsWith('/_sandbox/') || resolved.includes(`${BASE_PATH}/_sandbox/`) || resolved.endsWith('/_sandbox');
+  return resolved.startsWith('/_sandbox/') || resolved.includes(`${BASE_PATH}/_sandbox/`) || resolved.endsWith('/_sandbox') ||
+    resolved.includes(`${BASE_PATH}/sandbox/`);
 }
 
 function lowerCaseKeys(headers: Record<string, string | undefined>): Record<string, string> {

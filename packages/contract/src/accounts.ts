@@ -148,6 +148,12 @@ export const internalAccountEndpoints = {
     summary: "List customers' internal accounts", query: CustomerInternalAccountListQuery,
     response: { status: 200, description: 'A page of internal accounts', schema: pageOf(InternalAccount) },
   }),
+  fundSandboxInternalAccount: defineEndpoint({
+    operationId: 'fundSandboxInternalAccount', method: 'POST', path: '/sandbox/internal-accounts/{accountId}/fund', tag: 'Sandbox',
+    summary: 'Credit an internal account from the outside world, at once (sandbox)',
+    params: z.object({ accountId: z.string() }), body: SandboxFundRequest,
+    response: { status: 200, description: 'The funded account', schema: InternalAccount },
+  }),
   listPlatformInternalAccounts: defineEndpoint({
     operationId: 'listPlatformInternalAccounts', method: 'GET', path: '/platform/internal-accounts', tag,
     summary: "List the platform's own internal accounts", query: PlatformInternalAccountListQuery,

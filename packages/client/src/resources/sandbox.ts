@@ -1,9 +1,10 @@
-import { controlPlaneEndpoints } from '@railyard/contract';
+import { controlPlaneEndpoints, internalAccountEndpoints } from '@railyard/contract';
 import type { RailyardClient } from '../client.js';
 import type { APIPromise } from '../core/api-promise.js';
 import type { BodyParams, PageItemOf, QueryParams, ResultOf } from '../core/endpoint.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/types.js';
+import type { InternalAccount } from './internal-accounts.js';
 import { APIResource } from './resource.js';
 
 
@@ -92,6 +93,14 @@ export class Sandbox extends APIResource {
   /** Replaces the platform's state with a snapshot taken by {@link Sandbox.snapshot}. */
   restore(snapshot: SandboxSnapshot, options?: RequestOptions): APIPromise<void> {
     return this._client.call(controlPlaneEndpoints.restoreSandbox, { body: snapshot }, options);
+  }
+
+  /**
+   * Credits an internal account from the outside world at once (`POST /sandbox/internal-accounts/{id}/fund`), e.g. to
+   * give a customer money to send.
+   */
+  fundInternalAccount(accountId: string, amount: number, options?: RequestOptions): APIPromise<InternalAccount> {
+    return this._client.call(internalAccountEndpoints.fundSandboxInternalAccount, { params: { accountId }, body: { amount } }, options);
   }
 
   /** The OpenAPI 3.1 document of the API, as the sandbox serves it. */

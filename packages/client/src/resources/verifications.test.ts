@@ -49,6 +49,16 @@ describe('verifications and beneficial owners', () => {
     expect(after.documents.some((e) => e.type === 'MISSING_IDENTITY_DOCUMENT' && e.resourceId === owner.id)).toBe(true);
   });
 
+  it('funds an internal account through client.sandbox', async () => {
+    const { client } = setup();
+    const customer = await client.customers.create({ customerType: 'INDIVIDUAL', fullName: 'Fay Funded' });
+    const [account] = (await client.internalAccounts.list({ customerId: customer.id })).data;
+    const funded = await client.sandbox.fundInternalAccount(account!.id, 5_000);
+    expect(funded.balance).toMatchObject({ amount: 5_000, currency: { code: 'USD' } });
+    const production = createClient({ baseUrl: 'https://api.example.com/2025-10-13', clientId: 'a', clientSecret: 'b' });
+    await expect(production.sandbox.fundInternalAccount(account!.id, 1)).rejects.toThrow(/sandbox/);
+  });
+
   it('lists and retrieves verifications, and refuses to resubmit a final status', async () => {
     const { client } = setup();
     const customer = await client.customers.create({ customerType: 'INDIVIDUAL', fullName: 'Solo' });

@@ -2,6 +2,9 @@ import type { CustomerInternalAccountListQuery, InternalAccount, Page, PlatformI
 import type { z } from 'zod';
 import type { TenantContext } from '../core/context.js';
 import { paginate } from '../core/pagination.js';
+import { MAX_AMOUNT } from '@railyard/contract';
+import { ApiError, conflict, notFound } from '../core/errors.js';
+import { balanceOf, outsideWorld, transfer } from '../ledger/ledger.js';
 import { CURRENCIES, currencyOf } from '../config/currencies.js';
 import { fundingInstructionsFor } from './funding-instructions.js';
 
@@ -59,4 +62,30 @@ export function listPlatformInternalAccounts(
       (query.type === undefined || a.type === query.type),
   );
   return { data };
+}
+
+/** An internal account by id, or 404. */
+export function findInternalAccount(tenant: TenantContext, accountId: string): InternalAccount {
+  const account = accounts(tenant).get(accountId);
+  if (!account) throw notFound('Internal account', accountId);
+  return account;
+}
+
+/**
+ * `POST /sandbox/internal-accounts/{id}/fund`: money arrives from outside at once (REFERENCE §13), as a ledger entry
+ * from the outside world; the account's balances are read back from the ledger.
+ */
+export function fundInternalAccount(tenant: TenantContext, accountId: string, amount: number): InternalAccount {
+  const account = findInternalAccount(tenant, accountId);
+  if (account.status !== 'ACTIVE') throw conflict(`Internal account ${accountId} is ${account.status}; only ACTIVE accounts can be funded`, 'INVALID_STATE_TRANSITION');
+  const currency = account.balance.currency.code;
+  if (balanceOf(tenant, accountId) + amount > MAX_AMOUNT) {
+    throw new ApiError(400, 'AMOUNT_OUT_OF_RANGE', `Funding ${amount} would take the balance above ${MAX_AMOUNT}, the largest amount the service holds`);
+  }
+  transfer(tenant, 'SANDBOX_FUNDING', currency, outsideWorld(currency), accountId, amount);
+  const balance = { amount: balanceOf(tenant, accountId), currency: account.balance.currency };
+  const funded: InternalAccount = { ...account, balance, totalBalance: balance, updatedAt: tenant.nowIso() };
+  accounts(tenant).replace(funded);
+  tenant.emit('INTERNAL_ACCOUNT.BALANCE_UPDATED', funded);
+  return funded;
 }

@@ -5,6 +5,7 @@ import { JobRecord } from '../core/scheduler.js';
 import { CONTACT_CODES, ContactCodeRecord } from '../contact/contact-verification.js';
 import { KYC_LINKS, KycLinkRecord } from '../hosted/kyc-links.js';
 import { DocumentRecordSchema } from '../documents/documents.js';
+import { LedgerEntryRecord } from '../ledger/ledger.js';
 
 /** The snapshot key of the platform's pending jobs. */
 export const JOBS = 'jobs';
@@ -19,6 +20,7 @@ export const SNAPSHOT_COLLECTIONS: Readonly<Record<string, z.ZodType>> = {
   events: SandboxEvent,
   idempotency: IdempotencyRecord,
   [JOBS]: JobRecord,
+  ledger: LedgerEntryRecord,
   beneficialOwners: BeneficialOwner,
   verifications: Verification.extend({
     poorQuality: z.object({ documentId: z.string(), version: z.string(), identityDocumentIds: z.array(z.string()) }).optional(),
