@@ -1,0 +1,127 @@
+import { createHash, generateKeyPairSync, sign as nodeSign } from 'node:crypto';
+import { base58 } from '@scure/base';
+import { privateKeyToAccount } from 'viem/accounts';
+import { describe, expect, it } from 'vitest';
+import {
+  CHALLENGE_TTL_MS,
+  challengeRefusal,
+  challengeResponse,
+  evaluateVerify,
+  OwnershipChallengeRecord,
+  outstandingWalletChallenge,
+  startChallenge,
+  type OwnedAccount,
+} from './challenges.js';
+
+// The §3.1 rules of ownership challenges, with real signatures from viem (EIP-191) and node:crypto (Ed25519).
+
+const signer = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
+const stranger = privateKeyToAccount('0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a');
+const NOW = new Date('2026-01-01T00:00:00.000Z');
+const nonce = () => createHash('sha256').update(String(Math.random())).digest('hex').slice(0, 32);
+
+const evm = (status = 'PENDING_OWNERSHIP_VERIFICATION', overrides: Partial<OwnedAccount> = {}): OwnedAccount => ({
+  id: 'ExternalAccount:1',
+  status,
+  ownershipType: 'FIRST_PARTY',
+  accountInfo: { accountType: 'BASE_WALLET', address: signer.address },
+  ...overrides,
+});
+
+const start = (account: OwnedAccount, method: 'WALLET_SIGNATURE' | 'LIVENESS' = 'WALLET_SIGNATURE', now = NOW) =>
+  startChallenge({ id: `OwnershipChallenge:${nonce()}`, platformId: 'Platform:1', account, method, nonce: nonce(), now, livenessBaseUrl: 'http://sandbox/hosted/liveness/' });
+
+describe('who may start a challenge (409 otherwise)', () => {
+  it('only FIRST_PARTY self-custody wallets in PENDING_OWNERSHIP_VERIFICATION or UNVERIFIED', () => {
+    expect(challengeRefusal(evm(), 'WALLET_SIGNATURE')).toBeUndefined();
+    expect(challengeRefusal(evm('UNVERIFIED'), 'LIVENESS')).toBeUndefined();
+    for (const status of ['ACTIVE', 'PENDING', 'UNDER_REVIEW', 'INACTIVE']) {
+      expect(challengeRefusal(evm(status), 'WALLET_SIGNATURE')).toMatch(status);
+    }
+    expect(challengeRefusal(evm(undefined, { ownershipType: 'THIRD_PARTY' }), 'WALLET_SIGNATURE')).toMatch('FIRST_PARTY');
+    expect(challengeRefusal(evm(undefined, { ownershipType: undefined }), 'LIVENESS')).toMatch('FIRST_PARTY');
+    expect(challengeRefusal(evm(undefined, { accountInfo: { accountType: 'EUR_ACCOUNT' } }), 'LIVENESS')).toMatch('self-custody');
+    expect(challengeRefusal(evm(undefined, { accountInfo: { accountType: 'TRON_WALLET', address: 'T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb' } }), 'LIVENESS')).toBeUndefined();
+    expect(challengeRefusal(evm(undefined, { accountInfo: { accountType: 'TRON_WALLET', address: 'T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb' } }), 'WALLET_SIGNATURE')).toMatch('LIVENESS');
+  });
+});
+
+describe('challenge contents', () => {
+  it('WALLET_SIGNATURE carries the address, a nonce and the expiry 10 minutes on', () => {
+    const record = start(evm());
+    expect(() => OwnershipChallengeRecord.parse(record)).not.toThrow();
+    expect(record.expiresAt).toBe(new Date(NOW.getTime() + CHALLENGE_TTL_MS).toISOString());
+    expect(record.messageToSign).toContain(signer.address);
+    expect(record.messageToSign).toContain(record.nonce);
+    expect(record.messageToSign).toContain(record.expiresAt);
+    expect(challengeResponse(record)).toEqual({ method: 'WALLET_SIGNATURE', messageToSign: record.messageToSign, expiresAt: record.expiresAt });
+    expect(start(evm()).messageToSign).not.toBe(record.messageToSign);
+  });
+
+  it('LIVENESS carries a verification link and an expiry', () => {
+    const record = start(evm(), 'LIVENESS');
+    const body = challengeResponse(record);
+    expect(body.method).toBe('LIVENESS');
+    expect(body).toMatchObject({ verificationLink: expect.stringMatching(/^http:\/\/sandbox\/hosted\/liveness\/OwnershipChallenge/), expiresAt: record.expiresAt });
+  });
+});
+
+describe('verify (SPEC §3.1 rows)', () => {
+  it('PENDING_OWNERSHIP_VERIFICATION + valid signature before expiry → ACTIVE', async () => {
+    const account = evm();
+    const challenge = start(account);
+    const signature = await signer.signMessage({ message: challenge.messageToSign! });
+    expect(evaluateVerify({ account, challenge, signature, now: new Date(NOW.getTime() + CHALLENGE_TTL_MS - 1) })).toBe('ACTIVE');
+  });
+
+  it('invalid signature → INVALID (400, UNVERIFIED); another signer or another message is invalid', async () => {
+    const account = evm();
+    const challenge = start(account);
+    expect(evaluateVerify({ account, challenge, signature: await stranger.signMessage({ message: challenge.messageToSign! }), now: NOW })).toBe('INVALID');
+    expect(evaluateVerify({ account, challenge, signature: await signer.signMessage({ message: challenge.messageToSign! + ' ' }), now: NOW })).toBe('INVALID');
+    expect(evaluateVerify({ account, challenge, signature: 'garbage', now: NOW })).toBe('INVALID');
+  });
+
+  it('expired challenge → EXPIRED even with a valid signature', async () => {
+    const account = evm();
+    const challenge = start(account);
+    const signature = await signer.signMessage({ message: challenge.messageToSign! });
+    expect(evaluateVerify({ account, challenge, signature, now: new Date(NOW.getTime() + CHALLENGE_TTL_MS) })).toBe('EXPIRED');
+  });
+
+  it('UNVERIFIED + new challenge + valid signature → ACTIVE', async () => {
+    const account = evm('UNVERIFIED');
+    const challenge = start(account);
+    const signature = await signer.signMessage({ message: challenge.messageToSign! });
+    expect(evaluateVerify({ account, challenge, signature, now: NOW })).toBe('ACTIVE');
+  });
+
+  it('no outstanding WALLET_SIGNATURE challenge → NO_CHALLENGE (409)', async () => {
+    const account = evm();
+    const consumed = { ...start(account), state: 'CONSUMED' as const };
+    const liveness = start(account, 'LIVENESS');
+    const signature = await signer.signMessage({ message: consumed.messageToSign! });
+    expect(evaluateVerify({ account, challenge: undefined, signature, now: NOW })).toBe('NO_CHALLENGE');
+    expect(evaluateVerify({ account, challenge: consumed, signature, now: NOW })).toBe('NO_CHALLENGE');
+    expect(evaluateVerify({ account, challenge: liveness, signature, now: NOW })).toBe('NO_CHALLENGE');
+    expect(outstandingWalletChallenge([consumed, liveness], account.id)).toBeUndefined();
+  });
+
+  it('the latest outstanding challenge is the one verified', () => {
+    const account = evm();
+    const first = start(account, 'WALLET_SIGNATURE', NOW);
+    const second = start(account, 'WALLET_SIGNATURE', new Date(NOW.getTime() + 1000));
+    expect(outstandingWalletChallenge([first, second], account.id)?.id).toBe(second.id);
+    expect(outstandingWalletChallenge([first, second], 'ExternalAccount:other')).toBeUndefined();
+  });
+
+  it('Solana wallets verify base58 Ed25519 signatures over the exact message', () => {
+    const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+    const address = base58.encode(Buffer.from(publicKey.export({ format: 'jwk' }).x!, 'base64url'));
+    const account = evm(undefined, { accountInfo: { accountType: 'SOLANA_WALLET', address } });
+    const challenge = start(account);
+    const signature = base58.encode(nodeSign(null, Buffer.from(challenge.messageToSign!, 'utf8'), privateKey));
+    expect(evaluateVerify({ account, challenge, signature, now: NOW })).toBe('ACTIVE');
+    expect(evaluateVerify({ account, challenge, signature: base58.encode(new Uint8Array(64)), now: NOW })).toBe('INVALID');
+  });
+});
