@@ -6,6 +6,8 @@ import { CONTACT_CODES, ContactCodeRecord } from '../contact/contact-verificatio
 import { KYC_LINKS, KycLinkRecord } from '../hosted/kyc-links.js';
 import { DocumentRecordSchema } from '../documents/documents.js';
 import { LedgerEntryRecord } from '../ledger/ledger.js';
+import { OwnershipChallengeRecord } from '../ownership/challenges.js';
+import { OWNERSHIP_CHALLENGES } from '../ownership/ownership.js';
 
 /** The snapshot key of the platform's pending jobs. */
 export const JOBS = 'jobs';
@@ -28,4 +30,5 @@ export const SNAPSHOT_COLLECTIONS: Readonly<Record<string, z.ZodType>> = {
   [CONTACT_CODES]: ContactCodeRecord,
   [KYC_LINKS]: KycLinkRecord,
   documents: DocumentRecordSchema,
+  [OWNERSHIP_CHALLENGES]: OwnershipChallengeRecord,
 };
