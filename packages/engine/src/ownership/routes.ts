@@ -1,0 +1,20 @@
+import { ownershipEndpoints as e, type ExternalAccount } from '@railyard/contract';
+import { bind } from '../http/app.js';
+import { LIVENESS_JOB, type OwnedAccount } from './challenges.js';
+import { createOwnershipChallenge, livenessJob, verifyOwnership, type AccountPort } from './ownership.js';
+
+/**
+ * HTTP bindings of the ownership endpoints (SPEC §4.1; REFERENCE §2.3), given the external-accounts area as the port:
+ * `ownershipRoutes({ find: findExternalAccount, setStatus: setExternalAccountStatus })`. Register with the engine's
+ * routes, and {@link ownershipJobs} with its `jobs` map, once external accounts exist; then add `ownershipEndpoints`
+ * to `endpoints.ts`.
+ */
+export const ownershipRoutes = (port: AccountPort<ExternalAccount & OwnedAccount>) => [
+  bind(e.createCustomerExternalAccountChallenge, ({ tenant, params, body }) => createOwnershipChallenge(tenant, port, params.externalAccountId, body.method)),
+  bind(e.createPlatformExternalAccountChallenge, ({ tenant, params, body }) => createOwnershipChallenge(tenant, port, params.externalAccountId, body.method)),
+  bind(e.verifyCustomerExternalAccountOwnership, ({ tenant, params, body }) => verifyOwnership(tenant, port, params.externalAccountId, body)),
+  bind(e.verifyPlatformExternalAccountOwnership, ({ tenant, params, body }) => verifyOwnership(tenant, port, params.externalAccountId, body)),
+];
+
+/** Timed jobs of the ownership area, by kind. */
+export const ownershipJobs = (port: AccountPort) => ({ [LIVENESS_JOB]: livenessJob(port) });
