@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { Address, CountryCode, CurrencyCode, Email, IsoDate, PhoneNumber, Timestamp, resourceId } from './common.js';
 import { CustomerId } from './customers.js';
+import { defineEndpoint } from './endpoint.js';
+import { PageQuery, pageOf } from './pagination.js';
 
 // ---------------------------------------------------------------------------------------------------------------------
 // Enumerations (SPEC §2.1, §2.2, REFERENCE §3)
@@ -441,3 +443,70 @@ export const OwnershipVerifyRequest = z
   .strictObject({ signature: z.string().min(1).max(1024), signatureScheme: z.enum(['bip137', 'electrum']).optional() })
   .meta({ id: 'OwnershipVerifyRequest' });
 export type OwnershipVerifyRequest = z.input<typeof OwnershipVerifyRequest>;
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Endpoints (REFERENCE §2.3)
+
+/** `GET /customers/external-accounts` query: paged, filtered by currency and customer. */
+export const ExternalAccountListQuery = PageQuery.extend({
+  customerId: z.string().optional(),
+  currency: CurrencyCode.optional(),
+});
+export type ExternalAccountListQuery = z.input<typeof ExternalAccountListQuery>;
+
+/** `GET /platform/external-accounts` query. */
+export const PlatformExternalAccountListQuery = PageQuery.extend({ currency: CurrencyCode.optional() });
+export type PlatformExternalAccountListQuery = z.input<typeof PlatformExternalAccountListQuery>;
+
+const ExternalAccountPath = z.object({ externalAccountId: z.string() });
+const externalAccountsTag = 'External accounts';
+
+export const externalAccountEndpoints = {
+  createExternalAccount: defineEndpoint({
+    operationId: 'createExternalAccount', method: 'POST', path: '/customers/external-accounts', tag: externalAccountsTag,
+    summary: 'Add an external bank account or wallet for a customer (or, without customerId, the platform)',
+    body: ExternalAccountCreateRequest,
+    response: { status: 201, description: 'The created account', schema: ExternalAccount },
+    errors: [404, 409],
+  }),
+  listExternalAccounts: defineEndpoint({
+    operationId: 'listExternalAccounts', method: 'GET', path: '/customers/external-accounts', tag: externalAccountsTag,
+    summary: "List customers' external accounts", query: ExternalAccountListQuery,
+    response: { status: 200, description: 'A page of external accounts', schema: pageOf(ExternalAccount) },
+  }),
+  getExternalAccount: defineEndpoint({
+    operationId: 'getExternalAccount', method: 'GET', path: '/customers/external-accounts/{externalAccountId}', tag: externalAccountsTag,
+    summary: 'Retrieve a customer external account', params: ExternalAccountPath,
+    response: { status: 200, description: 'The account', schema: ExternalAccount },
+    errors: [404],
+  }),
+  deleteExternalAccount: defineEndpoint({
+    operationId: 'deleteExternalAccount', method: 'DELETE', path: '/customers/external-accounts/{externalAccountId}', tag: externalAccountsTag,
+    summary: 'Delete a customer external account', params: ExternalAccountPath,
+    response: { status: 204, description: 'Deleted' },
+    errors: [404],
+  }),
+  createPlatformExternalAccount: defineEndpoint({
+    operationId: 'createPlatformExternalAccount', method: 'POST', path: '/platform/external-accounts', tag: externalAccountsTag,
+    summary: 'Add an external account on behalf of the platform', body: PlatformExternalAccountCreateRequest,
+    response: { status: 201, description: 'The created account', schema: ExternalAccount },
+    errors: [409],
+  }),
+  listPlatformExternalAccounts: defineEndpoint({
+    operationId: 'listPlatformExternalAccounts', method: 'GET', path: '/platform/external-accounts', tag: externalAccountsTag,
+    summary: "List the platform's external accounts", query: PlatformExternalAccountListQuery,
+    response: { status: 200, description: 'A page of external accounts', schema: pageOf(ExternalAccount) },
+  }),
+  getPlatformExternalAccount: defineEndpoint({
+    operationId: 'getPlatformExternalAccount', method: 'GET', path: '/platform/external-accounts/{externalAccountId}', tag: externalAccountsTag,
+    summary: 'Retrieve a platform external account', params: ExternalAccountPath,
+    response: { status: 200, description: 'The account', schema: ExternalAccount },
+    errors: [404],
+  }),
+  deletePlatformExternalAccount: defineEndpoint({
+    operationId: 'deletePlatformExternalAccount', method: 'DELETE', path: '/platform/external-accounts/{externalAccountId}', tag: externalAccountsTag,
+    summary: 'Delete a platform external account', params: ExternalAccountPath,
+    response: { status: 204, description: 'Deleted' },
+    errors: [404],
+  }),
+} as const;

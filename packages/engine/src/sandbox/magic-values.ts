@@ -119,3 +119,48 @@ export const DOCUMENT_VERIFICATION_TRIGGERS = {
  * `123456` in the sandbox. Only the code most recently sent to the customer's current contact counts, for 10 minutes.
  */
 export { SANDBOX_CONTACT_VERIFICATION_CODE as CONTACT_VERIFICATION_CODE } from '@railyard/contract';
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Beneficiary name verification (SPEC §2.2, §4.6)
+
+/**
+ * The outcome of matching an external account's beneficiary name, by the last three characters of the account's
+ * primary identifier ({@link PRIMARY_IDENTIFIER_FIELDS}). `reject` refuses the create with 400 INVALID_BANK_ACCOUNT and
+ * stores nothing. `fullName` of `beneficiaryVerifiedData` is the submitted name except on NOT_MATCHED (the bank's
+ * holder name differs) and PARTIAL_MATCH (a close variant).
+ */
+export const BENEFICIARY_VERIFICATION_TRIGGERS = {
+  '102': { status: 'NOT_MATCHED' },
+  '103': { status: 'PARTIAL_MATCH' },
+  '104': { status: 'PENDING' },
+  '105': { reject: true },
+  '106': { status: 'UNSUPPORTED' },
+  '107': { status: 'CHECKED_BY_RECEIVING_FI' },
+  other: { status: 'MATCHED' },
+} as const;
+
+/**
+ * The primary identifier of each accountType, in order of preference (the first present field counts): the field
+ * whose suffix drives {@link BENEFICIARY_VERIFICATION_TRIGGERS}. For an identifier with a domain part (an EMAIL pix key,
+ * a lightning address, a UPI vpa) only the part before '@' counts. Wallets and Lightning are not name-checked: they
+ * carry no bank holder name, so their beneficiaryVerificationStatus is UNSUPPORTED whatever the address.
+ */
+export const PRIMARY_IDENTIFIER_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  AED_ACCOUNT: ['iban'], DKK_ACCOUNT: ['iban'], EUR_ACCOUNT: ['iban'], ILS_ACCOUNT: ['iban'],
+  EGP_ACCOUNT: ['iban', 'accountNumber', 'phoneNumber'], PKR_ACCOUNT: ['iban', 'accountNumber', 'phoneNumber'],
+  BDT_ACCOUNT: ['accountNumber', 'phoneNumber'], CNY_ACCOUNT: ['accountNumber', 'phoneNumber'], GHS_ACCOUNT: ['accountNumber', 'phoneNumber'],
+  COP_ACCOUNT: ['accountNumber', 'phoneNumber'], SLV_ACCOUNT: ['accountNumber', 'phoneNumber'],
+  BRL_ACCOUNT: ['pixKey'],
+  MXN_ACCOUNT: ['clabeNumber'],
+  INR_ACCOUNT: ['accountNumber', 'vpa'],
+  SWIFT_ACCOUNT: ['iban', 'accountNumber'],
+  BWP_ACCOUNT: ['phoneNumber'], HTG_ACCOUNT: ['phoneNumber'], KES_ACCOUNT: ['phoneNumber'], MWK_ACCOUNT: ['phoneNumber'],
+  RWF_ACCOUNT: ['phoneNumber'], TZS_ACCOUNT: ['phoneNumber'], UGX_ACCOUNT: ['phoneNumber'], XAF_ACCOUNT: ['phoneNumber'],
+  XOF_ACCOUNT: ['phoneNumber'], ZMW_ACCOUNT: ['phoneNumber'],
+  // Every other fiat type (USD, GBP, CAD, NGN, …): accountNumber.
+};
+
+/** The accountTypes that are never name-checked (always UNSUPPORTED): wallets and Lightning. */
+export const UNCHECKED_BENEFICIARY_TYPES = [
+  'BASE_WALLET', 'ETHEREUM_WALLET', 'POLYGON_WALLET', 'PLASMA_WALLET', 'SOLANA_WALLET', 'SPARK_WALLET', 'TRON_WALLET', 'LIGHTNING', 'LIGHTNING_ACCOUNT',
+] as const;

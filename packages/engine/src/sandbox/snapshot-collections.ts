@@ -1,4 +1,4 @@
-import { BeneficialOwner, Customer, InternalAccount, SandboxEvent, Verification } from '@railyard/contract';
+import { BeneficialOwner, Customer, ExternalAccount, InternalAccount, SandboxEvent, Verification } from '@railyard/contract';
 import { z } from 'zod';
 import { IdempotencyRecord } from '../core/idempotency.js';
 import { JobRecord } from '../core/scheduler.js';
@@ -31,4 +31,5 @@ export const SNAPSHOT_COLLECTIONS: Readonly<Record<string, z.ZodType>> = {
   [KYC_LINKS]: KycLinkRecord,
   documents: DocumentRecordSchema,
   [OWNERSHIP_CHALLENGES]: OwnershipChallengeRecord,
+  externalAccounts: ExternalAccount,
 };
