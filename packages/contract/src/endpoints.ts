@@ -1,7 +1,6 @@
 import { internalAccountEndpoints } from './accounts.js';
 import { externalAccountEndpoints } from './external-accounts.js';
 import { configEndpoints } from './config.js';
-import { ownershipEndpoints } from './ownership.js';
 import { controlPlaneEndpoints } from './control-plane.js';
 import { customerEndpoints } from './customers.js';
 import { documentEndpoints } from './onboarding.js';
@@ -19,6 +18,5 @@ export const endpoints = {
   ...beneficialOwnerEndpoints,
   ...onboardingLinkEndpoints,
   ...externalAccountEndpoints,
-  ...ownershipEndpoints,
 } as const;
 export type Endpoints = typeof endpoints;
