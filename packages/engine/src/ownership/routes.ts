@@ -1,4 +1,5 @@
 import { ownershipEndpoints as e, type ExternalAccount } from '@railyard/contract';
+import { findExternalAccount, setExternalAccountStatus } from '../external-accounts/external-accounts.js';
 import { bind } from '../http/app.js';
 import { LIVENESS_JOB, type OwnedAccount } from './challenges.js';
 import { createOwnershipChallenge, livenessJob, verifyOwnership, type AccountPort } from './ownership.js';
@@ -18,3 +19,9 @@ export const ownershipRoutes = (port: AccountPort<ExternalAccount & OwnedAccount
 
 /** Timed jobs of the ownership area, by kind. */
 export const ownershipJobs = (port: AccountPort) => ({ [LIVENESS_JOB]: livenessJob(port) });
+
+/** The external-accounts area as the ownership port. */
+export const externalAccountPort: AccountPort<ExternalAccount & OwnedAccount> = {
+  find: (tenant, id) => findExternalAccount(tenant, id) as ExternalAccount & OwnedAccount,
+  setStatus: (tenant, id, status) => setExternalAccountStatus(tenant, id, status) as ExternalAccount & OwnedAccount,
+};
