@@ -1,6 +1,7 @@
 import { internalAccountEndpoints } from './accounts.js';
 import { externalAccountEndpoints } from './external-accounts.js';
 import { configEndpoints } from './config.js';
+import { ownershipEndpoints } from './ownership.js';
 import { controlPlaneEndpoints } from './control-plane.js';
 import { customerEndpoints } from './customers.js';
 import { documentEndpoints } from './onboarding.js';
@@ -18,5 +19,6 @@ export const endpoints = {
   ...beneficialOwnerEndpoints,
   ...onboardingLinkEndpoints,
   ...externalAccountEndpoints,
+  ...ownershipEndpoints,
 } as const;
 export type Endpoints = typeof endpoints;

@@ -19,6 +19,7 @@ import { DEFAULT_CREDENTIALS, type Platform, PlatformRegistry } from './platform
 import * as control from './sandbox/control.js';
 import { controlPlaneRoutes, publicPlatform } from './sandbox/routes.js';
 import { verificationJobs, verificationRoutes } from './verification/routes.js';
+import { externalAccountPort, ownershipJobs, ownershipRoutes } from './ownership/routes.js';
 
 /** Options of {@link createEngine}. Every port has an in-memory default. */
 export interface EngineOptions {
@@ -89,7 +90,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
   const openapi = () => (openapiDocument ??= buildOpenApiDocument(endpoints, { title: 'Railyard sandbox' }));
 
   // Timed transitions of every area: each job runs against the platform that scheduled it.
-  const jobs: Record<string, (context: TenantContext, payload: unknown) => void> = { ...verificationJobs };
+  const jobs: Record<string, (context: TenantContext, payload: unknown) => void> = { ...verificationJobs, ...ownershipJobs(externalAccountPort) };
   for (const [kind, run] of Object.entries(jobs)) {
     scheduler.register(kind, (job) => {
       const platform = platforms.byId(job.tenantId);
@@ -105,7 +106,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
   });
 
   const http = createHttpSurface(
-    [...customerRoutes, ...documentRoutes, ...contactVerificationRoutes, ...hostedRoutes, ...accountRoutes, ...platformRoutes, ...beneficialOwnerRoutes, ...externalAccountRoutes, ...verificationRoutes, ...controlPlaneRoutes(platforms, openapi)],
+    [...customerRoutes, ...documentRoutes, ...contactVerificationRoutes, ...hostedRoutes, ...accountRoutes, ...platformRoutes, ...beneficialOwnerRoutes, ...externalAccountRoutes, ...ownershipRoutes(externalAccountPort), ...verificationRoutes, ...controlPlaneRoutes(platforms, openapi)],
     { authenticate: (header) => platforms.authenticate(header), tenant, idempotency, platformById: (id) => platforms.byId(id), publicError: hostedErrorReply },
   );
 
