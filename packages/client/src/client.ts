@@ -18,6 +18,7 @@ import { BeneficialOwners } from './resources/beneficial-owners.js';
 import { Config } from './resources/config.js';
 import { Customers } from './resources/customers.js';
 import { InternalAccounts } from './resources/internal-accounts.js';
+import { ExternalAccounts, PlatformExternalAccounts } from './resources/external-accounts.js';
 import { Sandbox } from './resources/sandbox.js';
 import { Verifications } from './resources/verifications.js';
 import { Documents } from './resources/documents.js';
@@ -128,6 +129,10 @@ export class RailyardClient {
   readonly customers: Customers;
   /** Customers' internal accounts (SPEC §4.4). */
   readonly internalAccounts: InternalAccounts;
+  /** Customers' external accounts: create, list, retrieve, delete (SPEC §4.4). */
+  readonly externalAccounts: ExternalAccounts;
+  /** The platform's own external accounts. */
+  readonly platformExternalAccounts: PlatformExternalAccounts;
   /** Platform configuration. */
   readonly config: Config;
   /** Verification packets (SPEC §4.3). */
@@ -200,6 +205,8 @@ export class RailyardClient {
 
     this.customers = new Customers(this);
     this.internalAccounts = new InternalAccounts(this);
+    this.externalAccounts = new ExternalAccounts(this);
+    this.platformExternalAccounts = new PlatformExternalAccounts(this);
     this.config = new Config(this);
     this.verifications = new Verifications(this);
     this.beneficialOwners = new BeneficialOwners(this);

@@ -31,6 +31,10 @@ export {
 export { Config, type PlatformConfig } from './resources/config.js';
 export { InternalAccounts, type InternalAccount, type InternalAccountListParams } from './resources/internal-accounts.js';
 export {
+  ExternalAccounts, PlatformExternalAccounts, type ExternalAccount, type ExternalAccountCreateParams, type ExternalAccountListParams,
+  type PlatformExternalAccountCreateParams, type PlatformExternalAccountListParams,
+} from './resources/external-accounts.js';
+export {
   Sandbox, SandboxClockResource, SandboxEvents, SandboxPlatforms, type SandboxClock, type SandboxSnapshot, type SandboxEvent,
   type SandboxEventListParams, type SandboxPlatformCreateParams, type SandboxPlatform, type OpenApiDocument, type ClockAdvanceParams,
 } from './resources/sandbox.js';
