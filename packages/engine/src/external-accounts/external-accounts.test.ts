@@ -182,3 +182,13 @@ describe('404s, lists, platform accounts and delete', () => {
     expect((await call('GET', `/customers/external-accounts/${body.id}`)).status).toBe(404);
   });
 });
+
+describe('EXTERNAL_ACCOUNT.STATUS_UPDATED', () => {
+  it('is not emitted on creation, only by a later status change', async () => {
+    const customerId = await newCustomer();
+    const { body } = await call('POST', '/customers/external-accounts', { customerId, currency: 'USDC', ownershipType: 'FIRST_PARTY', accountInfo: validInfo('BASE_WALLET') });
+    expect(body.status).toBe('PENDING_OWNERSHIP_VERIFICATION');
+    const events = (await call('GET', '/_sandbox/events?type=EXTERNAL_ACCOUNT.STATUS_UPDATED')).body;
+    expect(events.data).toEqual([]);
+  });
+});
