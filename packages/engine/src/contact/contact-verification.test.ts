@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../engine.js';
-import { apiRequest } from '../testing/requests.js';
+import { callApi, type Json } from '../testing/requests.js';
 import { CONTACT_VERIFICATION_BY_REGION, requiredChannels } from './contact-verification.js';
 
 // Contact verification through the public API (SPEC §2.6, §3.4, §4.3; REFERENCE §2.1, §13).
@@ -10,12 +10,7 @@ beforeEach(() => {
   engine = createEngine();
 });
 
-type Json = Record<string, any>;
-const call = async (method: string, path: string, body?: unknown) => {
-  const response = await engine.fetch(apiRequest(method, path, body));
-  const text = await response.text();
-  return { status: response.status, body: (text ? JSON.parse(text) : undefined) as Json };
-};
+const call = (method: string, path: string, body?: unknown) => callApi(engine, method, path, body);
 const path = (id: string, rest = '') => `/customers/${encodeURIComponent(id)}${rest}`;
 const MINUTE = 60_000;
 

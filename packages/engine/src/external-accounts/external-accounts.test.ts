@@ -1,7 +1,7 @@
 import { ACCOUNT_INFO_TABLE } from '@railyard/contract';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../engine.js';
-import { apiRequest } from '../testing/requests.js';
+import { callApi, type Json } from '../testing/requests.js';
 import { BENEFICIARY_VERIFICATION_TRIGGERS } from '../sandbox/magic-values.js';
 
 let engine: Engine;
@@ -9,12 +9,7 @@ beforeEach(() => {
   engine = createEngine();
 });
 
-type Json = Record<string, any>;
-const call = async (method: string, path: string, body?: unknown) => {
-  const response = await engine.fetch(apiRequest(method, path, body));
-  const text = await response.text();
-  return { status: response.status, body: (text ? JSON.parse(text) : undefined) as Json };
-};
+const call = (method: string, path: string, body?: unknown) => callApi(engine, method, path, body);
 const fields = (body: Json) => (body.details.errors as { field: string }[]).map((e) => e.field).sort();
 
 const alice = {

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../engine.js';
-import { apiRequest } from '../testing/requests.js';
+import { callApi, type Json } from '../testing/requests.js';
 import { escapeHtml, html } from './html.js';
 import { PDF_MINIMAL, PNG_1X1 } from './testing.js';
 
@@ -11,12 +11,7 @@ beforeEach(() => {
   engine = createEngine();
 });
 
-type Json = Record<string, any>;
-const call = async (method: string, path: string, body?: unknown) => {
-  const response = await engine.fetch(apiRequest(method, path, body));
-  const text = await response.text();
-  return { status: response.status, body: (text ? JSON.parse(text) : undefined) as Json };
-};
+const call = (method: string, path: string, body?: unknown) => callApi(engine, method, path, body);
 const REDIRECT = 'https://platform.example/onboarding/done?session=42';
 
 const ada = {

@@ -39,3 +39,20 @@ export function formRequest(
   const auth = btoa(`${credentials.clientId}:${credentials.clientSecret}`);
   return new Request(`http://sandbox.test${BASE_PATH}${path}`, { method, headers: { authorization: `Basic ${auth}` }, body: form });
 }
+
+/** A parsed JSON body, loosely typed for assertions. */
+export type Json = Record<string, any>;
+
+/** Test helper: sends an API request to an engine and returns the status, headers and parsed JSON body. */
+export async function callApi(
+  engine: { fetch: (request: Request) => Promise<Response> },
+  method: string,
+  path: string,
+  body?: unknown,
+  headers?: Record<string, string>,
+  credentials?: { clientId: string; clientSecret: string },
+): Promise<{ status: number; headers: Headers; body: Json }> {
+  const response = await engine.fetch(apiRequest(method, path, body, headers, credentials));
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: (text ? JSON.parse(text) : undefined) as Json };
+}
