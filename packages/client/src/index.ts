@@ -32,7 +32,8 @@ export { Config, type PlatformConfig } from './resources/config.js';
 export { InternalAccounts, type InternalAccount, type InternalAccountListParams } from './resources/internal-accounts.js';
 export {
   ExternalAccounts, PlatformExternalAccounts, type ExternalAccount, type ExternalAccountCreateParams, type ExternalAccountListParams,
-  type PlatformExternalAccountCreateParams, type PlatformExternalAccountListParams,
+  type PlatformExternalAccountCreateParams, type PlatformExternalAccountListParams, type BeneficiaryTrust, type BeneficiaryTrustChallenge,
+  type BeneficiaryTrustConfirmParams,
 } from './resources/external-accounts.js';
 export {
   Sandbox, SandboxClockResource, SandboxEvents, SandboxPlatforms, type SandboxClock, type SandboxSnapshot, type SandboxEvent,

@@ -24,7 +24,7 @@ export const resourceId = (type: string) =>
 /** Every resource type that carries an id (SPEC §1), plus the ones later issues add. */
 export const RESOURCE_TYPES = [
   'Customer', 'ExternalAccount', 'InternalAccount', 'Quote', 'Transaction', 'AuthMethod', 'Request', 'Verification',
-  'BeneficialOwner', 'Webhook', 'Session', 'Document', 'Lookup', 'Card', 'CardTransaction', 'Platform', 'Event', 'LedgerEntry',
+  'BeneficialOwner', 'Webhook', 'Session', 'Document', 'Lookup', 'Card', 'CardTransaction', 'Platform', 'Event', 'LedgerEntry', 'ScaChallenge', 'OwnershipChallenge',
 ] as const;
 export type ResourceType = (typeof RESOURCE_TYPES)[number];
 

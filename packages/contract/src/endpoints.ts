@@ -2,6 +2,7 @@ import { internalAccountEndpoints } from './accounts.js';
 import { externalAccountEndpoints } from './external-accounts.js';
 import { configEndpoints } from './config.js';
 import { ownershipEndpoints } from './ownership.js';
+import { beneficiaryTrustEndpoints } from './sca.js';
 import { controlPlaneEndpoints } from './control-plane.js';
 import { customerEndpoints } from './customers.js';
 import { documentEndpoints } from './onboarding.js';
@@ -20,5 +21,6 @@ export const endpoints = {
   ...onboardingLinkEndpoints,
   ...externalAccountEndpoints,
   ...ownershipEndpoints,
+  ...beneficiaryTrustEndpoints,
 } as const;
 export type Endpoints = typeof endpoints;

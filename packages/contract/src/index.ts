@@ -20,6 +20,7 @@ export * from './ownership.js';
 export * from './onboarding.js';
 export * from './transport.js';
 export * from './auth.js';
+export * from './sca.js';
 export * from './quotes.js';
 export * from './transactions.js';
 export * from './webhooks.js';

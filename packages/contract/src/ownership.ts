@@ -30,7 +30,7 @@ const verify = (operationId: string, path: string) =>
     errors: [409],
   });
 
-/** The four ownership operations; registered in `endpoints.ts` once the engine serves them. */
+/** The four ownership operations, under `/customers/...` and `/platform/...`. */
 export const ownershipEndpoints = {
   createCustomerExternalAccountChallenge: challenge('createCustomerExternalAccountChallenge', '/customers/external-accounts/{externalAccountId}/challenge'),
   createPlatformExternalAccountChallenge: challenge('createPlatformExternalAccountChallenge', '/platform/external-accounts/{externalAccountId}/challenge'),

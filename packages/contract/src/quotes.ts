@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Currency, CurrencyCode, MinorUnits, Timestamp, resourceId } from './common.js';
 import { PaymentInstructions, anyResourceId } from './accounts.js';
-import { PasskeyAssertion } from './auth.js';
+import { ScaChallenge, ScaResponse, requireOneScaAnswer } from './sca.js';
 import { CustomerId, CustomerInfoFieldName } from './customers.js';
 import { PaymentRail } from './external-accounts.js';
 
@@ -25,9 +25,6 @@ export const PurposeOfPayment = z
   .meta({ id: 'PurposeOfPayment' });
 export type PurposeOfPayment = z.infer<typeof PurposeOfPayment>;
 
-/** SCA factors. A quote may ask for SMS_OTP (default) or PASSKEY; TOTP exists only as an enrolled login factor. */
-export const ScaFactor = z.enum(['SMS_OTP', 'PASSKEY', 'TOTP']).meta({ id: 'ScaFactor' });
-export type ScaFactor = z.infer<typeof ScaFactor>;
 const QuoteScaFactor = z.enum(['SMS_OTP', 'PASSKEY'], { message: 'scaFactor must be SMS_OTP or PASSKEY' });
 
 /** Quote states (REFERENCE §4.2). */
@@ -115,22 +112,8 @@ export const QuoteExecuteRequest = z.strictObject({ scaFactor: QuoteScaFactor.op
 export type QuoteExecuteRequest = z.input<typeof QuoteExecuteRequest>;
 
 /** `POST /quotes/{quoteId}/authorize`: an SMS `code`, or a `passkeyAssertion` with its `origin`. */
-export const QuoteAuthorizeRequest = z
-  .strictObject({
-    code: z.string().min(1).max(16).optional(),
-    passkeyAssertion: PasskeyAssertion.optional(),
-    origin: z.string().min(1).optional(),
-    endUserIpAddress: z.string().min(1).max(45).optional(),
-  })
-  .superRefine((value, ctx) => {
-    const hasCode = value.code !== undefined;
-    const hasPasskey = value.passkeyAssertion !== undefined;
-    if (hasCode === hasPasskey) {
-      ctx.addIssue({ code: 'custom', path: hasCode ? ['passkeyAssertion'] : ['code'], message: 'exactly one of code or passkeyAssertion is required' });
-    } else if (hasPasskey && value.origin === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['origin'], message: 'origin is required with passkeyAssertion', params: { constraint: { required: true } } });
-    }
-  })
+export const QuoteAuthorizeRequest = ScaResponse.extend({ endUserIpAddress: z.string().min(1).max(45).optional() })
+  .superRefine(requireOneScaAnswer, { when: () => true })
   .meta({ id: 'QuoteAuthorizeRequest' });
 export type QuoteAuthorizeRequest = z.input<typeof QuoteAuthorizeRequest>;
 
@@ -152,21 +135,6 @@ export const RateDetails = z
   })
   .meta({ id: 'RateDetails' });
 export type RateDetails = z.infer<typeof RateDetails>;
-
-/** A strong-customer-authentication step; several may come in sequence. */
-export const ScaChallenge = z
-  .object({
-    id: z.string(),
-    expiresAt: Timestamp,
-    factor: ScaFactor,
-    availableFactors: z.array(ScaFactor),
-    /** Open set: CURRENCY_CONVERSION, PAYOUT, TRANSFER. */
-    purpose: z.string().nullable().optional(),
-    passkeyAssertionOptions: z.record(z.string(), z.unknown()).nullable().optional(),
-    passkeyAllowedOrigins: z.array(z.string()).nullable().optional(),
-  })
-  .meta({ id: 'ScaChallenge' });
-export type ScaChallenge = z.infer<typeof ScaChallenge>;
 
 /** A priced payment; `transactionId` exists from creation. */
 export const Quote = z

@@ -1,4 +1,4 @@
-import { externalAccountEndpoints } from '@railyard/contract';
+import { beneficiaryTrustEndpoints, externalAccountEndpoints } from '@railyard/contract';
 import type { APIPromise } from '../core/api-promise.js';
 import type { BodyParams, QueryParams, ResultOf } from '../core/endpoint.js';
 import type { PagePromise } from '../core/pagination.js';
@@ -16,6 +16,12 @@ export type ExternalAccountListParams = QueryParams<typeof externalAccountEndpoi
 export type PlatformExternalAccountListParams = QueryParams<typeof externalAccountEndpoints.listPlatformExternalAccounts>;
 /** A bank account or wallet outside the service (SPEC §2.1). */
 export type ExternalAccount = ResultOf<typeof externalAccountEndpoints.getExternalAccount>;
+/** The answer to a trust or untrust challenge: the SMS `code` (or a passkey assertion), optionally naming the challenge. */
+export type BeneficiaryTrustConfirmParams = BodyParams<typeof beneficiaryTrustEndpoints.confirmTrustExternalAccount>;
+/** What `trust` / `untrust` return: the SCA challenge to answer. */
+export type BeneficiaryTrustChallenge = ResultOf<typeof beneficiaryTrustEndpoints.trustExternalAccount>;
+/** The trust in force after a confirmed change. */
+export type BeneficiaryTrust = ResultOf<typeof beneficiaryTrustEndpoints.confirmTrustExternalAccount>;
 
 /** Customers' external accounts (SPEC §4.4): where payouts go; also `challenge`, `verify` and `proveOwnership` (SPEC §4.1). */
 export class ExternalAccounts extends ExternalAccountOwnership {
@@ -32,8 +38,32 @@ export class ExternalAccounts extends ExternalAccountOwnership {
     return this._client.call(externalAccountEndpoints.getExternalAccount, { params: { externalAccountId } }, options);
   }
 
+  /** Deletes the account; 409 BENEFICIARY_TRUSTED while it is a trusted beneficiary (untrust it first). */
   delete(externalAccountId: string, options?: RequestOptions): APIPromise<void> {
     return this._client.call(externalAccountEndpoints.deleteExternalAccount, { params: { externalAccountId } }, options) as APIPromise<void>;
+  }
+
+  /**
+   * Starts trusting the account as a beneficiary (customers in SCA regions only; 409 otherwise). Nothing changes until
+   * the returned `scaChallenge` is answered with {@link confirmTrust}.
+   */
+  trust(externalAccountId: string, options?: RequestOptions): APIPromise<BeneficiaryTrustChallenge> {
+    return this._client.call(beneficiaryTrustEndpoints.trustExternalAccount, { params: { externalAccountId } }, options);
+  }
+
+  /** Answers the trust challenge (sandbox SMS code `123456`); a wrong code is 400 and counts towards the SCA lockout. */
+  confirmTrust(externalAccountId: string, body: BeneficiaryTrustConfirmParams, options?: RequestOptions): APIPromise<BeneficiaryTrust> {
+    return this._client.call(beneficiaryTrustEndpoints.confirmTrustExternalAccount, { params: { externalAccountId }, body }, options);
+  }
+
+  /** Starts removing the trust; answer the challenge with {@link confirmUntrust}. */
+  untrust(externalAccountId: string, options?: RequestOptions): APIPromise<BeneficiaryTrustChallenge> {
+    return this._client.call(beneficiaryTrustEndpoints.untrustExternalAccount, { params: { externalAccountId } }, options);
+  }
+
+  /** Answers the untrust challenge; afterwards the account can be deleted. */
+  confirmUntrust(externalAccountId: string, body: BeneficiaryTrustConfirmParams, options?: RequestOptions): APIPromise<BeneficiaryTrust> {
+    return this._client.call(beneficiaryTrustEndpoints.confirmUntrustExternalAccount, { params: { externalAccountId }, body }, options);
   }
 }
 

@@ -22,6 +22,7 @@ import type { TenantContext } from '../core/context.js';
 import { ApiError, conflict, invalidInput, notFound } from '../core/errors.js';
 import { paginate } from '../core/pagination.js';
 import { findCustomer } from '../customers/customers.js';
+import { isTrustedBeneficiary } from '../sca/trust.js';
 import {
   BENEFICIARY_VERIFICATION_TRIGGERS, lookupSuffix, PRIMARY_IDENTIFIER_FIELDS, UNCHECKED_BENEFICIARY_TYPES,
 } from '../sandbox/magic-values.js';
@@ -138,8 +139,12 @@ export function setExternalAccountStatus(tenant: TenantContext, id: string, stat
 export const retrieveExternalAccount = (tenant: TenantContext, id: string) => findOwned(tenant, id, false);
 export const retrievePlatformExternalAccount = (tenant: TenantContext, id: string) => findOwned(tenant, id, true);
 
+/** DELETE; 409 BENEFICIARY_TRUSTED while the account is a trusted beneficiary (untrust it first). */
 export function deleteExternalAccount(tenant: TenantContext, id: string, platform = false): undefined {
   findOwned(tenant, id, platform);
+  if (isTrustedBeneficiary(tenant, id)) {
+    throw conflict(`External account ${id} is a trusted beneficiary: untrust it (POST .../untrust and .../untrust/confirm) before deleting`, 'BENEFICIARY_TRUSTED');
+  }
   accounts(tenant).delete(id);
   return undefined;
 }

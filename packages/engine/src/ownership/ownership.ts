@@ -51,7 +51,7 @@ export function createOwnershipChallenge(
     }
   }
   const record = startChallenge({
-    id: `OwnershipChallenge:${crypto.randomUUID()}`, platformId: tenant.platform.id, account, method, nonce: randomNonce(),
+    id: tenant.ids('OwnershipChallenge'), platformId: tenant.platform.id, account, method, nonce: randomNonce(),
     now: new Date(tenant.clock.now()), livenessBaseUrl,
   });
   challenges(tenant).insert(record);

@@ -5,10 +5,8 @@ import { LIVENESS_JOB, type OwnedAccount } from './challenges.js';
 import { createOwnershipChallenge, livenessJob, verifyOwnership, type AccountPort } from './ownership.js';
 
 /**
- * HTTP bindings of the ownership endpoints (SPEC §4.1; REFERENCE §2.3), given the external-accounts area as the port:
- * `ownershipRoutes({ find: findExternalAccount, setStatus: setExternalAccountStatus })`. Register with the engine's
- * routes, and {@link ownershipJobs} with its `jobs` map, once external accounts exist; then add `ownershipEndpoints`
- * to `endpoints.ts`.
+ * HTTP bindings of the ownership endpoints (SPEC §4.1; REFERENCE §2.3), given the external-accounts area as the port
+ * ({@link externalAccountPort}); the engine registers them with {@link ownershipJobs}.
  */
 export const ownershipRoutes = (port: AccountPort<ExternalAccount & OwnedAccount>) => [
   bind(e.createCustomerExternalAccountChallenge, ({ tenant, params, body }) => createOwnershipChallenge(tenant, port, params.externalAccountId, body.method)),

@@ -121,6 +121,12 @@ export const DOCUMENT_VERIFICATION_TRIGGERS = {
 export { SANDBOX_CONTACT_VERIFICATION_CODE as CONTACT_VERIFICATION_CODE } from '@railyard/contract';
 
 // ---------------------------------------------------------------------------------------------------------------------
+// Strong customer authentication (REFERENCE §13)
+
+/** The SMS code of every SCA challenge in the sandbox (trusting a beneficiary, authorizing a payment). */
+export const SCA_CODE = '123456';
+
+// ---------------------------------------------------------------------------------------------------------------------
 // Beneficiary name verification (SPEC §2.2, §4.6)
 
 /**

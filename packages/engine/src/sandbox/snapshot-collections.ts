@@ -8,6 +8,8 @@ import { DocumentRecordSchema } from '../documents/documents.js';
 import { LedgerEntryRecord } from '../ledger/ledger.js';
 import { OwnershipChallengeRecord } from '../ownership/challenges.js';
 import { OWNERSHIP_CHALLENGES } from '../ownership/ownership.js';
+import { SCA_CHALLENGES, SCA_LOCKS, ScaChallengeRecord, ScaLockRecord } from '../sca/sca.js';
+import { TRUSTED_BENEFICIARIES, TrustedBeneficiaryRecord } from '../sca/trust.js';
 
 /** The snapshot key of the platform's pending jobs. */
 export const JOBS = 'jobs';
@@ -32,4 +34,7 @@ export const SNAPSHOT_COLLECTIONS: Readonly<Record<string, z.ZodType>> = {
   documents: DocumentRecordSchema,
   [OWNERSHIP_CHALLENGES]: OwnershipChallengeRecord,
   externalAccounts: ExternalAccount,
+  [SCA_CHALLENGES]: ScaChallengeRecord,
+  [SCA_LOCKS]: ScaLockRecord,
+  [TRUSTED_BENEFICIARIES]: TrustedBeneficiaryRecord,
 };

@@ -1,0 +1,12 @@
+import { beneficiaryTrustEndpoints as e } from '@railyard/contract';
+import { retrieveExternalAccount } from '../external-accounts/external-accounts.js';
+import { bind } from '../http/app.js';
+import { confirmTrustChange, startTrustChange } from './trust.js';
+
+/** HTTP bindings of the trusted-beneficiary operations (REFERENCE §9). */
+export const beneficiaryTrustRoutes = [
+  bind(e.trustExternalAccount, ({ tenant, params }) => startTrustChange(tenant, 'trust', retrieveExternalAccount(tenant, params.externalAccountId))),
+  bind(e.confirmTrustExternalAccount, ({ tenant, params, body }) => confirmTrustChange(tenant, 'trust', retrieveExternalAccount(tenant, params.externalAccountId), body)),
+  bind(e.untrustExternalAccount, ({ tenant, params }) => startTrustChange(tenant, 'untrust', retrieveExternalAccount(tenant, params.externalAccountId))),
+  bind(e.confirmUntrustExternalAccount, ({ tenant, params, body }) => confirmTrustChange(tenant, 'untrust', retrieveExternalAccount(tenant, params.externalAccountId), body)),
+];

@@ -1,0 +1,171 @@
+/**
+ * Strong customer authentication (SPEC §5 item 7, §7; REFERENCE §9): who must authenticate, with which factors, the
+ * challenges they answer, and the lockout after repeated failures. Areas that need SCA (trusted beneficiaries here,
+ * quotes later) issue a challenge for a `subject` they name, and call {@link answerScaChallenge} with the answer; the
+ * challenge records what it authorizes, so an answer can never be replayed against another action.
+ */
+import type { ScaChallenge, ScaFactor } from '@railyard/contract';
+import { z } from 'zod';
+import type { TenantContext } from '../core/context.js';
+import { ApiError, conflict, invalidField } from '../core/errors.js';
+import { findCustomer, type CustomerRecord } from '../customers/customers.js';
+import { SCA_CODE } from '../sandbox/magic-values.js';
+
+/** Regions whose customers must pass SCA for payments and beneficiary changes: the EU (EUR, and USDC held there). */
+export const SCA_REGIONS: ReadonlySet<string> = new Set(['EU']);
+
+/** A challenge can be answered for 5 minutes. */
+export const SCA_CHALLENGE_TTL_MS = 5 * 60 * 1000;
+
+const MINUTE = 60 * 1000;
+/**
+ * Lockout after consecutive failed answers (REFERENCE §9): the 5th failure locks for 15 minutes, the 6th for 30, the
+ * 7th for an hour, the 8th for a day; from the 9th the customer is suspended until the platform resets the factors.
+ */
+export const LOCKOUT_LADDER: readonly { failures: number; lockMs: number | 'SUSPENDED' }[] = [
+  { failures: 5, lockMs: 15 * MINUTE },
+  { failures: 6, lockMs: 30 * MINUTE },
+  { failures: 7, lockMs: 60 * MINUTE },
+  { failures: 8, lockMs: 24 * 60 * MINUTE },
+  { failures: 9, lockMs: 'SUSPENDED' },
+];
+
+/** Stored challenge (snapshot-safe). */
+export const ScaChallengeRecord = z.object({
+  id: z.string(),
+  customerId: z.string(),
+  /** What the answer authorizes, e.g. `trust:ExternalAccount:<uuid>`; only that action may consume it. */
+  subject: z.string(),
+  purpose: z.string(),
+  factor: z.enum(['SMS_OTP', 'PASSKEY', 'TOTP']),
+  availableFactors: z.array(z.enum(['SMS_OTP', 'PASSKEY', 'TOTP'])),
+  createdAt: z.string(),
+  expiresAt: z.string(),
+  state: z.enum(['OUTSTANDING', 'COMPLETED', 'SUPERSEDED']),
+});
+export type ScaChallengeRecord = z.infer<typeof ScaChallengeRecord>;
+
+/** A customer's failed-answer streak and lock (snapshot-safe); id is the customer id. */
+export const ScaLockRecord = z.object({
+  id: z.string(),
+  failedAttempts: z.number().int().min(0),
+  lockedUntil: z.string().optional(),
+  suspended: z.boolean(),
+});
+export type ScaLockRecord = z.infer<typeof ScaLockRecord>;
+
+export const SCA_CHALLENGES = 'scaChallenges';
+export const SCA_LOCKS = 'scaLocks';
+const challenges = (tenant: TenantContext) => tenant.store.collection<ScaChallengeRecord>(SCA_CHALLENGES);
+const locks = (tenant: TenantContext) => tenant.store.collection<ScaLockRecord>(SCA_LOCKS);
+
+export const isScaCustomer = (customer: Pick<CustomerRecord, 'region'>): boolean => SCA_REGIONS.has(customer.region ?? '');
+
+/** The customer, or 409 when SCA does not apply to them (REFERENCE §9: every SCA endpoint, for non-SCA customers). */
+export function requireScaCustomer(tenant: TenantContext, customerId: string): CustomerRecord {
+  const customer = findCustomer(tenant, customerId);
+  if (!isScaCustomer(customer)) {
+    throw conflict(`Strong customer authentication does not apply to customer ${customerId}: only customers in an SCA region (${[...SCA_REGIONS].join(', ')}) use it`);
+  }
+  return customer;
+}
+
+/** Factors the customer can answer with: an SMS code to the phone on file (enrolled factors join with SCA enrolment). */
+function availableFactors(customer: CustomerRecord): ScaFactor[] {
+  return customer.phoneNumber === undefined ? [] : ['SMS_OTP'];
+}
+
+/** 423 ACCOUNT_LOCKED while the customer is locked or suspended. */
+export function assertNotLocked(tenant: TenantContext, customerId: string): void {
+  const lock = locks(tenant).get(customerId);
+  if (!lock) return;
+  const lockedNow = lock.suspended || (lock.lockedUntil !== undefined && Date.parse(lock.lockedUntil) > tenant.clock.now());
+  if (!lockedNow) return;
+  throw new ApiError(
+    423, 'ACCOUNT_LOCKED',
+    lock.suspended ? `Customer ${customerId} is suspended after ${lock.failedAttempts} failed authentications` : `Customer ${customerId} is locked until ${lock.lockedUntil}`,
+    { ...(lock.lockedUntil === undefined ? {} : { lockedUntil: lock.lockedUntil }), failedAttempts: lock.failedAttempts, suspended: lock.suspended },
+  );
+}
+
+/** Records one failed answer and applies the ladder. */
+function recordFailure(tenant: TenantContext, customerId: string): ScaLockRecord {
+  const previous = locks(tenant).get(customerId) ?? { id: customerId, failedAttempts: 0, suspended: false };
+  const failedAttempts = previous.failedAttempts + 1;
+  const step = [...LOCKOUT_LADDER].reverse().find((rung) => failedAttempts >= rung.failures);
+  const next: ScaLockRecord = {
+    id: customerId,
+    failedAttempts,
+    suspended: step?.lockMs === 'SUSPENDED',
+    ...(step && step.lockMs !== 'SUSPENDED' ? { lockedUntil: new Date(tenant.clock.now() + step.lockMs).toISOString() } : {}),
+  };
+  if (locks(tenant).get(customerId)) locks(tenant).replace(next);
+  else locks(tenant).insert(next);
+  return next;
+}
+
+const clearFailures = (tenant: TenantContext, customerId: string): void => {
+  if (locks(tenant).get(customerId)) locks(tenant).delete(customerId);
+};
+
+/** The public view of a stored challenge. */
+export const scaChallengeView = (record: ScaChallengeRecord): ScaChallenge => ({
+  id: record.id, expiresAt: record.expiresAt, factor: record.factor, availableFactors: record.availableFactors, purpose: record.purpose,
+  passkeyAssertionOptions: null, passkeyAllowedOrigins: null,
+});
+
+/**
+ * Issues a challenge for `subject`, superseding any outstanding one for the same subject. 409 when the customer is not
+ * an SCA customer or has no factor to answer with; 423 while locked.
+ */
+export function issueScaChallenge(tenant: TenantContext, customerId: string, subject: string, purpose: string): ScaChallenge {
+  const customer = requireScaCustomer(tenant, customerId);
+  assertNotLocked(tenant, customerId);
+  const factors = availableFactors(customer);
+  if (factors.length === 0) {
+    throw conflict(`Customer ${customerId} has no SCA factor: add a phoneNumber to receive SMS codes`);
+  }
+  for (const old of challenges(tenant).findBy('subject', subject)) {
+    if (old.state === 'OUTSTANDING') challenges(tenant).replace({ ...old, state: 'SUPERSEDED' });
+  }
+  const now = tenant.clock.now();
+  const record: ScaChallengeRecord = {
+    id: tenant.ids('ScaChallenge'), customerId, subject, purpose, factor: factors[0]!, availableFactors: factors,
+    createdAt: new Date(now).toISOString(), expiresAt: new Date(now + SCA_CHALLENGE_TTL_MS).toISOString(), state: 'OUTSTANDING',
+  };
+  challenges(tenant).insert(record);
+  return scaChallengeView(record);
+}
+
+/** An answer as the API receives it. */
+export interface ScaAnswer {
+  challengeId?: string | undefined;
+  code?: string | undefined;
+  passkeyAssertion?: unknown;
+  origin?: string | undefined;
+}
+
+/**
+ * Checks `answer` against the outstanding challenge for `subject` and completes it. 409 when none is outstanding (never
+ * issued, already used, superseded, expired, or `challengeId` names another); 423 while locked; 400 for a wrong code,
+ * which counts towards the lockout.
+ */
+export function answerScaChallenge(tenant: TenantContext, customerId: string, subject: string, answer: ScaAnswer): void {
+  requireScaCustomer(tenant, customerId);
+  assertNotLocked(tenant, customerId);
+  const now = tenant.clock.now();
+  const outstanding = challenges(tenant).findBy('subject', subject).find((c) => c.state === 'OUTSTANDING' && Date.parse(c.expiresAt) > now);
+  if (!outstanding || (answer.challengeId !== undefined && answer.challengeId !== outstanding.id)) {
+    throw conflict('No outstanding SCA challenge for this action (it was never started, already answered, replaced or expired): start it again');
+  }
+  if (outstanding.factor !== 'PASSKEY' && answer.passkeyAssertion !== undefined) {
+    throw invalidField('passkeyAssertion', `This challenge expects the ${outstanding.factor} code, not a passkey assertion`);
+  }
+  if (answer.code !== SCA_CODE) {
+    const lock = recordFailure(tenant, customerId);
+    if (lock.suspended || lock.lockedUntil !== undefined) assertNotLocked(tenant, customerId);
+    throw invalidField('code', 'The code is not the one sent for this challenge');
+  }
+  clearFailures(tenant, customerId);
+  challenges(tenant).replace({ ...outstanding, state: 'COMPLETED' });
+}
