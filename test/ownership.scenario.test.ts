@@ -22,10 +22,10 @@ const solanaWallet = () => {
 };
 
 /** A customer's FIRST_PARTY self-custody Base wallet, which starts awaiting ownership verification. */
-const customerBaseWallet = async (client: RailyardClient, address: string = owner.address) => {
+const customerBaseWallet = async (client: RailyardClient) => {
   const customer = await client.customers.create({ customerType: 'INDIVIDUAL', fullName: 'Wanda Wallet' });
   return client.externalAccounts.create({
-    customerId: customer.id, currency: 'USDC', ownershipType: 'FIRST_PARTY', accountInfo: { accountType: 'BASE_WALLET', address },
+    customerId: customer.id, currency: 'USDC', ownershipType: 'FIRST_PARTY', accountInfo: { accountType: 'BASE_WALLET', address: owner.address },
   });
 };
 
