@@ -1,24 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { BadRequestError, NotFoundError } from '@railyard/client';
-import type { RailyardClient } from '@railyard/client';
-import { ROOT_CREDENTIALS, inProcess, viaMsw, type Transport } from './support/transports.js';
+import { ROOT_CREDENTIALS, describeOverTransports } from './support/transports.js';
 
-// External accounts through the typed client, and isolation between platforms (SPEC §4.4). In-process and msw only:
-// the HTTP transport runs the built CLI (dist/), which `npx vitest run` does not rebuild.
-function describeOverTransports(title: string, define: (scope: { transport: Transport; client: RailyardClient }) => void) {
-  describe.each([inProcess, viaMsw].map((make) => [make().name, make] as const))(`${title} over %s`, (_name, make) => {
-    const scope = {} as { transport: Transport; client: RailyardClient };
-    beforeAll(async () => {
-      scope.transport = make();
-      await scope.transport.start();
-    });
-    afterAll(() => scope.transport.stop());
-    beforeEach(async () => {
-      scope.client = scope.transport.clientFor(await scope.transport.clientFor(ROOT_CREDENTIALS).sandbox.platforms.create({ name: title }));
-    });
-    define(scope);
-  });
-}
+// External accounts through the typed client, and isolation between platforms (SPEC §4.4), over every transport.
 
 const ada = {
   customerType: 'INDIVIDUAL' as const, platformCustomerId: 'ada', fullName: 'Ada Lovelace', birthDate: '1815-12-10', nationality: 'GB',

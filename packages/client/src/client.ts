@@ -129,9 +129,9 @@ export class RailyardClient {
   readonly customers: Customers;
   /** Customers' internal accounts (SPEC §4.4). */
   readonly internalAccounts: InternalAccounts;
-  /** Customers' external accounts: create, list, retrieve, delete (SPEC §4.4). */
+  /** Customers' external accounts: create, list, retrieve, delete (SPEC §4.4), and ownership proofs (SPEC §4.1). */
   readonly externalAccounts: ExternalAccounts;
-  /** The platform's own external accounts. */
+  /** The platform's own external accounts, with the same ownership proofs. */
   readonly platformExternalAccounts: PlatformExternalAccounts;
   /** Platform configuration. */
   readonly config: Config;

@@ -3,7 +3,6 @@ import type { APIPromise } from '../core/api-promise.js';
 import type { BodyParams, QueryParams, ResultOf } from '../core/endpoint.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/types.js';
-import { APIResource } from './resource.js';
 import { ExternalAccountOwnership } from './ownership.js';
 
 /** Body of {@link ExternalAccounts.create}: `accountInfo` is a discriminated union on `accountType` (REFERENCE §3). */
@@ -67,8 +66,10 @@ export class ExternalAccounts extends ExternalAccountOwnership {
   }
 }
 
-/** The platform's own external accounts. */
-export class PlatformExternalAccounts extends APIResource {
+/** The platform's own external accounts; also `challenge`, `verify` and `proveOwnership` over the `/platform/...` paths. */
+export class PlatformExternalAccounts extends ExternalAccountOwnership {
+  protected override readonly defaultScope = 'platform';
+
   create(body: PlatformExternalAccountCreateParams, options?: RequestOptions): APIPromise<ExternalAccount> {
     return this._client.call(externalAccountEndpoints.createPlatformExternalAccount, { body }, options);
   }

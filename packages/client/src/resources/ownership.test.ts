@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { setup } from '../test-support.js';
+import { ExternalAccounts, PlatformExternalAccounts } from './external-accounts.js';
 import { ExternalAccountOwnership } from './ownership.js';
 
 const MESSAGE = 'Railyard wallet ownership verification\nAddress: 0xabc\nNonce: 1f\nExpires: 2025-10-13T00:10:00.000Z';
@@ -40,5 +41,22 @@ describe('external-account ownership (client)', () => {
       '/2025-10-13/platform/external-accounts/ExternalAccount%3A1/verify',
     ]);
     expect(requests[1]!.body).toEqual({ signature: 'H+sig==', signatureScheme: 'electrum' });
+  });
+
+  it('client.platformExternalAccounts uses the platform paths unless a call names its scope', async () => {
+    const { client, requests } = setup((req) =>
+      req.path.endsWith('/challenge') ? { status: 201, body: { method: 'LIVENESS', verificationLink: 'https://x.test/l', expiresAt: '2025-10-13T00:10:00.000Z' } } : { body: ACCOUNT },
+    );
+    const platformAccounts = new PlatformExternalAccounts(client);
+    await platformAccounts.challenge('ExternalAccount:1', { method: 'LIVENESS' });
+    await platformAccounts.verify('ExternalAccount:1', { signature: '0xsig' });
+    await platformAccounts.verify('ExternalAccount:1', { signature: '0xsig' }, { scope: 'customer' });
+    await new ExternalAccounts(client).verify('ExternalAccount:1', { signature: '0xsig' });
+    expect(requests.map((r) => r.path)).toEqual([
+      '/2025-10-13/platform/external-accounts/ExternalAccount%3A1/challenge',
+      '/2025-10-13/platform/external-accounts/ExternalAccount%3A1/verify',
+      '/2025-10-13/customers/external-accounts/ExternalAccount%3A1/verify',
+      '/2025-10-13/customers/external-accounts/ExternalAccount%3A1/verify',
+    ]);
   });
 });

@@ -18,8 +18,9 @@ export type OwnershipVerifyParams = BodyParams<typeof ownershipEndpoints.verifyC
 /** The external account a successful verify returns (ACTIVE). */
 export type VerifiedExternalAccount = ResultOf<typeof ownershipEndpoints.verifyCustomerExternalAccountOwnership>;
 
-/** Whose account: a customer's (`/customers/external-accounts/...`, default) or the platform's own. */
+/** Whose account: a customer's (`/customers/external-accounts/...`) or the platform's own (`/platform/...`). */
 export interface OwnershipScope {
+  /** Defaults to the resource's own: `customer` on `client.externalAccounts`, `platform` on `client.platformExternalAccounts`. */
   scope?: 'customer' | 'platform';
 }
 
@@ -32,13 +33,16 @@ export interface OwnershipScope {
  * ```
  */
 export class ExternalAccountOwnership extends APIResource {
+  /** The paths used when a call names no `scope`. */
+  protected readonly defaultScope: 'customer' | 'platform' = 'customer';
+
   /** Starts a WALLET_SIGNATURE or LIVENESS challenge (409 unless a FIRST_PARTY self-custody wallet awaiting verification). */
   challenge(
     externalAccountId: string,
     body: BodyParams<typeof ownershipEndpoints.createCustomerExternalAccountChallenge>,
     options?: RequestOptions & OwnershipScope,
   ): APIPromise<OwnershipChallenge> {
-    const endpoint = options?.scope === 'platform'
+    const endpoint = (options?.scope ?? this.defaultScope) === 'platform'
       ? ownershipEndpoints.createPlatformExternalAccountChallenge
       : ownershipEndpoints.createCustomerExternalAccountChallenge;
     return this._client.call(endpoint, { params: { externalAccountId }, body }, requestOptions(options));
@@ -46,7 +50,7 @@ export class ExternalAccountOwnership extends APIResource {
 
   /** Submits a signature for the outstanding WALLET_SIGNATURE challenge; 400 (account UNVERIFIED) if invalid or expired. */
   verify(externalAccountId: string, body: OwnershipVerifyParams, options?: RequestOptions & OwnershipScope): APIPromise<VerifiedExternalAccount> {
-    const endpoint = options?.scope === 'platform'
+    const endpoint = (options?.scope ?? this.defaultScope) === 'platform'
       ? ownershipEndpoints.verifyPlatformExternalAccountOwnership
       : ownershipEndpoints.verifyCustomerExternalAccountOwnership;
     return this._client.call(endpoint, { params: { externalAccountId }, body }, requestOptions(options));

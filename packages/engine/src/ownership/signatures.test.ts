@@ -1,5 +1,6 @@
 import { createHash, generateKeyPairSync, sign as nodeSign } from 'node:crypto';
 import { base58, base58check, bech32 } from '@scure/base';
+import * as bitcoinMessage from 'bitcoinjs-message';
 import { privateKeyToAccount, sign as viemSign } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
 import {
@@ -12,7 +13,8 @@ import {
 } from './signatures.js';
 
 // Signatures are made by libraries independent of the verifier: viem for EIP-191 and raw secp256k1 signing,
-// node:crypto (OpenSSL) for Ed25519 and for every hash on the signing side of the Bitcoin tests.
+// node:crypto (OpenSSL) for Ed25519 and for every hash on the signing side of the Bitcoin tests, and bitcoinjs-message
+// (a wallet library's message signer) for Bitcoin signatures as wallets make them.
 
 const MESSAGE = 'Railyard ownership proof\naddress: X\nnonce: 8f1e2d\nexpires: 2026-01-01T00:10:00.000Z';
 const PK1 = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d' as const;
@@ -134,6 +136,32 @@ describe('Bitcoin message signatures (BIP-137 and Electrum)', () => {
     const rs = Buffer.concat([hexToBytes(sig.r.slice(2).padStart(64, '0')), hexToBytes(sig.s.slice(2).padStart(64, '0'))]);
     return Buffer.concat([Buffer.from([headerBase + recId]), rs]).toString('base64');
   };
+
+  it('accepts bitcoinjs-message signatures for every address type, in BIP-137 and Electrum form, short or long', () => {
+    const privateKey = Buffer.from(PK1.slice(2), 'hex');
+    // Long enough that the length prefix is a 3-byte varint, which the hand-built signer above does not cover.
+    const longMessage = MESSAGE.repeat(4);
+    expect(Buffer.byteLength(longMessage)).toBeGreaterThanOrEqual(0xfd);
+    for (const message of [MESSAGE, longMessage]) {
+      const signed = (compressed: boolean, segwitType?: 'p2wpkh' | 'p2sh(p2wpkh)') =>
+        bitcoinMessage.sign(message, privateKey, compressed, segwitType ? { segwitType } : {}).toString('base64');
+      const cases = [
+        { address: addresses.p2pkhUncompressed, signature: signed(false), scheme: 'bip137' },
+        { address: addresses.p2pkh, signature: signed(true), scheme: 'bip137' },
+        { address: addresses.p2sh, signature: signed(true, 'p2sh(p2wpkh)'), scheme: 'bip137' },
+        { address: addresses.p2wpkh, signature: signed(true, 'p2wpkh'), scheme: 'bip137' },
+        // Electrum signs segwit addresses with the plain compressed-key header.
+        { address: addresses.p2sh, signature: signed(true), scheme: 'electrum' },
+        { address: addresses.p2wpkh, signature: signed(true), scheme: 'electrum' },
+      ] as const;
+      for (const { address, signature, scheme } of cases) {
+        // The library agrees the address is this key's, so a failure below is the verifier's. Its `checkSegwitAlways`
+        // flag is its Electrum mode.
+        expect(bitcoinMessage.verify(message, address, signature, undefined, scheme === 'electrum'), address).toBe(true);
+        expect(verifyBitcoinMessage(address, message, signature, scheme), `${address} ${scheme}`).toBe(true);
+      }
+    }
+  });
 
   it('digest matches the BIP-137 construction', () => {
     expect(Buffer.from(bitcoinMessageDigest(MESSAGE))).toEqual(Buffer.from(digestOf(MESSAGE)));
