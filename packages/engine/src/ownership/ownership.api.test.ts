@@ -52,9 +52,11 @@ describe('ownership verification over the API', () => {
 
   it('invalid signature → 400 and UNVERIFIED; new challenge then valid → ACTIVE', async () => {
     const account = await evmWallet();
-    const first = await call('POST', `/customers/external-accounts/${account.id}/challenge`, { method: 'WALLET_SIGNATURE' });
+    // A platform account is not reachable under /customers/.
+    expect((await call('POST', `/customers/external-accounts/${account.id}/challenge`, { method: 'WALLET_SIGNATURE' })).status).toBe(404);
+    const first = await call('POST', `/platform/external-accounts/${account.id}/challenge`, { method: 'WALLET_SIGNATURE' });
     const bad = await stranger.signMessage({ message: first.body.messageToSign });
-    expect((await call('POST', `/customers/external-accounts/${account.id}/verify`, { signature: bad })).status).toBe(400);
+    expect((await call('POST', `/platform/external-accounts/${account.id}/verify`, { signature: bad })).status).toBe(400);
     const second = await call('POST', `/platform/external-accounts/${account.id}/challenge`, { method: 'WALLET_SIGNATURE' });
     expect(second.status).toBe(201);
     const good = await signer.signMessage({ message: second.body.messageToSign });
