@@ -130,4 +130,14 @@ export const configEndpoints = {
     summary: "The platform's configuration, including each currency's provider-required customer fields",
     response: { status: 200, description: 'The configuration', schema: PlatformConfig },
   }),
+  updateConfig: defineEndpoint({
+    operationId: 'updateConfig', method: 'PATCH', path: '/config', tag, body: PlatformConfigUpdateRequest,
+    summary: 'Change the configuration: fees, currency limits, UMA domain, webhook endpoint, wallet and card branding',
+    description:
+      '`feeConfigs` merge by (feeType, sourceCurrency) and a fee with both parts zero is removed; only USD sources are ' +
+      'implemented (others: 501 NOT_IMPLEMENTED). `supportedCurrencies` items replace the terms of their currency. The ' +
+      'nested configs are partial updates.',
+    response: { status: 200, description: 'The configuration now in force', schema: PlatformConfig },
+    errors: [501],
+  }),
 } as const;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Timestamp } from './common.js';
+import { MAX_AMOUNT, Timestamp } from './common.js';
 import { defineEndpoint } from './endpoint.js';
 import { PageQuery, pageOf } from './pagination.js';
 
@@ -67,6 +67,15 @@ export const PlatformCredentials = z
   .meta({ id: 'SandboxPlatform' });
 export type PlatformCredentials = z.infer<typeof PlatformCredentials>;
 
+/**
+ * `PUT /_sandbox/limits`: the daily volume each payer (a customer, or the platform) may send per sending currency, in
+ * minor units; `null` removes a currency's limit. Limits apply from the next payment on (429 DAILY_VOLUME_LIMIT_EXCEEDED).
+ */
+export const SandboxLimits = z
+  .strictObject({ dailyVolume: z.record(z.string().regex(/^[A-Z][A-Z0-9]{2,7}$/), z.number().int().min(0).max(MAX_AMOUNT).nullable()) })
+  .meta({ id: 'SandboxLimits' });
+export type SandboxLimits = z.input<typeof SandboxLimits>;
+
 const tag = 'Sandbox control plane';
 const controlPlane = true;
 export const controlPlaneEndpoints = {
@@ -102,6 +111,11 @@ export const controlPlaneEndpoints = {
     operationId: 'createSandboxPlatform', method: 'POST', path: '/_sandbox/platforms', tag, controlPlane,
     summary: 'Create a platform (tenant) with its own credentials and verification mode', body: PlatformCreateRequest, bodyOptional: true,
     response: { status: 201, description: 'The platform and its credentials', schema: PlatformCredentials }, errors: [409],
+  }),
+  setSandboxLimits: defineEndpoint({
+    operationId: 'setSandboxLimits', method: 'PUT', path: '/_sandbox/limits', tag, controlPlane, body: SandboxLimits,
+    summary: "Set the platform's daily volume limits per sending currency (merged by currency; null removes one)",
+    response: { status: 200, description: 'The limits now in force', schema: z.object({ dailyVolume: z.record(z.string(), z.number()) }) },
   }),
   getOpenApiDocument: defineEndpoint({
     operationId: 'getOpenApiDocument', method: 'GET', path: '/_sandbox/openapi.json', tag, controlPlane,

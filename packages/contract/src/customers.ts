@@ -91,10 +91,12 @@ export type EndUserTerms = z.infer<typeof EndUserTerms>;
 
 const description = z.string().min(1).max(500);
 const nameField = z.string().min(1).max(250);
-const UmaAddress = z
+/** `$<username>@<domain>`: username of a-z 0-9 - _ . +, case-insensitive, at most 64 characters with the `$` (REFERENCE §14). */
+export const UmaAddress = z
   .string()
-  .max(64)
-  .regex(/^\$[a-z0-9\-_.+]+@[a-z0-9.-]+\.[a-z]{2,}$/i, { message: 'must be an UMA address such as $alice@example.com' });
+  .max(64, { message: 'must be at most 64 characters, the $ included' })
+  .regex(/^\$[a-z0-9\-_.+]+@[a-z0-9.-]+\.[a-z]{2,}$/i, { message: 'must be an UMA address such as $alice@example.com' })
+  .meta({ id: 'UmaAddress' });
 const PlatformCustomerId = z.string().min(1).max(255);
 const Currencies = z
   .array(CurrencyCode)

@@ -8,9 +8,19 @@ import { customerEndpoints } from './customers.js';
 import { documentEndpoints } from './onboarding.js';
 import { onboardingLinkEndpoints } from './onboarding-links.js';
 import { beneficialOwnerEndpoints, verificationEndpoints } from './onboarding-endpoints.js';
+import { paymentEndpoints } from './payment-endpoints.js';
+import { umaEndpoints } from './uma.js';
+
+/**
+ * The type of {@link endpoints}, spelled as references so declaration files name the groups instead of inlining every
+ * endpoint (an inlined type exceeds what the compiler will serialize).
+ */
+export type Endpoints = typeof customerEndpoints & typeof internalAccountEndpoints & typeof configEndpoints & typeof controlPlaneEndpoints
+  & typeof documentEndpoints & typeof verificationEndpoints & typeof beneficialOwnerEndpoints & typeof onboardingLinkEndpoints
+  & typeof externalAccountEndpoints & typeof ownershipEndpoints & typeof beneficiaryTrustEndpoints & typeof paymentEndpoints & typeof umaEndpoints;
 
 /** Every operation of the API, by operationId: the engine serves these and the OpenAPI document describes them. */
-export const endpoints = {
+export const endpoints: Endpoints = {
   ...customerEndpoints,
   ...internalAccountEndpoints,
   ...configEndpoints,
@@ -22,5 +32,6 @@ export const endpoints = {
   ...externalAccountEndpoints,
   ...ownershipEndpoints,
   ...beneficiaryTrustEndpoints,
-} as const;
-export type Endpoints = typeof endpoints;
+  ...paymentEndpoints,
+  ...umaEndpoints,
+};

@@ -27,3 +27,5 @@ export * from './webhooks.js';
 export * from './config.js';
 export * from './onboarding-endpoints.js';
 export * from './account-checks.js';
+export * from './payment-endpoints.js';
+export * from './uma.js';

@@ -1,0 +1,144 @@
+import { z } from 'zod';
+import { CurrencyCode, MinorUnits } from './common.js';
+import { anyResourceId } from './accounts.js';
+import { defineEndpoint } from './endpoint.js';
+import { PaymentRail } from './external-accounts.js';
+import { pageOf } from './pagination.js';
+import {
+  PurposeOfPayment, Quote, QuoteAuthorizeRequest, QuoteExecuteRequest, QuoteId, QuoteRequest, REMITTANCE_INFORMATION_MAX,
+} from './quotes.js';
+import {
+  IncomingTransaction, Transaction, TransactionApproveRequest, TransactionConfirmRequest, TransactionListQuery, TransactionReasonRequest,
+} from './transactions.js';
+
+// Quotes, execution and transactions (SPEC §3.5, §4.5, §4.6; REFERENCE §4, §9, §13): the operations.
+
+/** `POST /sandbox/send`: pays a real-time-funding quote as if the payer had sent the money (SPEC §4.6). */
+export const SandboxSendRequest = z
+  .strictObject({
+    quoteId: QuoteId,
+    /** Must be the quote's sending (funding) currency. */
+    currencyCode: CurrencyCode,
+    /** Defaults to the quote's `totalSendingAmount`; any other amount fails the payment with FUNDING_AMOUNT_MISMATCH. */
+    currencyAmount: MinorUnits.min(1).optional(),
+  })
+  .meta({ id: 'SandboxSendRequest' });
+export type SandboxSendRequest = z.input<typeof SandboxSendRequest>;
+
+/** `POST /transfer-in` (deprecated): pull from a pullable external account into an internal account. */
+export const TransferInRequest = z
+  .strictObject({
+    source: z.strictObject({ accountId: anyResourceId('ExternalAccount') }),
+    destination: z.strictObject({ accountId: anyResourceId('InternalAccount') }),
+    amount: MinorUnits.min(1),
+  })
+  .meta({ id: 'TransferInRequest' });
+export type TransferInRequest = z.input<typeof TransferInRequest>;
+
+/** `POST /transfer-out` (deprecated): pay from an internal account to an external account. */
+export const TransferOutRequest = z
+  .strictObject({
+    source: z.strictObject({ accountId: anyResourceId('InternalAccount') }),
+    destination: z.strictObject({ accountId: anyResourceId('ExternalAccount'), paymentRail: PaymentRail.optional() }),
+    amount: MinorUnits.min(1),
+    remittanceInformation: z.string().max(REMITTANCE_INFORMATION_MAX).optional(),
+    purposeOfPayment: PurposeOfPayment.optional(),
+  })
+  .meta({ id: 'TransferOutRequest' });
+export type TransferOutRequest = z.input<typeof TransferOutRequest>;
+
+const quotesTag = 'Quotes';
+const transactionsTag = 'Transactions';
+const quoteParams = z.object({ quoteId: z.string() });
+const transactionParams = z.object({ transactionId: z.string() });
+
+export const paymentEndpoints = {
+  createQuote: defineEndpoint({
+    operationId: 'createQuote', method: 'POST', path: '/quotes', tag: quotesTag, body: QuoteRequest,
+    summary: 'Price a payment (and, with immediatelyExecute, send it)',
+    description:
+      'The quote fixes the amounts, fees and rate until `expiresAt`; its transaction exists at once (`transactionId`). ' +
+      'Real-time funding quotes carry `paymentInstructions` and are paid by sending the money (in the sandbox, ' +
+      '`POST /sandbox/send`). 202 for an SCA customer with real-time funding: PENDING_AUTHORIZATION with a `scaChallenge`.',
+    response: { status: 201, description: 'The quote', schema: Quote },
+    errors: [403, 404, 409, 410, 429],
+  }),
+  getQuote: defineEndpoint({
+    operationId: 'getQuote', method: 'GET', path: '/quotes/{quoteId}', tag: quotesTag, params: quoteParams,
+    summary: 'Retrieve a quote', response: { status: 200, description: 'The quote', schema: Quote }, errors: [404],
+  }),
+  executeQuote: defineEndpoint({
+    operationId: 'executeQuote', method: 'POST', path: '/quotes/{quoteId}/execute', tag: quotesTag, params: quoteParams,
+    body: QuoteExecuteRequest, bodyOptional: true,
+    summary: 'Send the payment of a quote from an internal or pullable external account',
+    description:
+      'Debits the source and moves the quote to PROCESSING (the sandbox then settles it), or to PENDING_AUTHORIZATION with a ' +
+      '`scaChallenge` for customers in an SCA region. Executed or expired quotes: 409. Real-time funding quotes are never ' +
+      'executed by call. Send an `Idempotency-Key`.',
+    response: { status: 200, description: 'The quote, now PROCESSING or further', schema: Quote },
+    errors: [403, 409, 429],
+  }),
+  authorizeQuote: defineEndpoint({
+    operationId: 'authorizeQuote', method: 'POST', path: '/quotes/{quoteId}/authorize', tag: quotesTag, params: quoteParams,
+    body: QuoteAuthorizeRequest,
+    summary: 'Answer the SCA challenge of a quote',
+    description: 'Needs an SCA login session (409 SCA_SESSION_REQUIRED otherwise). A wrong code is 400 and counts towards the lockout (423).',
+    response: { status: 200, description: 'The quote, authorized', schema: Quote },
+    errors: [409, 423],
+  }),
+  listTransactions: defineEndpoint({
+    operationId: 'listTransactions', method: 'GET', path: '/transactions', tag: transactionsTag, query: TransactionListQuery,
+    summary: 'List transactions, newest first by default',
+    response: { status: 200, description: 'A page of transactions', schema: pageOf(Transaction) },
+  }),
+  getTransaction: defineEndpoint({
+    operationId: 'getTransaction', method: 'GET', path: '/transactions/{transactionId}', tag: transactionsTag, params: transactionParams,
+    summary: 'Retrieve a transaction', response: { status: 200, description: 'The transaction', schema: Transaction }, errors: [404],
+  }),
+  approveTransaction: defineEndpoint({
+    operationId: 'approveTransaction', method: 'POST', path: '/transactions/{transactionId}/approve', tag: transactionsTag,
+    params: transactionParams, body: TransactionApproveRequest, bodyOptional: true,
+    summary: 'Approve an incoming payment that waits for the platform',
+    response: { status: 200, description: 'The transaction', schema: IncomingTransaction },
+    errors: [409],
+  }),
+  rejectTransaction: defineEndpoint({
+    operationId: 'rejectTransaction', method: 'POST', path: '/transactions/{transactionId}/reject', tag: transactionsTag,
+    params: transactionParams, body: TransactionReasonRequest, bodyOptional: true,
+    summary: 'Reject an incoming payment that waits for the platform',
+    response: { status: 200, description: 'The transaction', schema: IncomingTransaction },
+    errors: [409],
+  }),
+  cancelTransaction: defineEndpoint({
+    operationId: 'cancelTransaction', method: 'POST', path: '/transactions/{transactionId}/cancel', tag: transactionsTag,
+    params: transactionParams, body: TransactionReasonRequest, bodyOptional: true,
+    summary: 'Cancel an ACH or wire payout that has not settled yet',
+    description: 'Other rails: 400. Settled, failed or otherwise past the cutoff: 409 TRANSACTION_NOT_CANCELLABLE. The source is refunded.',
+    response: { status: 200, description: 'The transaction', schema: Transaction },
+    errors: [409],
+  }),
+  confirmTransaction: defineEndpoint({
+    operationId: 'confirmTransaction', method: 'POST', path: '/transactions/{transactionId}/confirm', tag: transactionsTag,
+    params: transactionParams, body: TransactionConfirmRequest, bodyOptional: true,
+    summary: 'Record that the receipt reached the customer (defaults to now; a repeat overwrites)',
+    response: { status: 200, description: 'The transaction', schema: Transaction },
+  }),
+  sandboxSend: defineEndpoint({
+    operationId: 'sandboxSend', method: 'POST', path: '/sandbox/send', tag: 'Sandbox', body: SandboxSendRequest,
+    summary: 'Pay a real-time-funding quote, as the payer would (sandbox)',
+    response: { status: 200, description: 'The transaction', schema: Transaction },
+    errors: [404, 409],
+  }),
+  transferIn: defineEndpoint({
+    operationId: 'transferIn', method: 'POST', path: '/transfer-in', tag: transactionsTag, body: TransferInRequest,
+    summary: 'Deprecated: pull from an external account (use POST /quotes with immediatelyExecute)',
+    response: { status: 201, description: 'The transaction', schema: Transaction },
+    errors: [403, 404, 409],
+  }),
+  transferOut: defineEndpoint({
+    operationId: 'transferOut', method: 'POST', path: '/transfer-out', tag: transactionsTag, body: TransferOutRequest,
+    summary: 'Deprecated: pay out to an external account (use POST /quotes with immediatelyExecute)',
+    response: { status: 201, description: 'The transaction', schema: Transaction },
+    errors: [403, 404, 409, 429],
+  }),
+} as const;

@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { Currency, CurrencyCode, MinorUnits } from './common.js';
+import { CustomerId, UmaAddress } from './customers.js';
+import { defineEndpoint } from './endpoint.js';
+import { LookupId } from './quotes.js';
+import { RequiredField } from './config.js';
+import { IncomingTransaction } from './transactions.js';
+
+// UMA receivers and incoming UMA payments (SPEC §4.6; REFERENCE §9, §13, §14).
+
+/** A currency an UMA receiver accepts, with the amounts it takes (receiving minor units). */
+export const UmaReceiverCurrency = z
+  .object({
+    currency: Currency,
+    /** Receiving units per sending unit of the sender's currency, at the sandbox mid rate. */
+    estimatedExchangeRate: z.number().positive(),
+    min: MinorUnits,
+    max: MinorUnits,
+  })
+  .meta({ id: 'UmaReceiverCurrency' });
+
+/** `GET /receiver/uma/{receiverUmaAddress}`: who the receiver is and what it accepts. Quote with its `lookupId`. */
+export const UmaReceiverLookup = z
+  .object({
+    lookupId: LookupId,
+    receiverUmaAddress: UmaAddress,
+    supportedCurrencies: z.array(UmaReceiverCurrency),
+    /** Payer fields the receiver asks for; a quote's `senderCustomerInfo` must cover the mandatory ones. */
+    requiredPayerDataFields: z.array(RequiredField).optional(),
+  })
+  .meta({ id: 'UmaReceiverLookup' });
+export type UmaReceiverLookup = z.infer<typeof UmaReceiverLookup>;
+
+/** Query of the receiver lookup: the paying customer (or the platform when absent) and, optionally, its UMA address. */
+export const UmaReceiverLookupQuery = z.object({
+  customerId: CustomerId.optional(),
+  senderUmaAddress: UmaAddress.optional(),
+});
+
+/** `POST /sandbox/uma/receive`: an UMA payment arrives for a customer of the platform (REFERENCE §13). */
+export const SandboxUmaReceiveRequest = z
+  .strictObject({
+    senderUmaAddress: UmaAddress,
+    /** The receiving customer's UMA address, or give `customerId`. */
+    receiverUmaAddress: UmaAddress.optional(),
+    customerId: CustomerId.optional(),
+    receivingCurrencyCode: CurrencyCode,
+    receivingCurrencyAmount: MinorUnits.min(1),
+  })
+  .superRefine((value, ctx) => {
+    if (typeof value !== 'object' || value === null) return;
+    if ((value.receiverUmaAddress === undefined) === (value.customerId === undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['receiverUmaAddress'], message: 'exactly one of receiverUmaAddress or customerId is required' });
+    }
+  }, { when: () => true })
+  .meta({ id: 'SandboxUmaReceiveRequest' });
+export type SandboxUmaReceiveRequest = z.input<typeof SandboxUmaReceiveRequest>;
+
+export const umaEndpoints = {
+  lookupUmaReceiver: defineEndpoint({
+    operationId: 'lookupUmaReceiver', method: 'GET', path: '/receiver/uma/{receiverUmaAddress}', tag: 'Quotes',
+    params: z.object({ receiverUmaAddress: z.string() }), query: UmaReceiverLookupQuery,
+    summary: 'Look up an UMA receiver before quoting a payment to it',
+    description:
+      'Malformed address: 400 INVALID_UMA_ADDRESS. No receiver at that address: 404 UMA_NOT_FOUND. The sandbox knows the ' +
+      "customers of this platform (at its umaDomain) and the sandbox receivers `$success.<cur>`, `$pending.long.<cur>` and " +
+      '`$fail.compliance.<cur>` at the sandbox UMA domain.',
+    response: { status: 200, description: 'The receiver and the lookupId to quote with', schema: UmaReceiverLookup },
+    errors: [404],
+  }),
+  sandboxUmaReceive: defineEndpoint({
+    operationId: 'sandboxUmaReceive', method: 'POST', path: '/sandbox/uma/receive', tag: 'Sandbox', body: SandboxUmaReceiveRequest,
+    summary: 'Receive an UMA payment for a customer, as a sender elsewhere would send it (sandbox)',
+    description:
+      "Credits the customer's default UMA deposit account when it has one, else its internal account in the receiving " +
+      'currency. A sender paying its own address: 400 SELF_PAYMENT. Unknown receiver: 404.',
+    response: { status: 200, description: 'The incoming transaction', schema: IncomingTransaction },
+    errors: [404],
+  }),
+} as const;
+
