@@ -21,6 +21,7 @@ import { controlPlaneRoutes, publicPlatform } from './sandbox/routes.js';
 import { verificationJobs, verificationRoutes } from './verification/routes.js';
 import { externalAccountPort, ownershipJobs, ownershipRoutes } from './ownership/routes.js';
 import { beneficiaryTrustRoutes } from './sca/routes.js';
+import { paymentJobs, paymentRoutes } from './quotes/routes.js';
 
 /** Options of {@link createEngine}. Every port has an in-memory default. */
 export interface EngineOptions {
@@ -91,7 +92,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
   const openapi = () => (openapiDocument ??= buildOpenApiDocument(endpoints, { title: 'Railyard sandbox' }));
 
   // Timed transitions of every area: each job runs against the platform that scheduled it.
-  const jobs: Record<string, (context: TenantContext, payload: unknown) => void> = { ...verificationJobs, ...ownershipJobs(externalAccountPort) };
+  const jobs: Record<string, (context: TenantContext, payload: unknown) => void> = { ...verificationJobs, ...ownershipJobs(externalAccountPort), ...paymentJobs };
   for (const [kind, run] of Object.entries(jobs)) {
     scheduler.register(kind, (job) => {
       const platform = platforms.byId(job.tenantId);
@@ -107,7 +108,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
   });
 
   const http = createHttpSurface(
-    [...customerRoutes, ...documentRoutes, ...contactVerificationRoutes, ...hostedRoutes, ...accountRoutes, ...platformRoutes, ...beneficialOwnerRoutes, ...externalAccountRoutes, ...ownershipRoutes(externalAccountPort), ...beneficiaryTrustRoutes, ...verificationRoutes, ...controlPlaneRoutes(platforms, openapi)],
+    [...customerRoutes, ...documentRoutes, ...contactVerificationRoutes, ...hostedRoutes, ...accountRoutes, ...platformRoutes, ...beneficialOwnerRoutes, ...externalAccountRoutes, ...ownershipRoutes(externalAccountPort), ...beneficiaryTrustRoutes, ...paymentRoutes, ...verificationRoutes, ...controlPlaneRoutes(platforms, openapi)],
     { authenticate: (header) => platforms.authenticate(header), tenant, idempotency, platformById: (id) => platforms.byId(id), publicError: hostedErrorReply },
   );
 

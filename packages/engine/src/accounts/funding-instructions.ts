@@ -44,3 +44,33 @@ export function fundingInstructionsFor(currency: string, accountId: string): Pay
   const reference = `RY${digitsOf(accountId, 10)}`;
   return [{ accountOrWalletInfo: make(accountId, reference), instructionsNotes: `Sandbox: use POST /sandbox/internal-accounts/{id}/fund to credit this account instantly` }];
 }
+
+/** Networks on which the sandbox takes real-time crypto funding, by currency (REFERENCE §2.2 wallet variants). */
+export const FUNDING_NETWORKS: Readonly<Record<string, readonly string[]>> = {
+  USDC: ['SOLANA', 'BASE', 'ETHEREUM', 'POLYGON'],
+  USDT: ['SOLANA', 'ETHEREUM', 'TRON', 'PLASMA'],
+  BTC: ['BITCOIN', 'LIGHTNING'],
+};
+
+const hexOf = (id: string) => id.replace(/[^0-9a-f]/g, '');
+
+/** The wallet a real-time crypto payment for `id` is sent to, on `network`. */
+function walletFor(currency: string, network: string, id: string): PaymentInstructions['accountOrWalletInfo'] {
+  if (network === 'BITCOIN') return { accountType: 'BITCOIN_L1', address: `bc1q${hexOf(id).slice(0, 38)}`, network: 'BITCOIN' };
+  if (network === 'LIGHTNING') return { accountType: 'LIGHTNING', invoice: `lnbcrt1sandbox${hexOf(id)}` };
+  const assetType = currency as 'USDC';
+  if (network === 'SOLANA') return { accountType: 'SOLANA_WALLET', address: solanaLikeAddress(id), assetType };
+  if (network === 'TRON') return { accountType: 'TRON_WALLET', address: `T${solanaLikeAddress(id).slice(0, 33)}`, assetType: 'USDT' };
+  return { accountType: `${network}_WALLET` as 'BASE_WALLET', address: `0x${hexOf(id).padEnd(40, '0').slice(0, 40)}`, assetType };
+}
+
+/**
+ * Where the payer of a real-time funding quote sends the money: a bank account of the sandbox quoting the quote's own
+ * reference, or a wallet on the chosen network. `network` is required for crypto currencies (checked by the caller).
+ */
+export function realtimeFundingInstructions(currency: string, network: string | undefined, quoteId: string): PaymentInstructions[] {
+  if (FUNDING_NETWORKS[currency]) {
+    return [{ accountOrWalletInfo: walletFor(currency, network!, quoteId), instructionsNotes: 'Sandbox: pay with POST /sandbox/send' }];
+  }
+  return fundingInstructionsFor(currency, quoteId).map((i) => ({ ...i, instructionsNotes: 'Quote the reference exactly. Sandbox: pay with POST /sandbox/send' }));
+}

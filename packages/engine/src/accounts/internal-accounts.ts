@@ -4,7 +4,7 @@ import type { TenantContext } from '../core/context.js';
 import { paginate } from '../core/pagination.js';
 import { MAX_AMOUNT } from '@railyard/contract';
 import { ApiError, conflict, notFound } from '../core/errors.js';
-import { balanceOf, outsideWorld, transfer } from '../ledger/ledger.js';
+import { post, type Posting } from '../ledger/ledger.js';
 import { CURRENCIES, currencyOf } from '../config/currencies.js';
 import { fundingInstructionsFor } from './funding-instructions.js';
 
@@ -64,6 +64,9 @@ export function listPlatformInternalAccounts(
   return { data };
 }
 
+/** The internal accounts of a customer, or of the platform when `customerId` is undefined, oldest first. */
+export const accountsOf = (tenant: TenantContext, customerId: string | undefined): InternalAccount[] => accounts(tenant).findBy('customerId', customerId);
+
 /** An internal account by id, or 404. */
 export function findInternalAccount(tenant: TenantContext, accountId: string): InternalAccount {
   const account = accounts(tenant).get(accountId);
@@ -72,20 +75,37 @@ export function findInternalAccount(tenant: TenantContext, accountId: string): I
 }
 
 /**
- * `POST /sandbox/internal-accounts/{id}/fund`: money arrives from outside at once (REFERENCE §13), as a ledger entry
- * from the outside world; the account's balances are read back from the ledger.
+ * Records a balanced ledger entry and brings every internal account it touches up to date: the stored `balance` moves by
+ * the posting (the ledger stays the source of truth; a property test checks they agree) and
+ * INTERNAL_ACCOUNT.BALANCE_UPDATED announces it. Every movement of money goes through here.
  */
-export function fundInternalAccount(tenant: TenantContext, accountId: string, amount: number): InternalAccount {
-  const account = findInternalAccount(tenant, accountId);
-  if (account.status !== 'ACTIVE') throw conflict(`Internal account ${accountId} is ${account.status}; only ACTIVE accounts can be funded`, 'INVALID_STATE_TRANSITION');
-  const currency = account.balance.currency.code;
-  if (balanceOf(tenant, accountId) + amount > MAX_AMOUNT) {
-    throw new ApiError(400, 'AMOUNT_OUT_OF_RANGE', `Funding ${amount} would take the balance above ${MAX_AMOUNT}, the largest amount the service holds`);
+export function postToAccounts(tenant: TenantContext, kind: string, currency: string, postings: Posting[], reference?: string): void {
+  post(tenant, kind, currency, postings, reference);
+  for (const { account: id, amount } of postings) {
+    const account = accounts(tenant).get(id);
+    if (!account || amount === 0) continue;
+    const balance = { amount: account.balance.amount + amount, currency: account.balance.currency };
+    const updated: InternalAccount = { ...account, balance, totalBalance: balance, updatedAt: tenant.nowIso() };
+    accounts(tenant).replace(updated);
+    tenant.emit('INTERNAL_ACCOUNT.BALANCE_UPDATED', updated);
   }
-  transfer(tenant, 'SANDBOX_FUNDING', currency, outsideWorld(currency), accountId, amount);
-  const balance = { amount: balanceOf(tenant, accountId), currency: account.balance.currency };
-  const funded: InternalAccount = { ...account, balance, totalBalance: balance, updatedAt: tenant.nowIso() };
-  accounts(tenant).replace(funded);
-  tenant.emit('INTERNAL_ACCOUNT.BALANCE_UPDATED', funded);
-  return funded;
+}
+
+/** The platform's own internal account in `currency`, opened on first use (platform fees land here, REFERENCE §10). */
+export function platformInternalAccount(tenant: TenantContext, currency: string): InternalAccount {
+  const existing = accounts(tenant).findBy('customerId', undefined).find((a) => a.balance.currency.code === currency);
+  return existing ?? openInternalAccounts(tenant, undefined, [currency])[0]!;
+}
+
+/**
+ * Checks that `amount` may be paid into the account: it is ACTIVE and the balance stays within the largest amount the
+ * service holds. Returns the account.
+ */
+export function assertCreditable(tenant: TenantContext, accountId: string, amount: number): InternalAccount {
+  const account = findInternalAccount(tenant, accountId);
+  if (account.status !== 'ACTIVE') throw conflict(`Internal account ${accountId} is ${account.status}; only ACTIVE accounts can be credited`, 'INVALID_STATE_TRANSITION');
+  if (account.balance.amount + amount > MAX_AMOUNT) {
+    throw new ApiError(400, 'AMOUNT_OUT_OF_RANGE', `Crediting ${amount} would take the balance above ${MAX_AMOUNT}, the largest amount the service holds`);
+  }
+  return account;
 }

@@ -1,6 +1,7 @@
 import { internalAccountEndpoints as e } from '@railyard/contract';
 import { bind } from '../http/app.js';
-import { fundInternalAccount, listCustomerInternalAccounts, listPlatformInternalAccounts } from './internal-accounts.js';
+import { fundInternalAccount } from '../transactions/incoming.js';
+import { listCustomerInternalAccounts, listPlatformInternalAccounts } from './internal-accounts.js';
 
 /** HTTP bindings of the internal-account endpoints. */
 export const accountRoutes = [

@@ -3,8 +3,9 @@ import type { Entry } from './store.js';
 import { invalidField } from './errors.js';
 
 /**
- * Cursor pagination over entries already sorted newest first (DESIGN §3). The cursor is the opaque encoding of the last
- * returned entry's sequence number, so pages stay stable while records are added or removed between calls.
+ * Cursor pagination over entries sorted by sequence, newest first or (for `sortOrder=asc`) oldest first (DESIGN §3).
+ * The cursor is the opaque encoding of the last returned entry's sequence number, so pages stay stable while records
+ * are added or removed between calls.
  */
 export function paginate<T, R = T>(
   entries: Entry<T>[],
@@ -14,7 +15,8 @@ export function paginate<T, R = T>(
   let start = 0;
   if (query.cursor !== undefined) {
     const after = decodeCursor(query.cursor);
-    start = entries.findIndex((e) => e.seq < after);
+    const ascending = entries.length > 1 && entries[0]!.seq < entries[entries.length - 1]!.seq;
+    start = entries.findIndex((e) => (ascending ? e.seq > after : e.seq < after));
     if (start === -1) start = entries.length;
   }
   const slice = entries.slice(start, start + query.limit);

@@ -15,6 +15,7 @@ import { ownersOf, ownerView } from '../beneficial-owners/owners.js';
 import { INDIVIDUAL_KYC, lookupSuffix } from '../sandbox/magic-values.js';
 import { CUSTOMER_FIELD_PATHS, valueAt } from './required-fields.js';
 import { initialContactVerification, withContactVerification } from '../contact/contact-verification.js';
+import { umaDomainOf } from '../platforms/config.js';
 
 // Customers (SPEC §2.6, §3.2, §4.3; REFERENCE §2.1).
 
@@ -60,7 +61,7 @@ export function createCustomer(tenant: TenantContext, request: CreateInput): Cus
     platformCustomerId: input.platformCustomerId ?? `pcid_${handle}`,
     region: input.region ?? CURRENCIES[currencies[0]!]?.region,
     currencies,
-    umaAddress: input.umaAddress ?? `$user${handle}@${tenant.platform.umaDomain}`,
+    umaAddress: input.umaAddress ?? `$user${handle}@${umaDomainOf(tenant)}`,
     createdAt: now,
     updatedAt: now,
     isDeleted: false,

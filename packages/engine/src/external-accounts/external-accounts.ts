@@ -113,6 +113,9 @@ const stripped = (info: object) => {
   return rest;
 };
 
+/** The external accounts of a customer, or of the platform when `customerId` is undefined. */
+export const listExternalAccountsOf = (tenant: TenantContext, customerId: string | undefined): ExternalAccount[] => accounts(tenant).findBy('customerId', customerId);
+
 /** An external account by id (any owner), or 404. For the ownership module. */
 export function findExternalAccount(tenant: TenantContext, id: string): ExternalAccount {
   const account = accounts(tenant).get(id);

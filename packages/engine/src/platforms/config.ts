@@ -1,28 +1,140 @@
-import type { PlatformConfig } from '@railyard/contract';
+/**
+ * Platform configuration, `GET /config` and `PATCH /config` (REFERENCE §10). What a platform changes lives in its
+ * tenant store (so reset, snapshot and restore cover it); everything else comes from the sandbox's defaults.
+ */
+import type { FeeConfig, PlatformConfig, PlatformConfigUpdateRequest, SupportedCurrency } from '@railyard/contract';
+import { CardTokenization2faConfig, EmbeddedWalletConfig, FeeConfig as FeeConfigSchema, SupportedCurrencyRequest } from '@railyard/contract';
+import { z } from 'zod';
 import { CURRENCIES } from '../config/currencies.js';
-import type { Platform } from './registry.js';
+import type { TenantContext } from '../core/context.js';
+import { ApiError, invalidInput } from '../core/errors.js';
 
-/** `GET /config`: the platform's configuration as the API shows it (REFERENCE §10). */
-export function platformConfig(platform: Platform): PlatformConfig {
-  return {
-    id: platform.id,
-    umaDomain: platform.umaDomain,
-    proxyUmaSubdomain: platform.umaDomain,
-    supportedCurrencies: platform.supportedCurrencies.map((code) => {
-      const currency = CURRENCIES[code]!;
-      return {
-        currencyCode: code,
-        minAmount: 1,
-        maxAmount: currency.maxAmount,
-        requiredCounterpartyFields: [],
-        enabledTransactionTypes: ['INCOMING', 'OUTGOING'],
-        // Omitted when empty (REFERENCE §10).
-        ...(currency.providerRequiredCustomerFields.length > 0 ? { providerRequiredCustomerFields: [...currency.providerRequiredCustomerFields] } : {}),
-      };
-    }),
-    isRegulatedFinancialInstitution: platform.regulated,
-    feeConfigs: [],
-    createdAt: platform.createdAt,
-    updatedAt: platform.createdAt,
+/** The platform's own settings (snapshot-safe); one record, id {@link SETTINGS_ID}. */
+export const PlatformSettingsRecord = z.object({
+  id: z.string(),
+  umaDomain: z.string().optional(),
+  webhookEndpoint: z.string().optional(),
+  supportedCurrencies: z.array(SupportedCurrencyRequest),
+  feeConfigs: z.array(FeeConfigSchema),
+  embeddedWalletConfig: EmbeddedWalletConfig.optional(),
+  cardTokenization2faConfig: CardTokenization2faConfig.optional(),
+  /** Railyard: daily volume per payer and sending currency (set on the control plane, `PUT /_sandbox/limits`). */
+  dailyVolumeLimits: z.record(z.string(), z.number()).optional(),
+  updatedAt: z.string().optional(),
+});
+export type PlatformSettingsRecord = z.infer<typeof PlatformSettingsRecord>;
+
+export const PLATFORM_SETTINGS = 'platformSettings';
+const SETTINGS_ID = 'settings';
+const store = (tenant: TenantContext) => tenant.store.collection<PlatformSettingsRecord>(PLATFORM_SETTINGS);
+
+/** The sandbox's default terms for a currency: any amount from one minor unit up to the currency's single-payment maximum. */
+const defaultCurrency = (code: string): z.infer<typeof SupportedCurrencyRequest> => ({
+  currencyCode: code, minAmount: 1, maxAmount: CURRENCIES[code]!.maxAmount, requiredCounterpartyFields: [], enabledTransactionTypes: ['INCOMING', 'OUTGOING'],
+});
+
+/** The platform's settings with defaults filled in. */
+export function settingsOf(tenant: TenantContext): PlatformSettingsRecord {
+  return store(tenant).get(SETTINGS_ID) ?? {
+    id: SETTINGS_ID, supportedCurrencies: tenant.platform.supportedCurrencies.map(defaultCurrency), feeConfigs: [],
   };
 }
+
+/** The UMA domain of the platform's customers. */
+export const umaDomainOf = (tenant: TenantContext): string => settingsOf(tenant).umaDomain ?? tenant.platform.umaDomain;
+
+/** The platform's terms for a currency it supports, or undefined for one it does not. */
+export const currencyTermsOf = (tenant: TenantContext, code: string) => settingsOf(tenant).supportedCurrencies.find((c) => c.currencyCode === code);
+
+/** The standing fee for cross-currency payments from `sourceCurrency`, when one is active. */
+export const standingFeeOf = (tenant: TenantContext, sourceCurrency: string): FeeConfig | undefined =>
+  settingsOf(tenant).feeConfigs.find((f) => f.feeType === 'CROSS_CURRENCY_TRANSACTION' && f.sourceCurrency === sourceCurrency);
+
+/** `GET /config`: the platform's configuration as the API shows it. */
+export function platformConfig(tenant: TenantContext): PlatformConfig {
+  const settings = settingsOf(tenant);
+  const { platform } = tenant;
+  const umaDomain = umaDomainOf(tenant);
+  return {
+    id: platform.id,
+    umaDomain,
+    proxyUmaSubdomain: platform.umaDomain,
+    ...(settings.webhookEndpoint === undefined ? {} : { webhookEndpoint: settings.webhookEndpoint }),
+    supportedCurrencies: settings.supportedCurrencies.map((terms): SupportedCurrency => {
+      const required = CURRENCIES[terms.currencyCode]!.providerRequiredCustomerFields;
+      // Omitted when empty (REFERENCE §10).
+      return { ...terms, ...(required.length > 0 ? { providerRequiredCustomerFields: [...required] } : {}) };
+    }),
+    isRegulatedFinancialInstitution: platform.regulated,
+    ...(settings.embeddedWalletConfig === undefined ? {} : { embeddedWalletConfig: settings.embeddedWalletConfig }),
+    ...(settings.cardTokenization2faConfig === undefined ? {} : { cardTokenization2faConfig: settings.cardTokenization2faConfig }),
+    feeConfigs: settings.feeConfigs,
+    createdAt: platform.createdAt,
+    updatedAt: settings.updatedAt ?? platform.createdAt,
+  };
+}
+
+/**
+ * `PATCH /config`. Fee configs merge by (feeType, sourceCurrency), and one with both fees zero is removed; currencies
+ * merge by code; the two nested configs are partial updates. Non-USD fees are 501 NOT_IMPLEMENTED. Nothing changes
+ * unless everything is valid.
+ */
+export function updatePlatformConfig(tenant: TenantContext, request: z.output<typeof PlatformConfigUpdateRequest>): PlatformConfig {
+  const current = settingsOf(tenant);
+  const errors = [
+    ...(request.supportedCurrencies ?? []).flatMap((c, i) => (CURRENCIES[c.currencyCode] && tenant.platform.supportedCurrencies.includes(c.currencyCode)
+      ? [] : [{ field: `supportedCurrencies.${i}.currencyCode`, message: `the sandbox offers ${tenant.platform.supportedCurrencies.join(', ')}` }])),
+    ...(request.feeConfigs ?? []).flatMap((f, i) => (f.fixedFee.currency === f.sourceCurrency
+      ? [] : [{ field: `feeConfigs.${i}.fixedFee.currency`, message: `must be the sourceCurrency ${f.sourceCurrency}` }])),
+  ];
+  if (errors.length > 0) throw invalidInput(errors);
+  const foreign = (request.feeConfigs ?? []).find((f) => f.sourceCurrency !== 'USD');
+  if (foreign) throw new ApiError(501, 'NOT_IMPLEMENTED', `Platform fees are implemented for USD sources only, not ${foreign.sourceCurrency}`);
+
+  const feeConfigs = [...current.feeConfigs];
+  for (const fee of request.feeConfigs ?? []) {
+    const at = feeConfigs.findIndex((f) => f.feeType === fee.feeType && f.sourceCurrency === fee.sourceCurrency);
+    if (at >= 0) feeConfigs.splice(at, 1);
+    if (fee.variableFeeBps > 0 || fee.fixedFee.amount > 0) feeConfigs.push(fee);
+  }
+  const supportedCurrencies = current.supportedCurrencies.map((c) => request.supportedCurrencies?.find((u) => u.currencyCode === c.currencyCode) ?? c);
+  const next: PlatformSettingsRecord = {
+    ...current,
+    ...(request.umaDomain === undefined ? {} : { umaDomain: request.umaDomain.toLowerCase() }),
+    ...(request.webhookEndpoint === undefined ? {} : { webhookEndpoint: request.webhookEndpoint }),
+    supportedCurrencies,
+    feeConfigs,
+    ...(request.embeddedWalletConfig === undefined ? {} : { embeddedWalletConfig: { ...current.embeddedWalletConfig, ...request.embeddedWalletConfig } }),
+    ...(request.cardTokenization2faConfig === undefined ? {} : {
+      cardTokenization2faConfig: mergeTokenization(current.cardTokenization2faConfig, request.cardTokenization2faConfig),
+    }),
+    updatedAt: tenant.nowIso(),
+  };
+  save(tenant, next);
+  return platformConfig(tenant);
+}
+
+function save(tenant: TenantContext, settings: PlatformSettingsRecord): void {
+  if (store(tenant).has(SETTINGS_ID)) store(tenant).replace(settings);
+  else store(tenant).insert(settings);
+}
+
+/** `PUT /_sandbox/limits`: merges daily volume limits by currency; `null` removes one. */
+export function setDailyVolumeLimits(tenant: TenantContext, update: Record<string, number | null>): { dailyVolume: Record<string, number> } {
+  const current = settingsOf(tenant);
+  const dailyVolume = { ...current.dailyVolumeLimits };
+  for (const [currency, limit] of Object.entries(update)) {
+    if (limit === null) delete dailyVolume[currency];
+    else dailyVolume[currency] = limit;
+  }
+  save(tenant, { ...current, dailyVolumeLimits: dailyVolume });
+  return { dailyVolume };
+}
+
+type Tokenization = z.infer<typeof CardTokenization2faConfig>;
+const mergeTokenization = (current: Tokenization | undefined, update: Tokenization): Tokenization => ({
+  ...current,
+  ...update,
+  ...(update.email ? { email: { ...current?.email, ...update.email } } : {}),
+  ...(update.sms ? { sms: { ...current?.sms, ...update.sms } } : {}),
+});

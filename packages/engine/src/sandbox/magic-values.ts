@@ -170,3 +170,66 @@ export const PRIMARY_IDENTIFIER_FIELDS: Readonly<Record<string, readonly string[
 export const UNCHECKED_BENEFICIARY_TYPES = [
   'BASE_WALLET', 'ETHEREUM_WALLET', 'POLYGON_WALLET', 'PLASMA_WALLET', 'SOLANA_WALLET', 'SPARK_WALLET', 'TRON_WALLET', 'LIGHTNING', 'LIGHTNING_ACCOUNT',
 ] as const;
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Transfers (SPEC §4.6)
+
+/**
+ * How the sandbox settles a payment once it is PROCESSING. `afterMs` is on the engine clock (0: within the call that
+ * started it). `COMPLETE_THEN_RETURN` completes at `afterMs`, then the receiving bank returns the money `returnAfterMs`
+ * later (FAILED with PAYOUT_RETURNED). A failure refunds the source, unless `refund` is FAILED (the money is parked
+ * in the sandbox's suspense account).
+ */
+export interface SettlementOutcome {
+  readonly settle: 'COMPLETE' | 'FAIL' | 'COMPLETE_THEN_RETURN';
+  readonly afterMs: number;
+  readonly failureReason?: 'QUOTE_EXECUTION_FAILED' | 'ACCOUNT_INVALID' | 'ACCOUNT_CANNOT_RECEIVE' | 'COMPLIANCE_REJECTED' | 'PAYOUT_RETURNED' | 'FUNDING_AMOUNT_MISMATCH';
+  readonly refund?: 'COMPLETED' | 'FAILED';
+  readonly refundReason?: 'TRANSACTION_FAILED' | 'USER_CANCELLATION' | 'TIMEOUT';
+  readonly returnAfterMs?: number;
+}
+
+const SETTLES_AT_ONCE: SettlementOutcome = { settle: 'COMPLETE', afterMs: 0 };
+
+/**
+ * External accounts as source or destination, by the last three characters of the primary identifier (the first §4.6
+ * table). Applies to pulls from external accounts and to same-currency payouts.
+ */
+export const TRANSFER_OUTCOMES = {
+  '002': { settle: 'FAIL', afterMs: 0, failureReason: 'QUOTE_EXECUTION_FAILED' }, // insufficient funds
+  '003': { settle: 'FAIL', afterMs: 0, failureReason: 'ACCOUNT_INVALID' }, // account closed or invalid
+  '004': { settle: 'FAIL', afterMs: 0, failureReason: 'ACCOUNT_CANNOT_RECEIVE' }, // rejected by the bank
+  '005': { settle: 'FAIL', afterMs: 30_000, failureReason: 'QUOTE_EXECUTION_FAILED' }, // pending about 30 s, then fails
+  other: SETTLES_AT_ONCE,
+} as const satisfies Record<string, SettlementOutcome>;
+
+/** Cross-currency quotes to an external account, by the destination's primary identifier (the second §4.6 table). */
+export const CROSS_CURRENCY_DESTINATION_OUTCOMES = {
+  '002': { settle: 'FAIL', afterMs: 0, failureReason: 'QUOTE_EXECUTION_FAILED' },
+  '003': { settle: 'COMPLETE', afterMs: 6 * 60_000 }, // completes after about 6 minutes
+  '004': { settle: 'FAIL', afterMs: 0, failureReason: 'ACCOUNT_CANNOT_RECEIVE' }, // counterparty delivery failed
+  '005': { settle: 'COMPLETE_THEN_RETURN', afterMs: 0, returnAfterMs: 60_000, failureReason: 'PAYOUT_RETURNED' },
+  '006': { settle: 'FAIL', afterMs: 0, failureReason: 'QUOTE_EXECUTION_FAILED', refundReason: 'USER_CANCELLATION' },
+  '007': { settle: 'FAIL', afterMs: 0, failureReason: 'QUOTE_EXECUTION_FAILED', refund: 'FAILED' }, // payout and refund failed
+  other: SETTLES_AT_ONCE,
+} as const satisfies Record<string, SettlementOutcome>;
+
+/** Payments between the service's own accounts settle at once. */
+export const INTERNAL_TRANSFER_OUTCOME: SettlementOutcome = SETTLES_AT_ONCE;
+
+// ---------------------------------------------------------------------------------------------------------------------
+// UMA receivers (SPEC §4.6; REFERENCE §13)
+
+/** The sandbox's own UMA domain: its receivers live here. */
+export const SANDBOX_UMA_DOMAIN = 'uma.sandbox.railyard.dev';
+
+/**
+ * Sandbox UMA receivers at {@link SANDBOX_UMA_DOMAIN}, by the handle before `.<currency>`: `$success.usd` succeeds,
+ * `$pending.long.eur` stays PROCESSING for a day of engine time, `$fail.compliance.mxn` fails a compliance check (and the
+ * sender is refunded). The currency part names the one currency the receiver accepts.
+ */
+export const UMA_RECEIVERS: Readonly<Record<string, SettlementOutcome>> = {
+  success: SETTLES_AT_ONCE,
+  'pending.long': { settle: 'COMPLETE', afterMs: 24 * 60 * 60_000 },
+  'fail.compliance': { settle: 'FAIL', afterMs: 0, failureReason: 'COMPLIANCE_REJECTED' },
+};

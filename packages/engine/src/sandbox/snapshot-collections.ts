@@ -1,4 +1,4 @@
-import { BeneficialOwner, Customer, ExternalAccount, InternalAccount, SandboxEvent, Verification } from '@railyard/contract';
+import { BeneficialOwner, Customer, ExternalAccount, InternalAccount, SandboxEvent, Transaction, Verification } from '@railyard/contract';
 import { z } from 'zod';
 import { IdempotencyRecord } from '../core/idempotency.js';
 import { JobRecord } from '../core/scheduler.js';
@@ -10,6 +10,11 @@ import { OwnershipChallengeRecord } from '../ownership/challenges.js';
 import { OWNERSHIP_CHALLENGES } from '../ownership/ownership.js';
 import { SCA_CHALLENGES, SCA_LOCKS, ScaChallengeRecord, ScaLockRecord } from '../sca/sca.js';
 import { TRUSTED_BENEFICIARIES, TrustedBeneficiaryRecord } from '../sca/trust.js';
+import { PLATFORM_SETTINGS, PlatformSettingsRecord } from '../platforms/config.js';
+import { QUOTES, QuoteRecord } from '../quotes/quotes.js';
+import { SETTLEMENTS, SettlementRecord } from '../transactions/settlement.js';
+import { TRANSACTIONS } from '../transactions/transactions.js';
+import { UMA_LOOKUPS, UmaLookupRecord } from '../uma/uma.js';
 
 /** The snapshot key of the platform's pending jobs. */
 export const JOBS = 'jobs';
@@ -37,4 +42,9 @@ export const SNAPSHOT_COLLECTIONS: Readonly<Record<string, z.ZodType>> = {
   [SCA_CHALLENGES]: ScaChallengeRecord,
   [SCA_LOCKS]: ScaLockRecord,
   [TRUSTED_BENEFICIARIES]: TrustedBeneficiaryRecord,
+  [PLATFORM_SETTINGS]: PlatformSettingsRecord,
+  [QUOTES]: QuoteRecord,
+  [TRANSACTIONS]: Transaction,
+  [SETTLEMENTS]: SettlementRecord,
+  [UMA_LOOKUPS]: UmaLookupRecord,
 };

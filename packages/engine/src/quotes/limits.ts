@@ -1,0 +1,43 @@
+/**
+ * Limits that stop money (SPEC §8; REFERENCE §10, §11): the platform's terms per sending currency (below `minAmount`:
+ * 400 AMOUNT_OUT_OF_RANGE; above `maxAmount`, the single-transaction maximum: 400 TRANSACTION_SIZE_LIMIT_EXCEEDED) and
+ * the daily volume per payer (429 DAILY_VOLUME_LIMIT_EXCEEDED, checked when money is sent). The day's volume is read
+ * from the payer's payments of the UTC day that are under way or done, so it needs no state of its own.
+ */
+import type { Currency, OutgoingTransaction, Transaction } from '@railyard/contract';
+import type { TenantContext } from '../core/context.js';
+import { ApiError } from '../core/errors.js';
+import { currencyTermsOf, settingsOf } from '../platforms/config.js';
+import { TRANSACTIONS } from '../transactions/transactions.js';
+
+const SENT: ReadonlySet<string> = new Set(['PROCESSING', 'COMPLETED']);
+
+/** What the payer (a customer, or the platform when undefined) has sent in `currency` since the start of today (UTC). */
+export function sentToday(tenant: TenantContext, customerId: string | undefined, currency: string): number {
+  const dayStart = Math.floor(tenant.clock.now() / 86_400_000) * 86_400_000;
+  let total = 0;
+  for (const t of tenant.store.collection<Transaction>(TRANSACTIONS).findBy('customerId', customerId ?? tenant.platform.id)) {
+    if (t.type !== 'OUTGOING' || !SENT.has(t.status) || t.sentAmount.currency.code !== currency) continue;
+    if (Date.parse((t as OutgoingTransaction).updatedAt ?? '') >= dayStart) total += t.sentAmount.amount;
+  }
+  return total;
+}
+
+/** Checks a payment of `amount` against the terms of its currency and, with `daily`, the payer's daily volume. */
+export function checkLimits(tenant: TenantContext, customerId: string | undefined, currency: Currency, amount: number, options: { daily: boolean }): void {
+  const terms = currencyTermsOf(tenant, currency.code);
+  if (terms && amount < terms.minAmount) {
+    throw new ApiError(400, 'AMOUNT_OUT_OF_RANGE', `${amount} ${currency.code} is below the platform's minimum of ${terms.minAmount}`, { minAmount: terms.minAmount, maxAmount: terms.maxAmount });
+  }
+  if (terms && amount > terms.maxAmount) {
+    throw new ApiError(400, 'TRANSACTION_SIZE_LIMIT_EXCEEDED', `${amount} ${currency.code} is above the single-transaction maximum of ${terms.maxAmount}`, { maxAmount: terms.maxAmount });
+  }
+  const limit = settingsOf(tenant).dailyVolumeLimits?.[currency.code];
+  if (!options.daily || limit === undefined) return;
+  const sent = sentToday(tenant, customerId, currency.code);
+  if (sent + amount > limit) {
+    throw new ApiError(429, 'DAILY_VOLUME_LIMIT_EXCEEDED', `This payment would take today's ${currency.code} volume to ${sent + amount}, above the daily limit of ${limit}`, {
+      dailyLimit: limit, sentToday: sent,
+    });
+  }
+}

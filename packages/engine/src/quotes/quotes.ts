@@ -1,0 +1,279 @@
+/**
+ * Quotes (SPEC §2.8, §3.5, §4.5; REFERENCE §4.1, §4.2): price a payment, create its transaction at once, and send it:
+ * by `execute` from an internal or pullable external account, or, for real-time funding, when the money arrives
+ * (`POST /sandbox/send` in the sandbox). A quote's status is its transaction's status, so the two never disagree.
+ */
+import type { OutgoingTransaction, Quote, QuoteRequest as QuoteRequestInput, SandboxSendRequest, Transaction } from '@railyard/contract';
+import { Quote as QuoteSchema, QuoteRequest } from '@railyard/contract';
+import { z } from 'zod';
+import { realtimeFundingInstructions } from '../accounts/funding-instructions.js';
+import { midRate } from '../config/exchange-rates.js';
+import type { TenantContext } from '../core/context.js';
+import { ApiError, conflict, invalidField, notFound } from '../core/errors.js';
+import { findCustomer } from '../customers/customers.js';
+import { standingFeeOf, umaDomainOf } from '../platforms/config.js';
+import { CROSS_CURRENCY_DESTINATION_OUTCOMES, INTERNAL_TRANSFER_OUTCOME, TRANSFER_OUTCOMES, lookupSuffix, type SettlementOutcome } from '../sandbox/magic-values.js';
+import { partiesOf } from '../transactions/incoming.js';
+import { Delivery, SettlementOutcomeRecord, sourceLedgerAccount, startPayment } from '../transactions/settlement.js';
+import { findTransaction, insertTransaction, moveTransaction } from '../transactions/transactions.js';
+import { checkLimits } from './limits.js';
+import { accountIdOf, assertCustomerMayPay, resolveDestination, resolveSource, type Destination, type Source } from './parties.js';
+import { NO_PLATFORM_FEE, price, type PlatformFee, type Price } from './pricing.js';
+import { OWNERSHIP_VERIFICATION_THRESHOLD_USD_CENTS, PURPOSE_REQUIRED_CURRENCIES, QUOTE_LIFETIME_MS, RAIL_SETTLEMENT_SECONDS } from './rules.js';
+
+type CreateInput = z.output<typeof QuoteRequest>;
+
+/** A stored quote (snapshot-safe): the resource without its status (read from the transaction), and how it settles. */
+export const QuoteRecord = z.object({
+  id: z.string(),
+  quote: QuoteSchema.omit({ status: true }),
+  /** The paying customer; absent when the platform pays. */
+  customerId: z.string().optional(),
+  /** Ledger account the money comes from at execution; absent for real-time funding and for a pull that fails at the source. */
+  fundFrom: z.string().optional(),
+  delivery: Delivery,
+  outcome: SettlementOutcomeRecord,
+});
+type QuoteRecord = z.infer<typeof QuoteRecord>;
+
+export const QUOTES = 'quotes';
+const quotes = (tenant: TenantContext) => tenant.store.collection<QuoteRecord>(QUOTES);
+
+/** Clock-job kind that expires an unexecuted quote. */
+export const EXPIRE_JOB = 'quotes.expire';
+
+/** The quote as GET returns it. */
+function quoteView(tenant: TenantContext, record: QuoteRecord): Quote {
+  const transaction = findTransaction(tenant, record.quote.transactionId) as OutgoingTransaction;
+  return { ...record.quote, status: transaction.status } as Quote;
+}
+
+function findRecord(tenant: TenantContext, quoteId: string): QuoteRecord {
+  const record = quotes(tenant).get(quoteId);
+  if (!record) throw notFound('Quote', quoteId, 'QUOTE_NOT_FOUND');
+  return record;
+}
+
+/** `GET /quotes/{id}`; an overdue quote is expired first, so a real clock between jobs never shows a stale PENDING. */
+export function retrieveQuote(tenant: TenantContext, quoteId: string): Quote {
+  const record = findRecord(tenant, quoteId);
+  expireIfDue(tenant, record);
+  return quoteView(tenant, record);
+}
+
+/** The platform's share of a quote: the override (USD sending only), else the standing cross-currency fee from USD. */
+function platformFeeFor(tenant: TenantContext, request: CreateInput, sending: string, receiving: string): PlatformFee {
+  const override = request.platformFeeOverride;
+  if (override) {
+    const errors = [
+      ...(sending === 'USD' ? [] : [{ field: 'platformFeeOverride', message: `needs a USD sending currency, not ${sending}` }]),
+      ...(override.platformFixedFee.currency === sending ? [] : [{ field: 'platformFeeOverride.platformFixedFee.currency', message: `must be the sending currency ${sending}` }]),
+    ];
+    if (errors.length > 0) throw new ApiError(400, 'INVALID_INPUT', errors[0]!.message, { errors });
+    return { fixed: override.platformFixedFee.amount, variableBps: override.platformVariableFeeBps };
+  }
+  const standing = sending !== receiving ? standingFeeOf(tenant, sending) : undefined;
+  return standing ? { fixed: standing.fixedFee.amount, variableBps: standing.variableFeeBps } : NO_PLATFORM_FEE;
+}
+
+/** The sandbox outcome of a payment (SPEC §4.6) and the side whose magic value chose it. */
+function outcomeFor(source: Source, destination: Destination): { outcome: SettlementOutcome; failsAtSource: boolean } {
+  if (source.kind === 'PULL') {
+    const row = lookupSuffix(TRANSFER_OUTCOMES, source.identifier);
+    if (row !== TRANSFER_OUTCOMES.other) return { outcome: row, failsAtSource: true };
+  }
+  if (destination.kind === 'EXTERNAL') {
+    const table = destination.currency.code === source.currency.code ? TRANSFER_OUTCOMES : CROSS_CURRENCY_DESTINATION_OUTCOMES;
+    return { outcome: lookupSuffix(table, destination.identifier), failsAtSource: false };
+  }
+  if (destination.kind === 'UMA' && destination.receiver.kind === 'SANDBOX') return { outcome: destination.receiver.outcome, failsAtSource: false };
+  return { outcome: INTERNAL_TRANSFER_OUTCOME, failsAtSource: false };
+}
+
+function deliveryFor(tenant: TenantContext, destination: Destination, source: Source): Delivery {
+  if (destination.kind === 'INTERNAL') {
+    return { kind: 'INTERNAL_ACCOUNT', accountId: destination.account.id, ...(destination.account.customerId === undefined ? {} : { customerId: destination.account.customerId }) };
+  }
+  if (destination.kind === 'UMA' && destination.receiver.kind === 'CUSTOMER') {
+    const sender = source.customerId === undefined ? `$platform@${umaDomainOf(tenant)}` : findCustomer(tenant, source.customerId).umaAddress;
+    return { kind: 'UMA_CUSTOMER', customerId: destination.receiver.customerId, senderUmaAddress: sender };
+  }
+  return { kind: 'OUTSIDE' };
+}
+
+/** The value of a payment in US cents at the mid rate (for thresholds stated in dollars). */
+function usdCents(amount: number, currency: { code: string; decimals: number }): number {
+  const rate = midRate(currency.code, 'USD');
+  return Number((BigInt(amount) * rate.numerator * 100n) / (rate.denominator * 10n ** BigInt(currency.decimals)));
+}
+
+/** Checks of the priced payment that need its amounts: every invalid field at once, and the dedicated codes. */
+function checkPricedPayment(tenant: TenantContext, request: CreateInput, source: Source, destination: Destination, priced: Price): void {
+  if (destination.kind === 'EXTERNAL' && PURPOSE_REQUIRED_CURRENCIES.has(destination.currency.code) && request.purposeOfPayment === undefined) {
+    throw invalidField('purposeOfPayment', `Payouts in ${destination.currency.code} need a purposeOfPayment`, { required: true });
+  }
+  if (destination.kind === 'EXTERNAL' && (destination.account.status === 'PENDING_OWNERSHIP_VERIFICATION' || destination.account.status === 'UNVERIFIED')
+    && usdCents(priced.totalSendingAmount, source.currency) >= OWNERSHIP_VERIFICATION_THRESHOLD_USD_CENTS) {
+    throw new ApiError(400, 'EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED',
+      `External account ${destination.account.id} is ${destination.account.status}: verify its ownership (POST .../challenge) to send ${OWNERSHIP_VERIFICATION_THRESHOLD_USD_CENTS / 100} USD or more`);
+  }
+  checkLimits(tenant, source.customerId, source.currency, priced.totalSendingAmount, { daily: false });
+}
+
+/**
+ * `POST /quotes`: prices the payment and creates its PENDING transaction; with `immediatelyExecute` also executes it.
+ * Nothing is stored unless every check passes.
+ */
+export function createQuote(tenant: TenantContext, request: CreateInput): Quote {
+  const source = resolveSource(tenant, request.source);
+  if (source.customerId !== undefined) assertCustomerMayPay(tenant, source.customerId);
+  const destination = resolveDestination(tenant, request as QuoteRequestInput, source.customerId);
+  const sourceId = accountIdOf(source);
+  if (sourceId !== undefined && sourceId === accountIdOf(destination)) {
+    throw new ApiError(400, 'SELF_PAYMENT', 'The source and the destination are the same account');
+  }
+  if (request.immediatelyExecute && source.kind === 'REALTIME') {
+    throw invalidField('immediatelyExecute', 'Real-time funding quotes execute when the money arrives, never by call');
+  }
+  if (request.lockedCurrencyAmount < 1) throw new ApiError(400, 'INVALID_AMOUNT', 'lockedCurrencyAmount must be at least 1 (the smallest unit of the currency)');
+  const priced = price({
+    sending: source.currency, receiving: destination.currency, lockedCurrencySide: request.lockedCurrencySide,
+    lockedCurrencyAmount: request.lockedCurrencyAmount, platformFee: platformFeeFor(tenant, request, source.currency.code, destination.currency.code),
+  });
+  if ('failure' in priced) {
+    throw priced.failure === 'TOO_LARGE'
+      ? new ApiError(400, 'AMOUNT_OUT_OF_RANGE', `${request.lockedCurrencyAmount} is more than the service can move in one payment`)
+      : new ApiError(400, 'INVALID_AMOUNT', `${request.lockedCurrencyAmount} ${request.lockedCurrencySide === 'SENDING' ? source.currency.code : destination.currency.code} does not cover the fees of this payment`);
+  }
+  checkPricedPayment(tenant, request, source, destination, priced);
+
+  const now = tenant.clock.now();
+  const quoteId = tenant.ids('Quote');
+  const transactionId = tenant.ids('Transaction');
+  const expiresAt = new Date(now + (source.kind === 'REALTIME' ? QUOTE_LIFETIME_MS.REALTIME_FUNDING : QUOTE_LIFETIME_MS.ACCOUNT)).toISOString();
+  const createdAt = new Date(now).toISOString();
+  const paymentInstructions = source.kind === 'REALTIME' ? realtimeFundingInstructions(source.currency.code, source.network, quoteId) : undefined;
+  const transactionSource: OutgoingTransaction['source'] = source.kind === 'REALTIME'
+    ? { sourceType: 'REALTIME_FUNDING', currency: source.currency.code, ...(source.customerId === undefined ? {} : { customerId: source.customerId }) }
+    : { sourceType: 'ACCOUNT', accountId: source.account.id, currency: source.currency.code };
+  const transactionDestination: OutgoingTransaction['destination'] = destination.kind === 'UMA'
+    ? { destinationType: 'UMA_ADDRESS', umaAddress: destination.address, currency: destination.currency.code }
+    : { destinationType: 'ACCOUNT', accountId: destination.account.id, currency: destination.currency.code };
+  const rail = destination.kind === 'EXTERNAL' ? destination.rail : null;
+
+  const transaction: OutgoingTransaction = {
+    id: transactionId, type: 'OUTGOING', direction: 'DEBIT', status: 'PENDING', ...partiesOf(tenant, source.customerId),
+    source: transactionSource, destination: transactionDestination,
+    sentAmount: { amount: priced.totalSendingAmount, currency: source.currency },
+    receivedAmount: { amount: priced.totalReceivingAmount, currency: destination.currency },
+    exchangeRate: priced.exchangeRate, quoteId, fees: priced.feesIncluded, platformFees: priced.platformFeesIncluded, rateDetails: priced.rateDetails,
+    reconciliationInstructions: { reference: `RY-${quoteId.slice(-12).toUpperCase()}` },
+    ...(paymentInstructions ? { paymentInstructions } : {}),
+    ...(request.description === undefined ? {} : { description: request.description }),
+    paymentRail: rail,
+    ...(destination.kind === 'EXTERNAL' ? { railSelectionMode: request.destination.destinationType === 'ACCOUNT' && request.destination.paymentRail ? 'MANUAL' : 'AUTO' } : {}),
+    ...(rail ? { settlementTimelineSeconds: RAIL_SETTLEMENT_SECONDS[rail] } : {}),
+    createdAt, updatedAt: createdAt,
+  } as OutgoingTransaction;
+
+  const { outcome, failsAtSource } = outcomeFor(source, destination);
+  const record: QuoteRecord = {
+    id: quoteId,
+    quote: {
+      id: quoteId, createdAt, expiresAt,
+      source: request.source, destination: request.destination,
+      sendingCurrency: source.currency, receivingCurrency: destination.currency,
+      totalSendingAmount: priced.totalSendingAmount, totalReceivingAmount: priced.totalReceivingAmount,
+      exchangeRate: priced.exchangeRate, feesIncluded: priced.feesIncluded, platformFeesIncluded: priced.platformFeesIncluded,
+      transactionId, rateDetails: priced.rateDetails,
+      ...(request.description === undefined ? {} : { description: request.description }),
+      ...(paymentInstructions ? { paymentInstructions } : {}),
+    } as Omit<Quote, 'status'>,
+    ...(source.customerId === undefined ? {} : { customerId: source.customerId }),
+    ...(failsAtSource || source.kind === 'REALTIME' ? {} : { fundFrom: sourceLedgerAccount(accountIdOf(source), source.currency.code) }),
+    delivery: deliveryFor(tenant, destination, source),
+    outcome,
+  };
+  insertTransaction(tenant, transaction);
+  quotes(tenant).insert(record);
+  tenant.schedule(Date.parse(expiresAt) - now, EXPIRE_JOB, { quoteId });
+  if (request.immediatelyExecute) return executeQuote(tenant, quoteId);
+  return quoteView(tenant, record);
+}
+
+/** PENDING → EXPIRED once `expiresAt` has passed (the clock job, and any read or move that finds it overdue). */
+function expireIfDue(tenant: TenantContext, record: QuoteRecord): void {
+  if (Date.parse(record.quote.expiresAt) > tenant.clock.now()) return;
+  const transaction = findTransaction(tenant, record.quote.transactionId);
+  if (transaction.status === 'PENDING') moveTransaction(tenant, transaction.id, 'EXPIRED');
+}
+
+/** The clock job of {@link EXPIRE_JOB}. */
+export function expireJob(tenant: TenantContext, payload: unknown): void {
+  const record = quotes(tenant).get((payload as { quoteId: string }).quoteId);
+  if (record) expireIfDue(tenant, record);
+}
+
+/** 409 unless the quote can still be paid: PENDING and not past `expiresAt`. */
+function assertPayable(tenant: TenantContext, record: QuoteRecord): OutgoingTransaction {
+  expireIfDue(tenant, record);
+  const transaction = findTransaction(tenant, record.quote.transactionId) as OutgoingTransaction;
+  if (transaction.status === 'EXPIRED') throw conflict(`Quote ${record.id} expired at ${record.quote.expiresAt}: create a new quote`);
+  if (transaction.status !== 'PENDING') throw conflict(`Quote ${record.id} was already executed (its payment is ${transaction.status})`);
+  return transaction;
+}
+
+/** Takes the money and starts settlement; an internal source must hold the whole amount (400 INSUFFICIENT_BALANCE). */
+function pay(tenant: TenantContext, record: QuoteRecord, transaction: OutgoingTransaction, fundFrom: string | undefined, amount: number): void {
+  if (fundFrom?.startsWith('InternalAccount:')) {
+    const balance = tenant.store.collection<{ id: string; balance: { amount: number } }>('internalAccounts').get(fundFrom)!.balance.amount;
+    if (balance < amount) {
+      throw new ApiError(400, 'INSUFFICIENT_BALANCE', `Internal account ${fundFrom} holds ${balance}, less than the ${amount} this payment needs`, { balance, required: amount });
+    }
+  }
+  startPayment(tenant, transaction.id, { from: fundFrom, amount, delivery: record.delivery, outcome: record.outcome });
+}
+
+/**
+ * `POST /quotes/{id}/execute`: sends the payment of an account-funded quote. 409 for an executed or expired quote and
+ * for real-time funding (paid by sending money, never by call); 429 over the daily volume. Synchronous from check to
+ * debit, so concurrent executes of one quote make one payment.
+ */
+export function executeQuote(tenant: TenantContext, quoteId: string): Quote {
+  const record = findRecord(tenant, quoteId);
+  if (record.quote.source.sourceType === 'REALTIME_FUNDING') {
+    throw conflict(`Quote ${quoteId} is funded in real time: it executes when the money arrives at its paymentInstructions (POST /sandbox/send in the sandbox)`);
+  }
+  const transaction = assertPayable(tenant, record);
+  if (record.customerId !== undefined) assertCustomerMayPay(tenant, record.customerId);
+  checkLimits(tenant, record.customerId, transaction.sentAmount.currency, transaction.sentAmount.amount, { daily: true });
+  pay(tenant, record, transaction, record.fundFrom, transaction.sentAmount.amount);
+  return quoteView(tenant, record);
+}
+
+/**
+ * `POST /sandbox/send`: the payer of a real-time funding quote sends the money. The currency must be the quote's
+ * sending currency (400 INVALID_CURRENCY); another amount than `totalSendingAmount` arrives, fails the payment with
+ * FUNDING_AMOUNT_MISMATCH and is sent back.
+ */
+export function sandboxSend(tenant: TenantContext, request: z.output<typeof import('@railyard/contract').SandboxSendRequest>): Transaction {
+  const record = findRecord(tenant, request.quoteId);
+  if (record.quote.source.sourceType !== 'REALTIME_FUNDING') {
+    throw conflict(`Quote ${record.id} is paid from an account: execute it with POST /quotes/{id}/execute`);
+  }
+  const sending = record.quote.sendingCurrency.code;
+  if (request.currencyCode !== sending) {
+    throw new ApiError(400, 'INVALID_CURRENCY', `Quote ${record.id} is funded in ${sending}, not ${request.currencyCode}`, {
+      errors: [{ field: 'currencyCode', message: `must be ${sending}`, constraint: { enum: [sending] } }],
+    });
+  }
+  const transaction = assertPayable(tenant, record);
+  const amount = request.currencyAmount ?? record.quote.totalSendingAmount;
+  const from = sourceLedgerAccount(undefined, sending);
+  if (amount !== record.quote.totalSendingAmount) {
+    return startPayment(tenant, transaction.id, { from, amount, delivery: record.delivery, outcome: { settle: 'FAIL', afterMs: 0, failureReason: 'FUNDING_AMOUNT_MISMATCH' } });
+  }
+  pay(tenant, record, transaction, from, amount);
+  return findTransaction(tenant, transaction.id);
+}
+

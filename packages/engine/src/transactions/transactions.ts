@@ -1,0 +1,136 @@
+/**
+ * Transactions (SPEC §2.9, §3.5; REFERENCE §4.3): the record of every payment, its status moves and their events. Money
+ * itself moves in settlement.ts; this module only keeps the records honest: a move not in {@link OUTGOING_MOVES} or
+ * {@link INCOMING_MOVES} is a bug, and every status change emits `<OUTGOING|INCOMING>_PAYMENT.<STATUS>` with the
+ * transaction as GET returns it.
+ */
+import type {
+  IncomingTransaction, OutgoingTransaction, Page, Refund, Transaction, TransactionListQuery,
+} from '@railyard/contract';
+import type { z } from 'zod';
+import type { TenantContext } from '../core/context.js';
+import { notFound } from '../core/errors.js';
+import { paginate } from '../core/pagination.js';
+
+export const TRANSACTIONS = 'transactions';
+const transactions = (tenant: TenantContext) => tenant.store.collection<Transaction>(TRANSACTIONS);
+
+type OutgoingStatus = OutgoingTransaction['status'];
+/** Fields a move may set alongside the status. */
+export type TransactionPatch = Partial<Omit<OutgoingTransaction, 'type' | 'status' | 'failureReason'>> & {
+  failureReason?: OutgoingTransaction['failureReason'] | IncomingTransaction['failureReason'];
+};
+type IncomingStatus = IncomingTransaction['status'];
+
+/** Allowed outgoing moves (SPEC §3.5). COMPLETED → FAILED is a payout the receiving bank returned. */
+export const OUTGOING_MOVES: Readonly<Record<OutgoingStatus, readonly OutgoingStatus[]>> = {
+  PENDING: ['PROCESSING', 'PENDING_AUTHORIZATION', 'EXPIRED', 'FAILED'],
+  PENDING_AUTHORIZATION: ['PROCESSING', 'FAILED', 'EXPIRED'],
+  PROCESSING: ['COMPLETED', 'FAILED'],
+  COMPLETED: ['FAILED'],
+  FAILED: [],
+  EXPIRED: [],
+};
+
+/** Allowed incoming moves: a payment waiting for the platform's approval is approved (COMPLETED), rejected or times out. */
+export const INCOMING_MOVES: Readonly<Record<IncomingStatus, readonly IncomingStatus[]>> = {
+  CREATED: ['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED'],
+  PENDING: ['PROCESSING', 'COMPLETED', 'REJECTED', 'FAILED'],
+  PENDING_AUTHORIZATION: ['PROCESSING', 'FAILED'],
+  PROCESSING: ['COMPLETED', 'FAILED'],
+  COMPLETED: ['REFUNDED'],
+  REJECTED: [],
+  FAILED: [],
+  REFUNDED: [],
+  EXPIRED: [],
+};
+
+const eventGroup = (transaction: Transaction) => (transaction.type === 'INCOMING' ? 'INCOMING_PAYMENT' : 'OUTGOING_PAYMENT');
+
+/** Stores a new transaction; `announce` emits its first status (incoming payments announce themselves, payouts do not). */
+export function insertTransaction<T extends OutgoingTransaction | IncomingTransaction>(tenant: TenantContext, transaction: T, announce = false): T {
+  transactions(tenant).insert(transaction);
+  if (announce) tenant.emit(`${eventGroup(transaction)}.${transaction.status}`, transaction);
+  return transaction;
+}
+
+/** A transaction by id, or 404 TRANSACTION_NOT_FOUND. */
+export function findTransaction(tenant: TenantContext, id: string): Transaction {
+  const found = transactions(tenant).get(id);
+  if (!found) throw notFound('Transaction', id, 'TRANSACTION_NOT_FOUND');
+  return found;
+}
+
+/** Changes fields without a status move (no event): `receiptDeliveryConfirmedAt`, amounts fixed at funding. */
+export function patchTransaction<T extends Transaction>(tenant: TenantContext, id: string, patch: Partial<T>): T {
+  const updated = { ...findTransaction(tenant, id), ...patch, updatedAt: tenant.nowIso() } as T;
+  transactions(tenant).replace(updated);
+  return updated;
+}
+
+/**
+ * Moves a transaction to `status` with `patch`, and emits the status event. Throws (a bug, not a user error) on a move
+ * the state machine does not allow.
+ */
+export function moveTransaction(tenant: TenantContext, id: string, status: OutgoingStatus | IncomingStatus, patch: TransactionPatch = {}): Transaction {
+  const current = findTransaction(tenant, id);
+  if (current.type === 'CARD') throw new Error(`card transaction ${id} does not move through payments`);
+  const allowed = current.type === 'OUTGOING'
+    ? (OUTGOING_MOVES[current.status] as readonly string[])
+    : (INCOMING_MOVES[current.status] as readonly string[]);
+  if (!allowed.includes(status)) throw new Error(`illegal ${current.type} move ${current.status} → ${status} for ${id}`);
+  const now = tenant.nowIso();
+  const updated = { ...current, ...patch, status, updatedAt: now, ...(status === 'COMPLETED' ? { settledAt: now } : {}) } as Transaction;
+  transactions(tenant).replace(updated);
+  tenant.emit(`${eventGroup(updated)}.${status}`, updated);
+  return updated;
+}
+
+/** Sets the refund of a failed payment and emits `.REFUND_PENDING`, `.REFUND_COMPLETED` or `.REFUND_FAILED`. */
+export function setRefund(tenant: TenantContext, id: string, refund: Refund): Transaction {
+  const updated = { ...findTransaction(tenant, id), refund, updatedAt: tenant.nowIso() } as Transaction;
+  transactions(tenant).replace(updated);
+  tenant.emit(`${eventGroup(updated)}.REFUND_${refund.status}`, updated);
+  return updated;
+}
+
+/** `POST /transactions/{id}/confirm`: records when the receipt reached the customer (default now; a repeat overwrites). */
+export function confirmReceipt(tenant: TenantContext, id: string, at: string | undefined): Transaction {
+  if (findTransaction(tenant, id).type === 'CARD') throw notFound('Transaction', id, 'TRANSACTION_NOT_FOUND');
+  return patchTransaction(tenant, id, { receiptDeliveryConfirmedAt: at ?? tenant.nowIso() });
+}
+
+type ListQuery = z.output<typeof TransactionListQuery>;
+
+/** Identifiers a transaction can be found by: account ids and the identifiers the payment carries. */
+function identifiers(transaction: Transaction, side: 'source' | 'destination'): string[] {
+  if (transaction.type === 'CARD') return side === 'source' ? [transaction.accountId] : [];
+  const end = transaction[side] as Record<string, unknown> | undefined;
+  if (!end) return [];
+  return ['accountId', 'umaAddress', 'accountIdentifier'].map((key) => end[key]).filter((v): v is string => typeof v === 'string');
+}
+
+const reference = (transaction: Transaction): string | undefined =>
+  transaction.type === 'CARD' ? undefined : (transaction.reconciliationInstructions?.reference ?? undefined);
+
+/** `GET /transactions`: filters of REFERENCE §1; newest first unless `sortOrder=asc`. */
+export function listTransactions(tenant: TenantContext, query: ListQuery): Page<Transaction> {
+  const start = query.startDate === undefined ? undefined : Date.parse(query.startDate);
+  const end = query.endDate === undefined ? undefined : Date.parse(query.endDate);
+  const entries = transactions(tenant).newestFirst().filter(({ value: t }) => {
+    const created = Date.parse(t.createdAt ?? '');
+    const senders = identifiers(t, 'source');
+    const receivers = identifiers(t, 'destination');
+    return (query.customerId === undefined || t.customerId === query.customerId) &&
+      (query.platformCustomerId === undefined || t.platformCustomerId === query.platformCustomerId) &&
+      (query.status === undefined || t.status === query.status) &&
+      (query.type === undefined || t.type === query.type) &&
+      (query.reference === undefined || reference(t) === query.reference) &&
+      (query.accountIdentifier === undefined || senders.includes(query.accountIdentifier) || receivers.includes(query.accountIdentifier)) &&
+      (query.senderAccountIdentifier === undefined || senders.includes(query.senderAccountIdentifier)) &&
+      (query.receiverAccountIdentifier === undefined || receivers.includes(query.receiverAccountIdentifier)) &&
+      (start === undefined || created >= start) &&
+      (end === undefined || created <= end);
+  });
+  return paginate(query.sortOrder === 'asc' ? entries.reverse() : entries, query);
+}

@@ -1,0 +1,165 @@
+/**
+ * UMA addresses (SPEC §4.6; REFERENCE §9, §13, §14): who sits behind an address, the lookup a quote is made with, and
+ * UMA payments arriving for the platform's customers. The sandbox reaches two kinds of receiver: the platform's own
+ * customers (at its `umaDomain`) and the sandbox receivers of {@link UMA_RECEIVERS} at {@link SANDBOX_UMA_DOMAIN}.
+ */
+import type { Currency, IncomingTransaction, UmaReceiverLookup } from '@railyard/contract';
+import { SandboxUmaReceiveRequest, UmaAddress } from '@railyard/contract';
+import { z } from 'zod';
+import { accountsOf } from '../accounts/internal-accounts.js';
+import { CURRENCIES } from '../config/currencies.js';
+import { marketCurrency, midRate, ratioToNumber } from '../config/exchange-rates.js';
+import type { TenantContext } from '../core/context.js';
+import { ApiError, invalidField, notFound } from '../core/errors.js';
+import { findCustomer, type CustomerRecord } from '../customers/customers.js';
+import { listExternalAccountsOf } from '../external-accounts/external-accounts.js';
+import { SANDBOX_UMA_DOMAIN, UMA_RECEIVERS, type SettlementOutcome } from '../sandbox/magic-values.js';
+import { settingsOf } from '../platforms/config.js';
+import { receivePayment } from '../transactions/incoming.js';
+
+/** Who receives at an address: a customer of this platform, or a sandbox receiver with its fixed outcome. */
+export type UmaReceiver =
+  | { kind: 'CUSTOMER'; customerId: string; currencies: string[] }
+  | { kind: 'SANDBOX'; outcome: SettlementOutcome; currencies: string[] };
+
+/** A stored receiver lookup (snapshot-safe): a quote to an UMA address names one. */
+export const UmaLookupRecord = z.object({
+  id: z.string(),
+  receiverUmaAddress: z.string(),
+  /** The paying customer; absent when the platform pays. */
+  customerId: z.string().optional(),
+  createdAt: z.string(),
+});
+export type UmaLookupRecord = z.infer<typeof UmaLookupRecord>;
+
+export const UMA_LOOKUPS = 'umaLookups';
+const lookups = (tenant: TenantContext) => tenant.store.collection<UmaLookupRecord>(UMA_LOOKUPS);
+
+/** An address in canonical form (lowercase), or 400 INVALID_UMA_ADDRESS naming `field`. */
+export function parseUmaAddress(address: string, field: string): string {
+  if (!UmaAddress.safeParse(address).success) {
+    throw new ApiError(400, 'INVALID_UMA_ADDRESS', `${field}: ${JSON.stringify(address.slice(0, 80))} is not an UMA address ($<username>@<domain>)`, {
+      errors: [{ field, message: 'must be an UMA address such as $alice@example.com' }],
+    });
+  }
+  return address.toLowerCase();
+}
+
+/** The receiver behind a canonical address, or undefined when nobody the sandbox knows receives there. */
+export function findReceiver(tenant: TenantContext, address: string): UmaReceiver | undefined {
+  const [user = '', domain] = address.slice(1).split('@');
+  if (domain === SANDBOX_UMA_DOMAIN) {
+    const dot = user.lastIndexOf('.');
+    const outcome = UMA_RECEIVERS[user.slice(0, dot)];
+    const currency = user.slice(dot + 1).toUpperCase();
+    return outcome && marketCurrency(currency) ? { kind: 'SANDBOX', outcome, currencies: [currency] } : undefined;
+  }
+  const customer = customerAt(tenant, address);
+  return customer && { kind: 'CUSTOMER', customerId: customer.id, currencies: receivingCurrencies(tenant, customer) };
+}
+
+function customerAt(tenant: TenantContext, address: string): CustomerRecord | undefined {
+  return tenant.store.collection<CustomerRecord>('customers').findBy('umaAddress', address).find((c) => !c.isDeleted);
+}
+
+/** What a customer can receive by UMA: the currency of its default deposit account, else those of its internal accounts. */
+function receivingCurrencies(tenant: TenantContext, customer: CustomerRecord): string[] {
+  const deposit = defaultDepositAccount(tenant, customer.id);
+  return deposit ? [deposit.currency] : accountsOf(tenant, customer.id).map((a) => a.balance.currency.code);
+}
+
+const defaultDepositAccount = (tenant: TenantContext, customerId: string) =>
+  listExternalAccountsOf(tenant, customerId).find((a) => a.defaultUmaDepositAccount === true && marketCurrency(a.currency) !== undefined);
+
+/** The address of the paying customer, which must not be the receiver (400 SELF_PAYMENT). */
+function assertNotSelf(tenant: TenantContext, payerCustomerId: string | undefined, receiver: string): void {
+  if (payerCustomerId !== undefined && findCustomer(tenant, payerCustomerId).umaAddress === receiver) {
+    throw new ApiError(400, 'SELF_PAYMENT', `${receiver} is the paying customer's own UMA address`);
+  }
+}
+
+/** `GET /receiver/uma/{address}`: 404 UMA_NOT_FOUND when nobody receives there. */
+export function lookupReceiver(tenant: TenantContext, rawAddress: string, query: { customerId?: string | undefined }): UmaReceiverLookup {
+  const address = parseUmaAddress(rawAddress, 'receiverUmaAddress');
+  if (query.customerId !== undefined) findCustomer(tenant, query.customerId);
+  const receiver = findReceiver(tenant, address);
+  if (!receiver) throw notFound('UMA receiver', address, 'UMA_NOT_FOUND');
+  assertNotSelf(tenant, query.customerId, address);
+  const record: UmaLookupRecord = {
+    id: tenant.ids('Lookup'), receiverUmaAddress: address, createdAt: tenant.nowIso(), ...(query.customerId === undefined ? {} : { customerId: query.customerId }),
+  };
+  lookups(tenant).insert(record);
+  return {
+    lookupId: record.id,
+    receiverUmaAddress: address,
+    supportedCurrencies: receiver.currencies.map((code) => {
+      const currency = marketCurrency(code)!;
+      return { currency, estimatedExchangeRate: ratioToNumber(midRate('USD', code)), min: 1, max: maxAmountOf(currency) };
+    }),
+  };
+}
+
+const maxAmountOf = (currency: Currency): number => CURRENCIES[currency.code]?.maxAmount ?? 1_000_000 * 10 ** currency.decimals;
+
+/**
+ * The receiver a quote pays, from its lookup: 404 LOOKUP_REQUEST_NOT_FOUND for an unknown id, 400 when the lookup was
+ * made for another address or another payer.
+ */
+export function receiverForQuote(
+  tenant: TenantContext, lookupId: string, rawAddress: string, payerCustomerId: string | undefined,
+): { address: string; receiver: UmaReceiver } {
+  const address = parseUmaAddress(rawAddress, 'destination.umaAddress');
+  const lookup = lookups(tenant).get(lookupId);
+  if (!lookup) throw notFound('Lookup', lookupId, 'LOOKUP_REQUEST_NOT_FOUND');
+  if (lookup.receiverUmaAddress !== address) throw invalidField('lookupId', `This lookup is for ${lookup.receiverUmaAddress}, not ${address}`);
+  if (lookup.customerId !== payerCustomerId) throw invalidField('lookupId', 'This lookup was made for another payer: look the receiver up with the paying customerId');
+  assertNotSelf(tenant, payerCustomerId, address);
+  const receiver = findReceiver(tenant, address);
+  if (!receiver) throw notFound('UMA receiver', address, 'UMA_NOT_FOUND');
+  return { address, receiver };
+}
+
+/**
+ * Delivers an UMA payment to a customer of this platform: its default UMA deposit account when it has one (the money
+ * is forwarded there), else its internal account in the currency. 400 INVALID_CURRENCY when it holds neither.
+ */
+export function deliverToCustomer(
+  tenant: TenantContext, customerId: string, senderUmaAddress: string, amount: number, currencyCode: string,
+  options: { quoteId?: string; awaitApproval?: boolean } = {},
+): IncomingTransaction {
+  const currency = marketCurrency(currencyCode);
+  const deposit = defaultDepositAccount(tenant, customerId);
+  const internal = accountsOf(tenant, customerId).find((a) => a.balance.currency.code === currencyCode);
+  const accountId = deposit?.currency === currencyCode ? deposit.id : internal?.id;
+  if (!currency || accountId === undefined) {
+    throw new ApiError(400, 'INVALID_CURRENCY', `Customer ${customerId} cannot receive ${currencyCode}: it holds no ${currencyCode} account`);
+  }
+  return receivePayment(tenant, {
+    accountId, customerId, amount, currency, description: `UMA payment from ${senderUmaAddress}`,
+    source: { sourceType: 'UMA_ADDRESS', umaAddress: senderUmaAddress, currency: currencyCode },
+    ...(options.quoteId === undefined ? {} : { quoteId: options.quoteId }),
+    ...(options.awaitApproval ? { awaitApproval: true } : {}),
+  });
+}
+
+/**
+ * `POST /sandbox/uma/receive`: an UMA payment from elsewhere arrives for a customer of this platform. When the platform
+ * has a webhook endpoint the payment waits for its approval (PENDING); otherwise it completes at once.
+ */
+export function receiveUmaPayment(tenant: TenantContext, request: z.output<typeof SandboxUmaReceiveRequest>): IncomingTransaction {
+  const sender = parseUmaAddress(request.senderUmaAddress, 'senderUmaAddress');
+  let customer: CustomerRecord;
+  if (request.customerId !== undefined) customer = findCustomer(tenant, request.customerId);
+  else {
+    const address = parseUmaAddress(request.receiverUmaAddress!, 'receiverUmaAddress');
+    const found = customerAt(tenant, address);
+    if (!found) throw notFound('UMA receiver', address, 'UMA_NOT_FOUND');
+    customer = found;
+  }
+  if (customer.isDeleted) throw new ApiError(410, 'CUSTOMER_DELETED', `Customer ${customer.id} was deleted`);
+  if (customer.umaAddress === sender) throw new ApiError(400, 'SELF_PAYMENT', `${sender} is the receiving customer's own UMA address`);
+  // A platform with a webhook endpoint answers INCOMING_PAYMENT.PENDING (REFERENCE §8); one without takes every payment.
+  const awaitApproval = settingsOf(tenant).webhookEndpoint !== undefined;
+  return deliverToCustomer(tenant, customer.id, sender, request.receivingCurrencyAmount, request.receivingCurrencyCode, { awaitApproval });
+}
+
