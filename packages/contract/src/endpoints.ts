@@ -2,7 +2,7 @@ import { internalAccountEndpoints } from './accounts.js';
 import { externalAccountEndpoints } from './external-accounts.js';
 import { configEndpoints } from './config.js';
 import { ownershipEndpoints } from './ownership.js';
-import { beneficiaryTrustEndpoints } from './sca.js';
+import { beneficiaryTrustEndpoints, scaLoginEndpoints } from './sca.js';
 import { controlPlaneEndpoints } from './control-plane.js';
 import { customerEndpoints } from './customers.js';
 import { documentEndpoints } from './onboarding.js';
@@ -17,7 +17,7 @@ import { umaEndpoints } from './uma.js';
  */
 export type Endpoints = typeof customerEndpoints & typeof internalAccountEndpoints & typeof configEndpoints & typeof controlPlaneEndpoints
   & typeof documentEndpoints & typeof verificationEndpoints & typeof beneficialOwnerEndpoints & typeof onboardingLinkEndpoints
-  & typeof externalAccountEndpoints & typeof ownershipEndpoints & typeof beneficiaryTrustEndpoints & typeof paymentEndpoints & typeof umaEndpoints;
+  & typeof externalAccountEndpoints & typeof ownershipEndpoints & typeof beneficiaryTrustEndpoints & typeof paymentEndpoints & typeof umaEndpoints & typeof scaLoginEndpoints;
 
 /** Every operation of the API, by operationId: the engine serves these and the OpenAPI document describes them. */
 export const endpoints: Endpoints = {
@@ -34,4 +34,5 @@ export const endpoints: Endpoints = {
   ...beneficiaryTrustEndpoints,
   ...paymentEndpoints,
   ...umaEndpoints,
+  ...scaLoginEndpoints,
 };

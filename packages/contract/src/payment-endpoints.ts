@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CurrencyCode, MinorUnits } from './common.js';
+import { Currency, CurrencyCode, MAX_AMOUNT, MinorUnits, Timestamp } from './common.js';
 import { anyResourceId } from './accounts.js';
 import { defineEndpoint } from './endpoint.js';
 import { PaymentRail } from './external-accounts.js';
@@ -47,6 +47,36 @@ export const TransferOutRequest = z
   .meta({ id: 'TransferOutRequest' });
 export type TransferOutRequest = z.input<typeof TransferOutRequest>;
 
+/** `GET /exchange-rates` query: `destinationCurrency` may repeat; none means every currency the sandbox quotes. */
+export const ExchangeRateQuery = z.object({
+  sourceCurrency: CurrencyCode,
+  destinationCurrency: z.union([CurrencyCode, z.array(CurrencyCode)]).optional()
+    .transform((value) => (value === undefined ? undefined : Array.isArray(value) ? value : [value])),
+  /** Sending minor units the estimate is for (default 10000). */
+  sendingAmount: z.coerce.number().int().min(1).max(MAX_AMOUNT).default(10_000),
+});
+export type ExchangeRateQuery = z.input<typeof ExchangeRateQuery>;
+
+/** An indicative rate for a corridor, fees included (platform fees too); quotes fix the real amounts. */
+export const ExchangeRate = z
+  .object({
+    sourceCurrency: Currency,
+    destinationCurrency: Currency,
+    /** The rail a payout in this currency takes by default; null for crypto. */
+    destinationPaymentRail: PaymentRail.nullable(),
+    sendingAmount: MinorUnits,
+    minSendingAmount: MinorUnits,
+    maxSendingAmount: MinorUnits,
+    receivingAmount: MinorUnits,
+    /** Sending units per receiving unit, as on quotes. */
+    exchangeRate: z.number().positive(),
+    fees: z.object({ fixed: MinorUnits, total: MinorUnits }),
+    /** Rates are cached for about 5 minutes; this is when the cached rate was made. */
+    updatedAt: Timestamp,
+  })
+  .meta({ id: 'ExchangeRate' });
+export type ExchangeRate = z.infer<typeof ExchangeRate>;
+
 const quotesTag = 'Quotes';
 const transactionsTag = 'Transactions';
 const quoteParams = z.object({ quoteId: z.string() });
@@ -82,9 +112,18 @@ export const paymentEndpoints = {
     operationId: 'authorizeQuote', method: 'POST', path: '/quotes/{quoteId}/authorize', tag: quotesTag, params: quoteParams,
     body: QuoteAuthorizeRequest,
     summary: 'Answer the SCA challenge of a quote',
-    description: 'Needs an SCA login session (409 SCA_SESSION_REQUIRED otherwise). A wrong code is 400 and counts towards the lockout (423).',
+    description:
+      'Needs an SCA login session (409 SCA_SESSION_REQUIRED otherwise). A wrong code is 400 and counts towards the lockout (423). ' +
+      'An account-funded payment is then sent; a real-time funding quote gets its paymentInstructions. No challenge outstanding: 409.',
     response: { status: 200, description: 'The quote, authorized', schema: Quote },
     errors: [409, 423],
+  }),
+  resendQuoteAuthorization: defineEndpoint({
+    operationId: 'resendQuoteAuthorization', method: 'POST', path: '/quotes/{quoteId}/authorize/resend', tag: quotesTag, params: quoteParams,
+    summary: 'Send the SMS code of a quote authorization again',
+    description: 'SMS challenges only (a PASSKEY challenge: 409). `expiresAt` is not extended. At most one resend every 30 seconds (429 RATE_LIMITED with Retry-After).',
+    response: { status: 204, description: 'Sent' },
+    errors: [409, 429],
   }),
   listTransactions: defineEndpoint({
     operationId: 'listTransactions', method: 'GET', path: '/transactions', tag: transactionsTag, query: TransactionListQuery,
@@ -122,6 +161,12 @@ export const paymentEndpoints = {
     params: transactionParams, body: TransactionConfirmRequest, bodyOptional: true,
     summary: 'Record that the receipt reached the customer (defaults to now; a repeat overwrites)',
     response: { status: 200, description: 'The transaction', schema: Transaction },
+  }),
+  listExchangeRates: defineEndpoint({
+    operationId: 'listExchangeRates', method: 'GET', path: '/exchange-rates', tag: quotesTag, query: ExchangeRateQuery,
+    summary: 'Indicative rates from a source currency, fees included, cached for about 5 minutes',
+    description: 'Unknown currencies: 400 INVALID_CURRENCY. Not paged.',
+    response: { status: 200, description: 'Rates per destination currency', schema: z.object({ data: z.array(ExchangeRate) }) },
   }),
   sandboxSend: defineEndpoint({
     operationId: 'sandboxSend', method: 'POST', path: '/sandbox/send', tag: 'Sandbox', body: SandboxSendRequest,

@@ -93,3 +93,51 @@ export const beneficiaryTrustEndpoints = {
   untrustExternalAccount: start('untrust'),
   confirmUntrustExternalAccount: confirm('untrust'),
 } as const;
+
+// ---------------------------------------------------------------------------------------------------------------------
+// SCA login (REFERENCE §9): a session of 180 days that quote authorization needs.
+
+/** How long an SCA login session lasts (SPEC §8). */
+export const SCA_SESSION_DAYS = 180;
+
+/** Query of the SCA login calls: the customer logging in. */
+export const ScaCustomerQuery = z.object({ customerId: z.string().regex(/^Customer:/, { message: 'must be a Customer id' }) });
+
+/** `POST /sca/login/start`: which factor to log in with (SMS_OTP in the sandbox). */
+export const ScaLoginStartRequest = z.strictObject({ factor: ScaFactor }).meta({ id: 'ScaLoginStartRequest' });
+export const ScaLoginStart = z
+  .object({ factor: ScaFactor, challengeId: z.string().optional(), expiresAt: Timestamp.optional() })
+  .meta({ id: 'ScaLoginStart' });
+export type ScaLoginStart = z.infer<typeof ScaLoginStart>;
+
+/** `POST /sca/login/complete`: the answer to the login challenge. */
+export const ScaLoginCompleteRequest = ScaResponse.extend({
+  factor: ScaFactor,
+  endUserIpAddress: z.string().min(1).max(45),
+  challengeId: z.string().min(1).optional(),
+})
+  .superRefine(requireOneScaAnswer, { when: () => true })
+  .meta({ id: 'ScaLoginCompleteRequest' });
+export type ScaLoginCompleteRequest = z.input<typeof ScaLoginCompleteRequest>;
+export const ScaLoginComplete = z
+  .object({ status: z.enum(['SUCCESS']), sessionExpiresAt: Timestamp.optional() })
+  .meta({ id: 'ScaLoginComplete' });
+export type ScaLoginComplete = z.infer<typeof ScaLoginComplete>;
+
+const scaTag = 'Strong customer authentication';
+export const scaLoginEndpoints = {
+  startScaLogin: defineEndpoint({
+    operationId: 'startScaLogin', method: 'POST', path: '/sca/login/start', tag: scaTag, query: ScaCustomerQuery, body: ScaLoginStartRequest,
+    summary: 'Start an SCA login: sends an SMS code to the customer (sandbox code 123456)',
+    description: 'Only for customers in an SCA region (409 otherwise); 423 ACCOUNT_LOCKED while locked.',
+    response: { status: 200, description: 'The login challenge', schema: ScaLoginStart },
+    errors: [409, 423],
+  }),
+  completeScaLogin: defineEndpoint({
+    operationId: 'completeScaLogin', method: 'POST', path: '/sca/login/complete', tag: scaTag, query: ScaCustomerQuery, body: ScaLoginCompleteRequest,
+    summary: 'Answer the SCA login challenge: opens a login session of 180 days',
+    description: 'A wrong code is 400 and counts towards the lockout (423 with lockedUntil, failedAttempts, suspended).',
+    response: { status: 200, description: 'The session', schema: ScaLoginComplete },
+    errors: [409, 423],
+  }),
+} as const;

@@ -3,10 +3,15 @@
  * by `execute` from an internal or pullable external account, or, for real-time funding, when the money arrives
  * (`POST /sandbox/send` in the sandbox). A quote's status is its transaction's status, so the two never disagree.
  */
-import type { OutgoingTransaction, Quote, QuoteRequest as QuoteRequestInput, SandboxSendRequest, Transaction } from '@railyard/contract';
-import { Quote as QuoteSchema, QuoteRequest } from '@railyard/contract';
+import type { OutgoingTransaction, Quote, QuoteRequest as QuoteRequestInput, Transaction } from '@railyard/contract';
+import {
+  Quote as QuoteSchema, QuoteAuthorizeRequest, QuoteRequest, SandboxSendRequest, ScaChallenge as ScaChallengeSchema, TransferInRequest, TransferOutRequest,
+} from '@railyard/contract';
 import { z } from 'zod';
 import { realtimeFundingInstructions } from '../accounts/funding-instructions.js';
+import { findInternalAccount } from '../accounts/internal-accounts.js';
+import { assertScaSession } from '../sca/login.js';
+import { answerScaChallenge, isScaCustomer, issueScaChallenge } from '../sca/sca.js';
 import { midRate } from '../config/exchange-rates.js';
 import type { TenantContext } from '../core/context.js';
 import { ApiError, conflict, invalidField, notFound } from '../core/errors.js';
@@ -33,6 +38,10 @@ export const QuoteRecord = z.object({
   fundFrom: z.string().optional(),
   delivery: Delivery,
   outcome: SettlementOutcomeRecord,
+  /** The strong-customer-authentication step the payment waits for (SCA-region customers). */
+  scaChallenge: ScaChallengeSchema.optional(),
+  /** When the SMS code was last sent (resends are rate limited). */
+  scaCodeSentAt: z.string().optional(),
 });
 type QuoteRecord = z.infer<typeof QuoteRecord>;
 
@@ -42,10 +51,26 @@ const quotes = (tenant: TenantContext) => tenant.store.collection<QuoteRecord>(Q
 /** Clock-job kind that expires an unexecuted quote. */
 export const EXPIRE_JOB = 'quotes.expire';
 
-/** The quote as GET returns it. */
+/** Clock-job kind that fails a payment whose SCA challenge lapsed unanswered (SCA_NOT_COMPLETED). */
+export const SCA_TIMEOUT_JOB = 'quotes.scaTimeout';
+
+/** Every SMS resend waits this long after the previous one (REFERENCE §9: resends are rate limited). */
+export const SCA_RESEND_INTERVAL_MS = 30_000;
+
+/**
+ * The quote as GET returns it: while it waits for authorization it carries its `scaChallenge`, and a real-time
+ * funding quote shows no `paymentInstructions` until authorized (REFERENCE §4.1).
+ */
 function quoteView(tenant: TenantContext, record: QuoteRecord): Quote {
   const transaction = findTransaction(tenant, record.quote.transactionId) as OutgoingTransaction;
-  return { ...record.quote, status: transaction.status } as Quote;
+  const waiting = transaction.status === 'PENDING_AUTHORIZATION';
+  const { paymentInstructions, ...quote } = record.quote;
+  return {
+    ...quote,
+    ...(paymentInstructions && !waiting ? { paymentInstructions } : {}),
+    ...(waiting && record.scaChallenge ? { scaChallenge: record.scaChallenge } : {}),
+    status: transaction.status,
+  } as Quote;
 }
 
 function findRecord(tenant: TenantContext, quoteId: string): QuoteRecord {
@@ -198,6 +223,8 @@ export function createQuote(tenant: TenantContext, request: CreateInput): Quote 
   quotes(tenant).insert(record);
   tenant.schedule(Date.parse(expiresAt) - now, EXPIRE_JOB, { quoteId });
   if (request.immediatelyExecute) return executeQuote(tenant, quoteId);
+  // A real-time payer in an SCA region authorizes before learning where to send the money (REFERENCE §4.1: 202).
+  if (source.kind === 'REALTIME' && needsAuthorization(tenant, record)) return awaitAuthorization(tenant, record);
   return quoteView(tenant, record);
 }
 
@@ -223,14 +250,20 @@ function assertPayable(tenant: TenantContext, record: QuoteRecord): OutgoingTran
   return transaction;
 }
 
+/** An internal source must hold the whole amount: 400 INSUFFICIENT_BALANCE otherwise. */
+function assertBalance(tenant: TenantContext, fundFrom: string | undefined, amount: number): void {
+  if (!fundFrom?.startsWith('InternalAccount:')) return;
+  const { balance } = findInternalAccount(tenant, fundFrom);
+  if (balance.amount < amount) {
+    throw new ApiError(400, 'INSUFFICIENT_BALANCE', `Internal account ${fundFrom} holds ${balance.amount}, less than the ${amount} this payment needs`, {
+      balance: balance.amount, required: amount,
+    });
+  }
+}
+
 /** Takes the money and starts settlement; an internal source must hold the whole amount (400 INSUFFICIENT_BALANCE). */
 function pay(tenant: TenantContext, record: QuoteRecord, transaction: OutgoingTransaction, fundFrom: string | undefined, amount: number): void {
-  if (fundFrom?.startsWith('InternalAccount:')) {
-    const balance = tenant.store.collection<{ id: string; balance: { amount: number } }>('internalAccounts').get(fundFrom)!.balance.amount;
-    if (balance < amount) {
-      throw new ApiError(400, 'INSUFFICIENT_BALANCE', `Internal account ${fundFrom} holds ${balance}, less than the ${amount} this payment needs`, { balance, required: amount });
-    }
-  }
+  assertBalance(tenant, fundFrom, amount);
   startPayment(tenant, transaction.id, { from: fundFrom, amount, delivery: record.delivery, outcome: record.outcome });
 }
 
@@ -247,8 +280,84 @@ export function executeQuote(tenant: TenantContext, quoteId: string): Quote {
   const transaction = assertPayable(tenant, record);
   if (record.customerId !== undefined) assertCustomerMayPay(tenant, record.customerId);
   checkLimits(tenant, record.customerId, transaction.sentAmount.currency, transaction.sentAmount.amount, { daily: true });
+  if (needsAuthorization(tenant, record)) return awaitAuthorization(tenant, record);
   pay(tenant, record, transaction, record.fundFrom, transaction.sentAmount.amount);
   return quoteView(tenant, record);
+}
+
+/** Whether the paying customer must pass strong customer authentication (an SCA region; SPEC §5 item 7). */
+const needsAuthorization = (tenant: TenantContext, record: QuoteRecord): boolean =>
+  record.customerId !== undefined && isScaCustomer(findCustomer(tenant, record.customerId));
+
+/** What the challenge authorizes, for the customer's SMS and the challenge's `purpose`. */
+function purposeOf(record: QuoteRecord): string {
+  if (record.quote.sendingCurrency.code !== record.quote.receivingCurrency.code) return 'CURRENCY_CONVERSION';
+  return record.delivery.kind === 'OUTSIDE' ? 'PAYOUT' : 'TRANSFER';
+}
+const scaSubject = (quoteId: string) => `quote:${quoteId}`;
+
+/** PENDING → PENDING_AUTHORIZATION with an SCA challenge; unanswered by its expiry, the payment fails SCA_NOT_COMPLETED. */
+function awaitAuthorization(tenant: TenantContext, record: QuoteRecord): Quote {
+  const challenge = issueScaChallenge(tenant, record.customerId!, scaSubject(record.id), purposeOf(record));
+  const updated: QuoteRecord = { ...record, scaChallenge: challenge, scaCodeSentAt: tenant.nowIso() };
+  quotes(tenant).replace(updated);
+  moveTransaction(tenant, record.quote.transactionId, 'PENDING_AUTHORIZATION');
+  tenant.schedule(Date.parse(challenge.expiresAt) - tenant.clock.now(), SCA_TIMEOUT_JOB, { quoteId: record.id });
+  return quoteView(tenant, updated);
+}
+
+/** The clock job of {@link SCA_TIMEOUT_JOB}. */
+export function scaTimeoutJob(tenant: TenantContext, payload: unknown): void {
+  const record = quotes(tenant).get((payload as { quoteId: string }).quoteId);
+  if (!record) return;
+  const transaction = findTransaction(tenant, record.quote.transactionId);
+  if (transaction.status === 'PENDING_AUTHORIZATION') moveTransaction(tenant, transaction.id, 'FAILED', { failureReason: 'SCA_NOT_COMPLETED' });
+}
+
+/** A quote waiting for authorization, or 409 (not an SCA payment, or nothing pending). */
+function awaitingAuthorization(tenant: TenantContext, quoteId: string): { record: QuoteRecord; transaction: OutgoingTransaction } {
+  const record = findRecord(tenant, quoteId);
+  const transaction = findTransaction(tenant, record.quote.transactionId) as OutgoingTransaction;
+  if (transaction.status !== 'PENDING_AUTHORIZATION' || !record.scaChallenge) {
+    throw conflict(`Quote ${quoteId} is ${transaction.status}: nothing waits for strong customer authorization`);
+  }
+  return { record, transaction };
+}
+
+/**
+ * `POST /quotes/{id}/authorize`: answers the quote's SCA challenge. Needs an SCA login session (409
+ * SCA_SESSION_REQUIRED); a wrong code is 400 and counts towards the lockout (423). Then an account-funded payment is
+ * sent, and a real-time funding quote shows where to send the money. The payment's own checks (balance, limits) run
+ * before the answer is taken, so a refused payment keeps its challenge.
+ */
+export function authorizeQuote(tenant: TenantContext, quoteId: string, answer: z.output<typeof QuoteAuthorizeRequest>): Quote {
+  const { record, transaction } = awaitingAuthorization(tenant, quoteId);
+  const customerId = record.customerId!;
+  assertScaSession(tenant, customerId);
+  const realtime = record.quote.source.sourceType === 'REALTIME_FUNDING';
+  if (!realtime) {
+    assertCustomerMayPay(tenant, customerId);
+    checkLimits(tenant, customerId, transaction.sentAmount.currency, transaction.sentAmount.amount, { daily: true });
+    assertBalance(tenant, record.fundFrom, transaction.sentAmount.amount);
+  }
+  answerScaChallenge(tenant, customerId, scaSubject(record.id), answer);
+  if (realtime) moveTransaction(tenant, transaction.id, 'PENDING');
+  else pay(tenant, record, findTransaction(tenant, transaction.id) as OutgoingTransaction, record.fundFrom, transaction.sentAmount.amount);
+  return quoteView(tenant, record);
+}
+
+/** `POST /quotes/{id}/authorize/resend`: the SMS code again, at most every {@link SCA_RESEND_INTERVAL_MS}. */
+export function resendQuoteAuthorization(tenant: TenantContext, quoteId: string): void {
+  const { record } = awaitingAuthorization(tenant, quoteId);
+  if (record.scaChallenge!.factor !== 'SMS_OTP') throw conflict(`Quote ${quoteId} waits for a ${record.scaChallenge!.factor}, which has no code to resend`);
+  const now = tenant.clock.now();
+  const wait = Date.parse(record.scaCodeSentAt!) + SCA_RESEND_INTERVAL_MS - now;
+  if (wait > 0) {
+    throw new ApiError(429, 'RATE_LIMITED', `The code was sent less than ${SCA_RESEND_INTERVAL_MS / 1000} seconds ago: retry after ${Math.ceil(wait / 1000)} s`, undefined, {
+      'retry-after': String(Math.ceil(wait / 1000)),
+    });
+  }
+  quotes(tenant).replace({ ...record, scaCodeSentAt: new Date(now).toISOString() });
 }
 
 /**
@@ -256,7 +365,7 @@ export function executeQuote(tenant: TenantContext, quoteId: string): Quote {
  * sending currency (400 INVALID_CURRENCY); another amount than `totalSendingAmount` arrives, fails the payment with
  * FUNDING_AMOUNT_MISMATCH and is sent back.
  */
-export function sandboxSend(tenant: TenantContext, request: z.output<typeof import('@railyard/contract').SandboxSendRequest>): Transaction {
+export function sandboxSend(tenant: TenantContext, request: z.output<typeof SandboxSendRequest>): Transaction {
   const record = findRecord(tenant, request.quoteId);
   if (record.quote.source.sourceType !== 'REALTIME_FUNDING') {
     throw conflict(`Quote ${record.id} is paid from an account: execute it with POST /quotes/{id}/execute`);
@@ -277,3 +386,28 @@ export function sandboxSend(tenant: TenantContext, request: z.output<typeof impo
   return findTransaction(tenant, transaction.id);
 }
 
+
+/**
+ * `POST /transfer-in` (deprecated, REFERENCE §9): a pull from an external account into an internal account, as
+ * `POST /quotes` with `immediatelyExecute` would make it. Returns the transaction.
+ */
+export function transferIn(tenant: TenantContext, request: z.output<typeof TransferInRequest>): Transaction {
+  const quote = createQuote(tenant, {
+    source: { sourceType: 'ACCOUNT', accountId: request.source.accountId },
+    destination: { destinationType: 'ACCOUNT', accountId: request.destination.accountId },
+    lockedCurrencySide: 'SENDING', lockedCurrencyAmount: request.amount, immediatelyExecute: true,
+  });
+  return findTransaction(tenant, quote.transactionId);
+}
+
+/** `POST /transfer-out` (deprecated, REFERENCE §9): a payout from an internal account, as an immediately executed quote. */
+export function transferOut(tenant: TenantContext, request: z.output<typeof TransferOutRequest>): Transaction {
+  const quote = createQuote(tenant, {
+    source: { sourceType: 'ACCOUNT', accountId: request.source.accountId },
+    destination: { destinationType: 'ACCOUNT', accountId: request.destination.accountId, ...(request.destination.paymentRail ? { paymentRail: request.destination.paymentRail } : {}) },
+    lockedCurrencySide: 'SENDING', lockedCurrencyAmount: request.amount, immediatelyExecute: true,
+    ...(request.remittanceInformation === undefined ? {} : { remittanceInformation: request.remittanceInformation }),
+    ...(request.purposeOfPayment === undefined ? {} : { purposeOfPayment: request.purposeOfPayment }),
+  });
+  return findTransaction(tenant, quote.transactionId);
+}

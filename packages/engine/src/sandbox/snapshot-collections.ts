@@ -10,6 +10,7 @@ import { OwnershipChallengeRecord } from '../ownership/challenges.js';
 import { OWNERSHIP_CHALLENGES } from '../ownership/ownership.js';
 import { SCA_CHALLENGES, SCA_LOCKS, ScaChallengeRecord, ScaLockRecord } from '../sca/sca.js';
 import { TRUSTED_BENEFICIARIES, TrustedBeneficiaryRecord } from '../sca/trust.js';
+import { SCA_SESSIONS, ScaSessionRecord } from '../sca/login.js';
 import { PLATFORM_SETTINGS, PlatformSettingsRecord } from '../platforms/config.js';
 import { QUOTES, QuoteRecord } from '../quotes/quotes.js';
 import { SETTLEMENTS, SettlementRecord } from '../transactions/settlement.js';
@@ -47,4 +48,5 @@ export const SNAPSHOT_COLLECTIONS: Readonly<Record<string, z.ZodType>> = {
   [TRANSACTIONS]: Transaction,
   [SETTLEMENTS]: SettlementRecord,
   [UMA_LOOKUPS]: UmaLookupRecord,
+  [SCA_SESSIONS]: ScaSessionRecord,
 };

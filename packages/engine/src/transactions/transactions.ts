@@ -22,10 +22,13 @@ export type TransactionPatch = Partial<Omit<OutgoingTransaction, 'type' | 'statu
 };
 type IncomingStatus = IncomingTransaction['status'];
 
-/** Allowed outgoing moves (SPEC §3.5). COMPLETED → FAILED is a payout the receiving bank returned. */
+/**
+ * Allowed outgoing moves (SPEC §3.5). COMPLETED → FAILED is a payout the receiving bank returned; PENDING_AUTHORIZATION
+ * → PENDING is an authorized real-time funding quote that now waits for its money.
+ */
 export const OUTGOING_MOVES: Readonly<Record<OutgoingStatus, readonly OutgoingStatus[]>> = {
   PENDING: ['PROCESSING', 'PENDING_AUTHORIZATION', 'EXPIRED', 'FAILED'],
-  PENDING_AUTHORIZATION: ['PROCESSING', 'FAILED', 'EXPIRED'],
+  PENDING_AUTHORIZATION: ['PROCESSING', 'PENDING', 'FAILED', 'EXPIRED'],
   PROCESSING: ['COMPLETED', 'FAILED'],
   COMPLETED: ['FAILED'],
   FAILED: [],

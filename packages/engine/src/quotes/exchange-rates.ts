@@ -1,0 +1,58 @@
+/**
+ * `GET /exchange-rates` (REFERENCE §9): indicative prices of a payment from one currency into others, made with the
+ * same arithmetic as quotes (platform standing fees included), from a rate cached for five minutes of engine time.
+ */
+import type { ExchangeRate, PaymentRail } from '@railyard/contract';
+import { ACCOUNT_INFO_TABLE, ExchangeRateQuery } from '@railyard/contract';
+import type { z } from 'zod';
+import { MARKET, marketCurrency } from '../config/exchange-rates.js';
+import type { TenantContext } from '../core/context.js';
+import { ApiError } from '../core/errors.js';
+import { currencyTermsOf, standingFeeOf } from '../platforms/config.js';
+import { NO_PLATFORM_FEE, price } from './pricing.js';
+
+/** How long a published rate stands (REFERENCE §9: about 5 minutes). */
+export const RATE_CACHE_MS = 5 * 60_000;
+
+/** The rail a payout in `currency` takes by default: the first rail of its bank account type; none for crypto. */
+function defaultRail(currency: string): PaymentRail | null {
+  const row = (ACCOUNT_INFO_TABLE as Record<string, { paymentRails: readonly PaymentRail[] }>)[`${currency}_ACCOUNT`];
+  return row?.paymentRails[0] ?? null;
+}
+
+const unknownCurrency = (code: string, field: string) =>
+  new ApiError(400, 'INVALID_CURRENCY', `The sandbox quotes no ${code}`, { errors: [{ field, message: `${code} is not a currency the sandbox quotes` }] });
+
+export function listExchangeRates(tenant: TenantContext, query: z.output<typeof ExchangeRateQuery>): { data: ExchangeRate[] } {
+  const source = marketCurrency(query.sourceCurrency);
+  const terms = currencyTermsOf(tenant, query.sourceCurrency);
+  if (!source || !terms) throw unknownCurrency(query.sourceCurrency, 'sourceCurrency');
+  const targets = query.destinationCurrency ?? Object.keys(MARKET).filter((code) => code !== source.code);
+  const unknown = targets.find((code) => !marketCurrency(code));
+  if (unknown) throw unknownCurrency(unknown, 'destinationCurrency');
+  const updatedAt = new Date(Math.floor(tenant.clock.now() / RATE_CACHE_MS) * RATE_CACHE_MS).toISOString();
+  const data: ExchangeRate[] = [];
+  for (const code of targets) {
+    const receiving = marketCurrency(code)!;
+    const standing = code !== source.code ? standingFeeOf(tenant, source.code) : undefined;
+    const platformFee = standing ? { fixed: standing.fixedFee.amount, variableBps: standing.variableFeeBps } : NO_PLATFORM_FEE;
+    const quoted = price({ sending: source, receiving, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: query.sendingAmount, platformFee });
+    const smallest = price({ sending: source, receiving, lockedCurrencySide: 'RECEIVING', lockedCurrencyAmount: 1, platformFee });
+    if ('failure' in smallest) continue;
+    data.push({
+      sourceCurrency: source,
+      destinationCurrency: receiving,
+      destinationPaymentRail: defaultRail(code),
+      sendingAmount: query.sendingAmount,
+      minSendingAmount: Math.max(smallest.totalSendingAmount, terms.minAmount),
+      maxSendingAmount: terms.maxAmount,
+      receivingAmount: 'failure' in quoted ? 0 : quoted.totalReceivingAmount,
+      exchangeRate: smallest.exchangeRate,
+      fees: 'failure' in quoted
+        ? { fixed: 0, total: 0 }
+        : { fixed: quoted.rateDetails.serviceApiFixedFee + platformFee.fixed, total: quoted.feesIncluded },
+      updatedAt,
+    });
+  }
+  return { data };
+}

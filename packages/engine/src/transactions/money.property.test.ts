@@ -1,0 +1,93 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { createEngine } from '../engine.js';
+import { callApi, type Json } from '../testing/requests.js';
+
+// The ledger under random money movement (DESIGN §5): whatever sequence of funding, quotes, executions, failures,
+// refunds, returns, cancellations and clock moves runs, every currency sums to zero over all accounts (the outside
+// world included), no internal account goes negative, and each balance equals its postings.
+
+/** Destinations by the outcome their account number triggers (SPEC §4.6). */
+const USD_SUFFIXES = ['001', '002', '003', '004', '005'];
+const GBP_SUFFIXES = ['001', '002', '003', '004', '005', '006', '007'];
+
+const step = fc.oneof(
+  fc.record({ kind: fc.constant('fund' as const), who: fc.nat(2), amount: fc.integer({ min: 1, max: 200_000 }) }),
+  fc.record({ kind: fc.constant('pay' as const), who: fc.nat(2), to: fc.nat(2), amount: fc.integer({ min: 1, max: 150_000 }), execute: fc.boolean() }),
+  fc.record({ kind: fc.constant('payout' as const), who: fc.nat(2), suffix: fc.constantFrom(...USD_SUFFIXES), amount: fc.integer({ min: 1, max: 150_000 }) }),
+  fc.record({ kind: fc.constant('fx' as const), who: fc.nat(2), suffix: fc.constantFrom(...GBP_SUFFIXES), amount: fc.integer({ min: 100, max: 150_000 }) }),
+  fc.record({ kind: fc.constant('executeLast' as const) }),
+  fc.record({ kind: fc.constant('cancelLast' as const) }),
+  fc.record({ kind: fc.constant('advance' as const), ms: fc.constantFrom(1_000, 30_000, 60_000, 6 * 60_000, 3_600_000) }),
+);
+
+describe('money under random operations', () => {
+  it('keeps every currency at zero and no balance below zero', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 25 }), async (steps) => {
+        const engine = createEngine({ platform: { regulated: true } });
+        const call = (method: string, path: string, body?: unknown) => callApi(engine, method, path, body);
+        const people: { id: string; usd: string; mxn: string; bank: Record<string, string>; fx: Record<string, string> }[] = [];
+        for (let i = 0; i < 3; i++) {
+          const created = (await call('POST', '/customers', {
+            customerType: 'INDIVIDUAL', fullName: `Prop Erty${i}x`, birthDate: '1990-01-01', nationality: 'US', currencies: ['USD', 'MXN'],
+          })).body;
+          const accounts = (await call('GET', `/customers/internal-accounts?customerId=${created.id}`)).body.data as Json[];
+          const account = async (currency: string, accountInfo: Record<string, unknown>) =>
+            (await call('POST', '/customers/external-accounts', { customerId: created.id, currency, accountInfo })).body.id as string;
+          const bank: Record<string, string> = {};
+          for (const s of USD_SUFFIXES) bank[s] = await account('USD', { accountType: 'USD_ACCOUNT', accountNumber: `7${i}0000${s}`, routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'P E' } });
+          const fx: Record<string, string> = {};
+          for (const s of GBP_SUFFIXES) fx[s] = await account('GBP', { accountType: 'GBP_ACCOUNT', sortCode: '040004', accountNumber: `8${i}000${s}`, beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'P E' } });
+          people.push({
+            id: created.id, bank, fx,
+            usd: accounts.find((a) => a.balance.currency.code === 'USD')!.id, mxn: accounts.find((a) => a.balance.currency.code === 'MXN')!.id,
+          });
+        }
+        let lastQuote: string | undefined;
+        let lastTransaction: string | undefined;
+        const quote = async (source: string, destination: string, amount: number, immediatelyExecute: boolean) => {
+          const created = await call('POST', '/quotes', {
+            source: { sourceType: 'ACCOUNT', accountId: source }, destination: { destinationType: 'ACCOUNT', accountId: destination },
+            lockedCurrencySide: 'SENDING', lockedCurrencyAmount: amount, immediatelyExecute,
+          });
+          expect(created.status).toBeLessThan(500);
+          if (created.status === 201) [lastQuote, lastTransaction] = [created.body.id, created.body.transactionId];
+        };
+        for (const s of steps) {
+          if (s.kind === 'fund') await call('POST', `/sandbox/internal-accounts/${people[s.who]!.usd}/fund`, { amount: s.amount });
+          else if (s.kind === 'pay') await quote(people[s.who]!.usd, s.to === s.who ? people[s.to]!.mxn : people[s.to]!.usd, s.amount, s.execute);
+          else if (s.kind === 'payout') await quote(people[s.who]!.usd, people[s.who]!.bank[s.suffix]!, s.amount, true);
+          else if (s.kind === 'fx') await quote(people[s.who]!.usd, people[s.who]!.fx[s.suffix]!, s.amount, true);
+          else if (s.kind === 'executeLast' && lastQuote) expect((await call('POST', `/quotes/${lastQuote}/execute`)).status).toBeLessThan(500);
+          else if (s.kind === 'cancelLast' && lastTransaction) expect((await call('POST', `/transactions/${lastTransaction}/cancel`)).status).toBeLessThan(500);
+          else if (s.kind === 'advance') engine.sandbox().advance(s.ms);
+
+          const ledger = (engine.sandbox().snapshot().collections.ledger ?? []) as Json[];
+          const sums: Record<string, number> = {};
+          const byAccount: Record<string, number> = {};
+          for (const entry of ledger) {
+            for (const p of entry.postings) {
+              sums[entry.currency] = (sums[entry.currency] ?? 0) + p.amount;
+              byAccount[p.account] = (byAccount[p.account] ?? 0) + p.amount;
+            }
+          }
+          for (const [currency, sum] of Object.entries(sums)) expect(sum, currency).toBe(0);
+          const internal = [
+            ...(await call('GET', '/customers/internal-accounts?limit=100')).body.data,
+            ...(await call('GET', '/platform/internal-accounts')).body.data,
+          ] as Json[];
+          for (const account of internal) {
+            expect(account.balance.amount).toBeGreaterThanOrEqual(0);
+            expect(account.balance.amount).toBe(byAccount[account.id] ?? 0);
+          }
+          for (const [account, amount] of Object.entries(byAccount)) {
+            if (account.startsWith('in-flight:')) expect(amount, account).toBeGreaterThanOrEqual(0);
+          }
+        }
+        engine.close();
+      }),
+      { numRuns: 30, seed: Number(process.env.FC_SEED ?? 20261124) },
+    );
+  }, 60_000);
+});
