@@ -337,3 +337,24 @@ describe('real-time funding', () => {
     expect(immediate).toMatchObject({ status: 400, body: { details: { errors: [{ field: 'immediatelyExecute' }] } } });
   });
 });
+
+describe('deprecated transfers (REFERENCE §9)', () => {
+  it('/transfer-out pays from an internal account and returns the transaction', async () => {
+    const { source, account } = await payout(usdBank('123456789'));
+    const sent = await call('POST', '/transfer-out', { source: { accountId: source }, destination: { accountId: account.id, paymentRail: 'WIRE' }, amount: 2_000, remittanceInformation: 'INV-42' });
+    expect(sent).toMatchObject({ status: 201, body: { type: 'OUTGOING', status: 'COMPLETED', paymentRail: 'WIRE', railSelectionMode: 'MANUAL', sentAmount: { amount: 2_000 } } });
+    expect(await balance(source)).toBe(1_000_000 - 2_000);
+    expect((await call('POST', '/transfer-out', { source: { accountId: source }, destination: { accountId: account.id }, amount: 0 })).status).toBe(400);
+  });
+
+  it('/transfer-in pulls from a pullable external account; other account types are refused', async () => {
+    const payer = await customer();
+    const pulled = await externalAccount(payer.id, 'USD', usdBank('900100001'));
+    const received = await call('POST', '/transfer-in', { source: { accountId: pulled.id }, destination: { accountId: payer.accounts.USD!.id }, amount: 1_500 });
+    expect(received).toMatchObject({ status: 201, body: { status: 'COMPLETED', source: { sourceType: 'ACCOUNT', accountId: pulled.id } } });
+    expect(await balance(payer.accounts.USD!.id)).toBe(1_500);
+    const gbp = await externalAccount(payer.id, 'GBP', gbpBank('12345678'));
+    const refused = await call('POST', '/transfer-in', { source: { accountId: gbp.id }, destination: { accountId: payer.accounts.USD!.id }, amount: 1_500 });
+    expect(refused).toMatchObject({ status: 400, body: { details: { errors: [{ field: 'source.accountId' }] } } });
+  });
+});
