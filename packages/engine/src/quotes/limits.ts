@@ -2,7 +2,8 @@
  * Limits that stop money (SPEC §8; REFERENCE §10, §11): the platform's terms per sending currency (below `minAmount`:
  * 400 AMOUNT_OUT_OF_RANGE; above `maxAmount`, the single-transaction maximum: 400 TRANSACTION_SIZE_LIMIT_EXCEEDED) and
  * the daily volume per payer (429 DAILY_VOLUME_LIMIT_EXCEEDED, checked when money is sent). The day's volume is read
- * from the payer's payments of the UTC day that are under way or done, so it needs no state of its own.
+ * from the payer's payments quoted that UTC day that are under way or done, so it needs no state of its own (a quote
+ * lives minutes, so the day it was made is the day it was sent, but for payments sent across midnight).
  */
 import type { Currency, OutgoingTransaction, Transaction } from '@railyard/contract';
 import type { TenantContext } from '../core/context.js';
@@ -18,7 +19,7 @@ export function sentToday(tenant: TenantContext, customerId: string | undefined,
   let total = 0;
   for (const t of tenant.store.collection<Transaction>(TRANSACTIONS).findBy('customerId', customerId ?? tenant.platform.id)) {
     if (t.type !== 'OUTGOING' || !SENT.has(t.status) || t.sentAmount.currency.code !== currency) continue;
-    if (Date.parse((t as OutgoingTransaction).updatedAt ?? '') >= dayStart) total += t.sentAmount.amount;
+    if (Date.parse((t as OutgoingTransaction).createdAt ?? '') >= dayStart) total += t.sentAmount.amount;
   }
   return total;
 }
