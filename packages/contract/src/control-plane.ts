@@ -23,13 +23,26 @@ export const Snapshot = z
   .meta({ id: 'SandboxSnapshot' });
 export type Snapshot = z.infer<typeof Snapshot>;
 
-/** A webhook delivery attempt of an emitted event (filled once webhooks are delivered). */
+/** One webhook delivery attempt of an emitted event: what the receiver answered, or why it could not be reached. */
 export const DeliveryAttempt = z.object({
   attempt: z.number().int().min(1),
   url: z.string(),
   at: Timestamp,
   status: z.number().int().optional(),
   error: z.string().optional(),
+  /** Wall-clock time the attempt took. */
+  durationMs: z.number().min(0).optional(),
+});
+
+/**
+ * Where an event's delivery stands: QUEUED behind an earlier event of the same resource (order is kept per resource),
+ * PENDING (being sent or waiting for a retry at `nextAttemptAt`), DELIVERED (a 2xx, or a 409: the receiver has it) or
+ * FAILED (no retry for its type, or retries ran out after 7 days).
+ */
+export const DeliveryState = z.object({
+  status: z.enum(['QUEUED', 'PENDING', 'DELIVERED', 'FAILED']),
+  url: z.string(),
+  nextAttemptAt: Timestamp.optional(),
 });
 
 /** An event in the outbox: the webhook envelope plus what happened to its deliveries. */
@@ -39,6 +52,12 @@ export const SandboxEvent = z
     type: z.string(),
     timestamp: Timestamp,
     data: z.unknown(),
+    /** The resource the event is about (`data.id`); deliveries of one resource keep their order. */
+    resource: z.string().optional(),
+    /** Emission order within the platform. */
+    order: z.number().int().min(0).optional(),
+    /** Absent when the platform had no webhook endpoint at emission. */
+    delivery: DeliveryState.optional(),
     deliveries: z.array(DeliveryAttempt),
   })
   .meta({ id: 'SandboxEvent' });
@@ -116,6 +135,11 @@ export const controlPlaneEndpoints = {
     operationId: 'setSandboxLimits', method: 'PUT', path: '/_sandbox/limits', tag, controlPlane, body: SandboxLimits,
     summary: "Set the platform's daily volume limits per sending currency (merged by currency; null removes one)",
     response: { status: 200, description: 'The limits now in force', schema: z.object({ dailyVolume: z.record(z.string(), z.number()) }) },
+  }),
+  getSandboxWebhookKey: defineEndpoint({
+    operationId: 'getSandboxWebhookKey', method: 'GET', path: '/_sandbox/webhook-key', tag, controlPlane,
+    summary: "The platform's webhook signing public key (SPKI PEM): verify X-Service-Signature with it",
+    response: { status: 200, description: 'The public key', schema: z.object({ publicKeyPem: z.string() }).meta({ id: 'SandboxWebhookKey' }) },
   }),
   getOpenApiDocument: defineEndpoint({
     operationId: 'getOpenApiDocument', method: 'GET', path: '/_sandbox/openapi.json', tag, controlPlane,

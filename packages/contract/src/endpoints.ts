@@ -10,6 +10,7 @@ import { onboardingLinkEndpoints } from './onboarding-links.js';
 import { beneficialOwnerEndpoints, verificationEndpoints } from './onboarding-endpoints.js';
 import { paymentEndpoints } from './payment-endpoints.js';
 import { umaEndpoints } from './uma.js';
+import { webhookEndpoints } from './webhooks.js';
 
 /**
  * The type of {@link endpoints}, spelled as references so declaration files name the groups instead of inlining every
@@ -17,7 +18,7 @@ import { umaEndpoints } from './uma.js';
  */
 export type Endpoints = typeof customerEndpoints & typeof internalAccountEndpoints & typeof configEndpoints & typeof controlPlaneEndpoints
   & typeof documentEndpoints & typeof verificationEndpoints & typeof beneficialOwnerEndpoints & typeof onboardingLinkEndpoints
-  & typeof externalAccountEndpoints & typeof ownershipEndpoints & typeof beneficiaryTrustEndpoints & typeof paymentEndpoints & typeof umaEndpoints & typeof scaLoginEndpoints;
+  & typeof externalAccountEndpoints & typeof ownershipEndpoints & typeof beneficiaryTrustEndpoints & typeof paymentEndpoints & typeof umaEndpoints & typeof scaLoginEndpoints & typeof webhookEndpoints;
 
 /** Every operation of the API, by operationId: the engine serves these and the OpenAPI document describes them. */
 export const endpoints: Endpoints = {
@@ -35,4 +36,5 @@ export const endpoints: Endpoints = {
   ...paymentEndpoints,
   ...umaEndpoints,
   ...scaLoginEndpoints,
+  ...webhookEndpoints,
 };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Timestamp, resourceId } from './common.js';
+import { defineEndpoint } from './endpoint.js';
 import { InternalAccount } from './accounts.js';
 import { Customer, CustomerInfoFieldName } from './customers.js';
 import { ExternalAccount } from './external-accounts.js';
@@ -130,3 +131,14 @@ export const IncomingPaymentDataRequest = z.object({
   code: z.string().optional(), message: z.string().optional(), details: z.unknown().optional(),
   requiredFields: z.array(CustomerInfoFieldName),
 });
+
+export const webhookEndpoints = {
+  sandboxWebhookTest: defineEndpoint({
+    operationId: 'sandboxWebhookTest', method: 'POST', path: '/sandbox/webhooks/test', tag: 'Sandbox', body: WebhookTestRequest, bodyOptional: true,
+    summary: 'Send a signed TEST event to `url`, or to the configured webhookEndpoint, and report the answer',
+    description:
+      'Sent once, never retried. No `url` and no webhookEndpoint: 400 WEBHOOK_ENDPOINT_NOT_SET. A receiver that cannot be ' +
+      'reached or answers other than 2xx: 400 WEBHOOK_DELIVERY_ERROR with what it answered in `details`.',
+    response: { status: 200, description: 'What the receiver answered', schema: WebhookTestResult },
+  }),
+} as const;

@@ -1,7 +1,7 @@
 import { buildOpenApiDocument, endpoints, type PlatformCreateRequest } from '@railyard/contract';
 import { accountRoutes } from './accounts/routes.js';
 import { type Clock, RealClock, VirtualClock } from './core/clock.js';
-import { TenantContext } from './core/context.js';
+import { type OutboxEvent, TenantContext } from './core/context.js';
 import { IdempotencyKeys } from './core/idempotency.js';
 import { type IdGenerator, randomIds } from './core/ids.js';
 import { Scheduler } from './core/scheduler.js';
@@ -22,6 +22,10 @@ import { verificationJobs, verificationRoutes } from './verification/routes.js';
 import { externalAccountPort, ownershipJobs, ownershipRoutes } from './ownership/routes.js';
 import { beneficiaryTrustRoutes, scaLoginRoutes } from './sca/routes.js';
 import { paymentJobs, paymentRoutes } from './quotes/routes.js';
+import { RETRY_JOB, WebhookDispatcher, type WebhookFetch } from './webhooks/delivery.js';
+import { nextEvent } from './webhooks/outbox.js';
+import { webhookRoutes } from './webhooks/routes.js';
+import { generateWebhookKey, importWebhookKey, type WebhookKey } from './webhooks/signing.js';
 
 /** Options of {@link createEngine}. Every port has an in-memory default. */
 export interface EngineOptions {
@@ -33,6 +37,26 @@ export interface EngineOptions {
   ids?: IdGenerator;
   /** The default platform. Its credentials default to `sandbox-client-id` / `sandbox-client-secret`. */
   platform?: PlatformCreateRequest;
+  /** Webhook delivery. */
+  webhooks?: {
+    /** The transport deliveries go through: the global `fetch` by default; give your app's handler to deliver in process. */
+    fetch?: WebhookFetch;
+    /** A PKCS#8 PEM P-256 private key every platform signs with, instead of a fresh key per platform. */
+    signingKeyPem?: string;
+  };
+}
+
+/** The awaitable outbox: events as the engine emits them, and the state of their webhook deliveries. */
+export interface WebhookControls {
+  /**
+   * The next event of `type` (any type when omitted) this call has not returned yet, oldest first: already emitted ones
+   * first, else the next one emitted. Rejects after `timeoutMs` (default 5000) of real time.
+   */
+  next(type?: string, options?: { platform?: Platform | string; timeoutMs?: number }): Promise<OutboxEvent>;
+  /** Resolves once no delivery attempt is under way (retries waiting on the clock do not count). */
+  settled(): Promise<void>;
+  /** The platform's signing public key, SPKI PEM. */
+  publicKey(platform?: Platform | string): Promise<string>;
 }
 
 /** The in-process mirror of the `/_sandbox/` control plane, for one platform. */
@@ -63,6 +87,8 @@ export interface Engine {
   createPlatform(options?: PlatformCreateRequest): ReturnType<typeof publicPlatform>;
   /** Control-plane moves for a platform (default: the default platform). */
   sandbox(platform?: Platform | string): SandboxControls;
+  /** Emitted events and webhook deliveries, awaitable. */
+  readonly webhooks: WebhookControls;
   /** The OpenAPI 3.1 document of everything this engine serves. */
   openapi(): Record<string, unknown>;
   /** Stops timers of a real clock (call on shutdown). */
@@ -78,11 +104,22 @@ export function createEngine(options: EngineOptions = {}): Engine {
   const platforms = new PlatformRegistry(ids, () => clock.now());
   const idempotency = new IdempotencyKeys();
   const contexts = new Map<string, TenantContext>();
+  const keys = new Map<string, Promise<WebhookKey>>();
+  const sharedKey = options.webhooks?.signingKeyPem === undefined ? undefined : importWebhookKey(options.webhooks.signingKeyPem);
+  const keyOf = (platformId: string): Promise<WebhookKey> => {
+    let key = keys.get(platformId);
+    if (!key) keys.set(platformId, (key = sharedKey ?? generateWebhookKey()));
+    return key;
+  };
+  const dispatcher = new WebhookDispatcher({
+    fetch: options.webhooks?.fetch ?? ((url, init) => globalThis.fetch(url, init)),
+    keyOf,
+  });
 
   const tenant = (platform: Platform): TenantContext => {
     let context = contexts.get(platform.id);
     if (!context) {
-      context = new TenantContext(platform, store.tenant(platform.id), clock, ids, scheduler);
+      context = new TenantContext(platform, store.tenant(platform.id), clock, ids, scheduler, dispatcher);
       contexts.set(platform.id, context);
     }
     return context;
@@ -92,7 +129,9 @@ export function createEngine(options: EngineOptions = {}): Engine {
   const openapi = () => (openapiDocument ??= buildOpenApiDocument(endpoints, { title: 'Railyard sandbox' }));
 
   // Timed transitions of every area: each job runs against the platform that scheduled it.
-  const jobs: Record<string, (context: TenantContext, payload: unknown) => void> = { ...verificationJobs, ...ownershipJobs(externalAccountPort), ...paymentJobs };
+  const jobs: Record<string, (context: TenantContext, payload: unknown) => void> = {
+    ...verificationJobs, ...ownershipJobs(externalAccountPort), ...paymentJobs, [RETRY_JOB]: dispatcher.retryJob,
+  };
   for (const [kind, run] of Object.entries(jobs)) {
     scheduler.register(kind, (job) => {
       const platform = platforms.byId(job.tenantId);
@@ -108,7 +147,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
   });
 
   const http = createHttpSurface(
-    [...customerRoutes, ...documentRoutes, ...contactVerificationRoutes, ...hostedRoutes, ...accountRoutes, ...platformRoutes, ...beneficialOwnerRoutes, ...externalAccountRoutes, ...ownershipRoutes(externalAccountPort), ...beneficiaryTrustRoutes, ...scaLoginRoutes, ...paymentRoutes, ...verificationRoutes, ...controlPlaneRoutes(platforms, openapi)],
+    [...customerRoutes, ...documentRoutes, ...contactVerificationRoutes, ...hostedRoutes, ...accountRoutes, ...platformRoutes, ...beneficialOwnerRoutes, ...externalAccountRoutes, ...ownershipRoutes(externalAccountPort), ...beneficiaryTrustRoutes, ...scaLoginRoutes, ...paymentRoutes, ...webhookRoutes(dispatcher, keyOf), ...verificationRoutes, ...controlPlaneRoutes(platforms, openapi)],
     { authenticate: (header) => platforms.authenticate(header), tenant, idempotency, platformById: (id) => platforms.byId(id), publicError: hostedErrorReply },
   );
 
@@ -136,6 +175,11 @@ export function createEngine(options: EngineOptions = {}): Engine {
         restore: (s) => control.restore(t, s),
         events: (q = {}) => control.listEvents(t, { limit: q.limit ?? 20, cursor: q.cursor, type: q.type }),
       };
+    },
+    webhooks: {
+      next: (type, opts = {}) => nextEvent(dispatcher, tenant(platformOf(opts.platform)), type, opts.timeoutMs ?? 5_000),
+      settled: () => dispatcher.settled(),
+      publicKey: async (p) => (await keyOf(platformOf(p).id)).publicKeyPem,
     },
     openapi,
     close: () => scheduler.stop(),

@@ -4,14 +4,19 @@ import { iso } from './clock.js';
 import type { IdGenerator } from './ids.js';
 import type { Scheduler } from './scheduler.js';
 import type { TenantStore } from './store.js';
+import type { SandboxEvent } from '@railyard/contract';
 
-/** A platform's events waiting for delivery, and the record of what happened to them (DESIGN §3 `/_sandbox/events`). */
-export interface OutboxEvent {
-  id: string;
-  type: string;
-  timestamp: string;
-  data: unknown;
-  deliveries: { attempt: number; url: string; at: string; status?: number; error?: string }[];
+/** A platform's events and the record of their webhook deliveries (DESIGN §3 `/_sandbox/events`). */
+export type OutboxEvent = SandboxEvent;
+
+/** Told of every emitted event (the webhook dispatcher). */
+export interface EventSink {
+  emitted(tenant: TenantContext, event: OutboxEvent, options: EmitOptions): void;
+}
+
+export interface EmitOptions {
+  /** False: record the event without delivering it to the webhook endpoint (a test send delivers it itself). */
+  readonly deliver?: boolean;
 }
 
 /**
@@ -25,6 +30,7 @@ export class TenantContext {
     readonly clock: Clock,
     readonly ids: IdGenerator,
     readonly scheduler: Scheduler,
+    private readonly sink?: EventSink,
   ) {}
 
   /** Current time as an ISO 8601 string. */
@@ -32,10 +38,19 @@ export class TenantContext {
     return iso(this.clock.now());
   }
 
-  /** Records an event with the full resource as `data` (SPEC §6). */
-  emit(type: string, data: unknown): OutboxEvent {
-    const event: OutboxEvent = { id: this.ids('Webhook'), type, timestamp: this.nowIso(), data: structuredClone(data), deliveries: [] };
-    this.store.collection<OutboxEvent>('events').insert(event);
+  /**
+   * Records an event with the full resource as `data` (SPEC §6), as it is at this moment, and hands it to the webhook
+   * dispatcher.
+   */
+  emit(type: string, data: unknown, options: EmitOptions = {}): OutboxEvent {
+    const events = this.store.collection<OutboxEvent>('events');
+    const id = (data as { id?: unknown } | null)?.id;
+    const event: OutboxEvent = {
+      id: this.ids('Webhook'), type, timestamp: this.nowIso(), data: structuredClone(data),
+      resource: typeof id === 'string' ? id : type, order: events.size + 1, deliveries: [],
+    };
+    events.insert(event);
+    this.sink?.emitted(this, event, options);
     return event;
   }
 

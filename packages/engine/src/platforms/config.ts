@@ -111,6 +111,8 @@ export function updatePlatformConfig(tenant: TenantContext, request: z.output<ty
     updatedAt: tenant.nowIso(),
   };
   save(tenant, next);
+  // Setting the endpoint sends it a TEST event (REFERENCE §8).
+  if (request.webhookEndpoint !== undefined) tenant.emit('TEST', {});
   return platformConfig(tenant);
 }
 

@@ -1,0 +1,180 @@
+/**
+ * Webhook delivery (SPEC §6; REFERENCE §8). Every event a platform emits while it has a `webhookEndpoint` is POSTed
+ * there as `{id, type, timestamp, data}`, signed (signing.ts), through any `fetch` (a real network, or a test's own
+ * handler in process). Delivery state lives on the event record, so snapshots, restores and `GET /_sandbox/events` see
+ * it:
+ *
+ * - order per resource: an event waits (QUEUED) while an earlier event of the same resource is still PENDING;
+ * - retries: a non-2xx answer or an unreachable receiver is retried with exponential backoff on the engine clock
+ *   (30 s, doubling, at most 30 minutes apart) for 7 days, with the same event id; never for TEST, for a 409 answer
+ *   (the receiver already has it) or for INCOMING_PAYMENT.PENDING;
+ * - the answer to INCOMING_PAYMENT.PENDING decides the payment: 200 approves it, 403 rejects it (REFERENCE §8).
+ */
+import type { WebhookEventType } from '@railyard/contract';
+import { WEBHOOK_RETRY_POLICY, WEBHOOK_SIGNATURE_HEADER } from '@railyard/contract';
+import type { EmitOptions, EventSink, OutboxEvent, TenantContext } from '../core/context.js';
+import { settingsOf } from '../platforms/config.js';
+import { approveIncoming, rejectIncoming } from '../transactions/incoming.js';
+import { signatureHeader, type WebhookKey } from './signing.js';
+
+/** Clock-job kind of a retry. */
+export const RETRY_JOB = 'webhooks.retry';
+
+/** The first retry waits this long; each next one twice as long, up to {@link WEBHOOK_RETRY_POLICY.maxIntervalMs}. */
+export const FIRST_RETRY_MS = 30_000;
+
+/** The wait before retry `attempt + 1` after `attempt` failed attempts. */
+export const retryDelay = (attempt: number): number => Math.min(FIRST_RETRY_MS * 2 ** (attempt - 1), WEBHOOK_RETRY_POLICY.maxIntervalMs);
+
+/** Longest answer body kept in an attempt's record and in a test send's result. */
+const MAX_RESPONSE_BODY = 4_096;
+
+/** The delivery transport: WHATWG fetch, or anything shaped like it. */
+export type WebhookFetch = (url: string, init: { method: string; headers: Record<string, string>; body: string; signal?: AbortSignal }) => Promise<Response>;
+
+/** What one attempt gave. */
+export interface AttemptResult {
+  readonly url: string;
+  readonly status?: number;
+  readonly body?: string;
+  readonly error?: string;
+}
+
+export interface DispatcherOptions {
+  readonly fetch: WebhookFetch;
+  /** The signing key of a platform. */
+  readonly keyOf: (platformId: string) => Promise<WebhookKey>;
+}
+
+const events = (tenant: TenantContext) => tenant.store.collection<OutboxEvent>('events');
+const ok = (status: number | undefined) => status !== undefined && status >= 200 && status < 300;
+
+/** The JSON body a receiver gets: exactly these four keys, in this order. */
+export const envelopeOf = (event: OutboxEvent): string =>
+  JSON.stringify({ id: event.id, type: event.type, timestamp: event.timestamp, data: event.data });
+
+/**
+ * Delivers the events of every platform of an engine. Attempts run asynchronously after the call that emitted the
+ * event; {@link WebhookDispatcher.settled} waits for the ones under way.
+ */
+export class WebhookDispatcher implements EventSink {
+  private readonly running = new Set<Promise<void>>();
+  private readonly listeners = new Set<(tenant: TenantContext, event: OutboxEvent) => void>();
+
+  constructor(private readonly options: DispatcherOptions) {}
+
+  /** Called for every emitted event (the {@link EventSink} of each tenant). */
+  emitted(tenant: TenantContext, event: OutboxEvent, options: EmitOptions): void {
+    const url = settingsOf(tenant).webhookEndpoint;
+    if (url !== undefined && options.deliver !== false) {
+      const waiting = events(tenant).findBy('resource', event.resource).some((e) => e.id !== event.id && e.delivery?.status === 'PENDING');
+      this.update(tenant, { ...event, delivery: { status: waiting ? 'QUEUED' : 'PENDING', url } });
+      if (!waiting) this.start(tenant, event.id);
+    }
+    for (const listener of this.listeners) listener(tenant, events(tenant).get(event.id)!);
+  }
+
+  /** Hears every emitted event (the awaitable outbox); returns the function that stops listening. */
+  listen(listener: (tenant: TenantContext, event: OutboxEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** The retry job: attempts the event again. */
+  retryJob = (tenant: TenantContext, payload: unknown): void => {
+    this.start(tenant, (payload as { eventId: string }).eventId);
+  };
+
+  /** Resolves once no attempt is under way (retries waiting on the clock do not count). */
+  async settled(): Promise<void> {
+    while (this.running.size > 0) await Promise.allSettled([...this.running]);
+  }
+
+  /** Sends one signed POST of `event` to `url` and records the attempt on the event. */
+  async send(tenant: TenantContext, event: OutboxEvent, url: string): Promise<AttemptResult> {
+    const body = envelopeOf(event);
+    const signature = await signatureHeader(await this.options.keyOf(tenant.platform.id), body);
+    const at = tenant.nowIso();
+    const started = performance.now();
+    let result: AttemptResult;
+    try {
+      const response = await this.options.fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', [WEBHOOK_SIGNATURE_HEADER]: signature },
+        body,
+        signal: AbortSignal.timeout(WEBHOOK_RETRY_POLICY.responseTimeoutMs),
+      });
+      const text = await response.text().catch(() => '');
+      result = { url, status: response.status, body: text.slice(0, MAX_RESPONSE_BODY) };
+    } catch (error) {
+      result = { url, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
+    }
+    const current = events(tenant).get(event.id);
+    if (current) {
+      const attempt = {
+        attempt: current.deliveries.length + 1, url, at, durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+        ...(result.status === undefined ? {} : { status: result.status }), ...(result.error === undefined ? {} : { error: result.error }),
+      };
+      this.update(tenant, { ...current, deliveries: [...current.deliveries, attempt] });
+    }
+    return result;
+  }
+
+  private start(tenant: TenantContext, eventId: string): void {
+    const run = this.attempt(tenant, eventId).finally(() => this.running.delete(run));
+    this.running.add(run);
+  }
+
+  private async attempt(tenant: TenantContext, eventId: string): Promise<void> {
+    const event = events(tenant).get(eventId);
+    if (!event?.delivery || event.delivery.status !== 'PENDING') return;
+    const result = await this.send(tenant, event, event.delivery.url);
+    const current = events(tenant).get(eventId);
+    // A reset or restore while the attempt was under way: the event is gone or no longer this attempt's to settle.
+    if (!current?.delivery || current.delivery.status !== 'PENDING') return;
+    // Any answer to INCOMING_PAYMENT.PENDING is the platform's decision, a 403 included.
+    const answered = event.type === 'INCOMING_PAYMENT.PENDING' && result.status !== undefined;
+    if (answered || ok(result.status) || WEBHOOK_RETRY_POLICY.noRetryStatuses.includes(result.status as 409)) {
+      this.finish(tenant, current, 'DELIVERED');
+      if (answered) this.decideIncoming(tenant, event, result.status!);
+      return;
+    }
+    const neverRetried = (WEBHOOK_RETRY_POLICY.noRetryTypes as readonly WebhookEventType[]).includes(event.type as WebhookEventType);
+    const delay = retryDelay(current.deliveries.length);
+    const age = tenant.clock.now() + delay - Date.parse(event.timestamp);
+    if (neverRetried || age > WEBHOOK_RETRY_POLICY.maxAgeMs) {
+      this.finish(tenant, current, 'FAILED');
+      return;
+    }
+    this.update(tenant, { ...current, delivery: { ...current.delivery, nextAttemptAt: new Date(tenant.clock.now() + delay).toISOString() } });
+    tenant.schedule(delay, RETRY_JOB, { eventId });
+  }
+
+  /** Ends an event's delivery and starts the next event of its resource, if one waits. */
+  private finish(tenant: TenantContext, event: OutboxEvent, status: 'DELIVERED' | 'FAILED'): void {
+    const { nextAttemptAt: _done, ...delivery } = event.delivery!;
+    this.update(tenant, { ...event, delivery: { ...delivery, status } });
+    const next = events(tenant).findBy('resource', event.resource)
+      .filter((e) => e.delivery?.status === 'QUEUED')
+      .sort((a, b) => (a.order ?? 0) - (b.order ?? 0))[0];
+    if (next) {
+      this.update(tenant, { ...next, delivery: { ...next.delivery!, status: 'PENDING' } });
+      this.start(tenant, next.id);
+    }
+  }
+
+  /** The platform's answer to an incoming payment that waits for it: 200 approves, 403 rejects, anything else waits. */
+  private decideIncoming(tenant: TenantContext, event: OutboxEvent, status: number): void {
+    const transactionId = (event.data as { id: string }).id;
+    try {
+      if (status === 200) approveIncoming(tenant, transactionId);
+      else if (status === 403) rejectIncoming(tenant, transactionId);
+    } catch {
+      // Already approved, rejected or timed out through the API: the first decision stands.
+    }
+  }
+
+  private update(tenant: TenantContext, event: OutboxEvent): void {
+    events(tenant).replace(event);
+  }
+}

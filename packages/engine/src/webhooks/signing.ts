@@ -1,0 +1,68 @@
+/**
+ * Webhook signatures (SPEC §5 item 6; REFERENCE §8; DESIGN §3): ECDSA P-256 with SHA-256 over the exact raw body,
+ * sent as `X-Service-Signature: {"v":"1","s":"<standard base64 of the DER signature>"}`. Each platform has its own key
+ * pair, made with WebCrypto on first use (so the engine signs in browsers and workers too); its public key is served as
+ * SPKI PEM at `GET /_sandbox/webhook-key`.
+ */
+
+const ALGORITHM = { name: 'ECDSA', namedCurve: 'P-256' } as const;
+
+/** A platform's signing key pair. */
+export interface WebhookKey {
+  readonly privateKey: CryptoKey;
+  /** SPKI PEM, as receivers configure it. */
+  readonly publicKeyPem: string;
+}
+
+const base64 = (bytes: Uint8Array): string => {
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary);
+};
+
+const pem = (label: string, der: ArrayBuffer): string =>
+  `-----BEGIN ${label}-----\n${base64(new Uint8Array(der)).replace(/.{1,64}/g, '$&\n')}-----END ${label}-----\n`;
+
+const unpem = (text: string): Uint8Array<ArrayBuffer> => {
+  const body = text.replace(/-----(BEGIN|END) [A-Z ]+-----/g, '').replace(/\s+/g, '');
+  return Uint8Array.from(atob(body), (c) => c.charCodeAt(0));
+};
+
+async function withPublicPem(privateKey: CryptoKey, publicKey: CryptoKey): Promise<WebhookKey> {
+  return { privateKey, publicKeyPem: pem('PUBLIC KEY', await crypto.subtle.exportKey('spki', publicKey)) };
+}
+
+/** A fresh key pair. */
+export async function generateWebhookKey(): Promise<WebhookKey> {
+  const pair = await crypto.subtle.generateKey(ALGORITHM, true, ['sign', 'verify']);
+  return withPublicPem(pair.privateKey, pair.publicKey);
+}
+
+/** A key pair from a PKCS#8 PEM private key (tests sign with the reference vectors' key this way). */
+export async function importWebhookKey(privateKeyPem: string): Promise<WebhookKey> {
+  const privateKey = await crypto.subtle.importKey('pkcs8', unpem(privateKeyPem), ALGORITHM, true, ['sign']);
+  // The public half: a JWK of the private key without `d` is its public key.
+  const { d: _d, key_ops: _ops, ...jwk } = await crypto.subtle.exportKey('jwk', privateKey);
+  const publicKey = await crypto.subtle.importKey('jwk', { ...jwk, key_ops: ['verify'] }, ALGORITHM, true, ['verify']);
+  return withPublicPem(privateKey, publicKey);
+}
+
+/** DER encoding of an ECDSA signature given as WebCrypto's fixed-width `r ‖ s`. */
+function derSignature(raw: Uint8Array): Uint8Array {
+  const integer = (bytes: Uint8Array): number[] => {
+    let start = 0;
+    while (start < bytes.length - 1 && bytes[start] === 0) start++;
+    const trimmed = [...bytes.subarray(start)];
+    // A leading 1 bit would read as negative: pad with a zero byte.
+    return trimmed[0]! & 0x80 ? [0x02, trimmed.length + 1, 0, ...trimmed] : [0x02, trimmed.length, ...trimmed];
+  };
+  const half = raw.length / 2;
+  const body = [...integer(raw.subarray(0, half)), ...integer(raw.subarray(half))];
+  return Uint8Array.from([0x30, body.length, ...body]);
+}
+
+/** The `X-Service-Signature` value for a raw body. */
+export async function signatureHeader(key: WebhookKey, body: string): Promise<string> {
+  const raw = new Uint8Array(await crypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, key.privateKey, new TextEncoder().encode(body)));
+  return JSON.stringify({ v: '1', s: base64(derSignature(raw)) });
+}
