@@ -4,7 +4,7 @@ import { iso } from './clock.js';
 import type { IdGenerator } from './ids.js';
 import type { Scheduler } from './scheduler.js';
 import type { TenantStore } from './store.js';
-import type { SandboxEvent } from '@railyard/contract';
+import type { SandboxEvent, WebhookEventType } from '@railyard/contract';
 
 /** A platform's events and the record of their webhook deliveries (DESIGN §3 `/_sandbox/events`). */
 export type OutboxEvent = SandboxEvent;
@@ -42,7 +42,7 @@ export class TenantContext {
    * Records an event with the full resource as `data` (SPEC §6), as it is at this moment, and hands it to the webhook
    * dispatcher.
    */
-  emit(type: string, data: unknown, options: EmitOptions = {}): OutboxEvent {
+  emit(type: WebhookEventType, data: unknown, options: EmitOptions = {}): OutboxEvent {
     const events = this.store.collection<OutboxEvent>('events');
     const id = (data as { id?: unknown } | null)?.id;
     const event: OutboxEvent = {

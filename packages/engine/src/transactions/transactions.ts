@@ -1,12 +1,13 @@
 /**
  * Transactions (SPEC §2.9, §3.5; REFERENCE §4.3): the record of every payment, its status moves and their events. Money
  * itself moves in settlement.ts; this module only keeps the records honest: a move not in {@link OUTGOING_MOVES} or
- * {@link INCOMING_MOVES} is a bug, and every status change emits `<OUTGOING|INCOMING>_PAYMENT.<STATUS>` with the
- * transaction as GET returns it.
+ * {@link INCOMING_MOVES} is a bug, and every status change the contract names an event for emits
+ * `<OUTGOING|INCOMING>_PAYMENT.<STATUS>` with the transaction as GET returns it.
  */
 import type {
   IncomingTransaction, OutgoingTransaction, Page, Refund, Transaction, TransactionListQuery,
 } from '@railyard/contract';
+import { WebhookEventType } from '@railyard/contract';
 import type { z } from 'zod';
 import type { TenantContext } from '../core/context.js';
 import { notFound } from '../core/errors.js';
@@ -50,10 +51,19 @@ export const INCOMING_MOVES: Readonly<Record<IncomingStatus, readonly IncomingSt
 
 const eventGroup = (transaction: Transaction) => (transaction.type === 'INCOMING' ? 'INCOMING_PAYMENT' : 'OUTGOING_PAYMENT');
 
-/** Stores a new transaction; `announce` emits its first status (incoming payments announce themselves, payouts do not). */
-export function insertTransaction<T extends OutgoingTransaction | IncomingTransaction>(tenant: TenantContext, transaction: T, announce = false): T {
+/**
+ * Emits `<OUTGOING|INCOMING>_PAYMENT.<what>` for a transaction, when the contract names that event: an incoming
+ * payment the platform itself rejected, for one, announces nothing (there is no INCOMING_PAYMENT.REJECTED).
+ */
+function announce(tenant: TenantContext, transaction: Transaction, what: string): void {
+  const type = WebhookEventType.safeParse(`${eventGroup(transaction)}.${what}`);
+  if (type.success) tenant.emit(type.data, transaction);
+}
+
+/** Stores a new transaction; `announced` emits its first status (incoming payments announce themselves, payouts do not). */
+export function insertTransaction<T extends OutgoingTransaction | IncomingTransaction>(tenant: TenantContext, transaction: T, announced = false): T {
   transactions(tenant).insert(transaction);
-  if (announce) tenant.emit(`${eventGroup(transaction)}.${transaction.status}`, transaction);
+  if (announced) announce(tenant, transaction, transaction.status);
   return transaction;
 }
 
@@ -85,7 +95,7 @@ export function moveTransaction(tenant: TenantContext, id: string, status: Outgo
   const now = tenant.nowIso();
   const updated = { ...current, ...patch, status, updatedAt: now, ...(status === 'COMPLETED' ? { settledAt: now } : {}) } as Transaction;
   transactions(tenant).replace(updated);
-  tenant.emit(`${eventGroup(updated)}.${status}`, updated);
+  announce(tenant, updated, status);
   return updated;
 }
 
@@ -93,7 +103,7 @@ export function moveTransaction(tenant: TenantContext, id: string, status: Outgo
 export function setRefund(tenant: TenantContext, id: string, refund: Refund): Transaction {
   const updated = { ...findTransaction(tenant, id), refund, updatedAt: tenant.nowIso() } as Transaction;
   transactions(tenant).replace(updated);
-  tenant.emit(`${eventGroup(updated)}.REFUND_${refund.status}`, updated);
+  announce(tenant, updated, `REFUND_${refund.status}`);
   return updated;
 }
 

@@ -9,7 +9,8 @@ import { APPROVAL_WINDOW_MS } from '../transactions/incoming.js';
 
 let engine: Engine;
 beforeEach(() => {
-  engine = createEngine({ platform: { regulated: true } });
+  // Webhook deliveries stay in process: no test reaches beyond this machine.
+  engine = createEngine({ platform: { regulated: true }, webhooks: { fetch: async () => new Response(null, { status: 202 }) } });
 });
 const call = (method: string, path: string, body?: unknown) => callApi(engine, method, path, body);
 
