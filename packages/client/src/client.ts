@@ -7,9 +7,10 @@ import { buildPath, type CallArgs, type PageItemOf, type ResultOf } from './core
 import {
   APIConnectionError, APIConnectionTimeoutError, APIUserAbortError, RailyardError, SandboxOnlyError, makeAPIError,
 } from './core/errors.js';
+import { generateIdempotencyKey } from './core/idempotency.js';
 import { Logger, redactBody, redactHeaders, type DebugLogger } from './core/logger.js';
 import { Page, PagePromise } from './core/pagination.js';
-import { defaultSleep, isRetryableMethod, isRetryableStatus, retryDelay, backoffDelay } from './core/retry.js';
+import { defaultSleep, isRetryableMethod, isRetryableResponse, retryDelay, backoffDelay } from './core/retry.js';
 import { sandboxRefusal } from './core/sandbox-guard.js';
 import type { APIRequest, RequestArgs, RequestOptions } from './core/types.js';
 import { serializeQuery } from './core/endpoint.js';
@@ -19,9 +20,14 @@ import { Config } from './resources/config.js';
 import { Customers } from './resources/customers.js';
 import { InternalAccounts } from './resources/internal-accounts.js';
 import { ExternalAccounts, PlatformExternalAccounts } from './resources/external-accounts.js';
+import { Quotes } from './resources/quotes.js';
+import { Receivers } from './resources/receivers.js';
 import { Sandbox } from './resources/sandbox.js';
+import { Transactions } from './resources/transactions.js';
 import { Verifications } from './resources/verifications.js';
 import { Documents } from './resources/documents.js';
+
+export { generateIdempotencyKey };
 
 /** The base URL used when none is given: a local `railyard serve`. */
 export const DEFAULT_BASE_URL = `http://127.0.0.1:4100${BASE_PATH}`;
@@ -90,19 +96,6 @@ function base64Utf8(text: string): string {
   return btoa(binary);
 }
 
-/** A random v4 UUID; `crypto.randomUUID` where available (it is missing in insecure browser contexts). */
-function uuid(): string {
-  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
-  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
-  const hex = [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
-
-/** Generates an `Idempotency-Key` value: `railyard-<uuid>`. */
-export const generateIdempotencyKey = (): string => `railyard-${uuid()}`;
-
 /** The reason a signal was aborted with, when it is our timeout marker. */
 class TimeoutMarker extends Error {}
 
@@ -133,8 +126,14 @@ export class RailyardClient {
   readonly externalAccounts: ExternalAccounts;
   /** The platform's own external accounts, with the same ownership proofs. */
   readonly platformExternalAccounts: PlatformExternalAccounts;
-  /** Platform configuration. */
+  /** Platform configuration: retrieve and update (fees, currency terms, UMA domain, webhook endpoint). */
   readonly config: Config;
+  /** Quotes: price a payment, then execute it (SPEC §3.5, §4.5). */
+  readonly quotes: Quotes;
+  /** Transactions: list, retrieve, approve, reject, cancel, confirm, and wait for one to settle (SPEC §2.9). */
+  readonly transactions: Transactions;
+  /** Receivers to look up before quoting a payment to them, e.g. an UMA address (REFERENCE §9, §14). */
+  readonly receivers: Receivers;
   /** Verification packets (SPEC §4.3). */
   readonly verifications: Verifications;
   /** Beneficial owners of business customers (SPEC §2.7). */
@@ -142,8 +141,9 @@ export class RailyardClient {
   /** Documents of customers and beneficial owners: multipart upload from a Blob, bytes or a file path (SPEC §2.7). */
   readonly documents: Documents;
   /**
-   * Railyard's sandbox control plane (`/_sandbox/...`): clock, reset, snapshot and restore, events, platforms.
-   * Every call is refused with {@link SandboxOnlyError}, before anything is sent, unless the client points at a sandbox.
+   * Railyard's sandbox control plane (`/_sandbox/...`): clock, reset, snapshot and restore, events, platforms, limits;
+   * and the sandbox moves of the API (`/sandbox/...`): funding, real-time payments, incoming UMA payments. Every call
+   * is refused with {@link SandboxOnlyError}, before anything is sent, unless the client points at a sandbox.
    */
   readonly sandbox: Sandbox;
 
@@ -208,6 +208,9 @@ export class RailyardClient {
     this.externalAccounts = new ExternalAccounts(this);
     this.platformExternalAccounts = new PlatformExternalAccounts(this);
     this.config = new Config(this);
+    this.quotes = new Quotes(this);
+    this.transactions = new Transactions(this, (ms, signal) => this.#wait(ms, signal));
+    this.receivers = new Receivers(this);
     this.verifications = new Verifications(this);
     this.beneficialOwners = new BeneficialOwners(this);
     this.documents = new Documents(this);
@@ -383,7 +386,7 @@ export class RailyardClient {
 
       const body = await readErrorBody(response);
       log.log(`response ${response.status} ${method} ${url}`, { ms, attempt, 'request-id': requestId, body: redactBody(body) });
-      if (isRetryableStatus(response.status) && retryableMethod && retry < maxRetries) {
+      if (isRetryableResponse(response.status, response.headers, body) && retryableMethod && retry < maxRetries) {
         const delay = retryDelay(retry, response.headers, this.#random());
         if (delay !== undefined) {
           log.log(`retry ${method} ${url} in ${delay}ms`, { after: `status ${response.status}`, retry: `${retry + 1}/${maxRetries}` });

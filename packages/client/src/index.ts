@@ -1,6 +1,7 @@
 /**
  * @railyard/client: the typed Railyard SDK. Resources typed from `@railyard/contract`, typed errors, retries with
- * idempotency keys, cursor pagination, debug logging with redaction, and the sandbox control plane.
+ * idempotency keys, cursor pagination, debug logging with redaction, payments (quotes, transactions and waiting for
+ * them to settle), and the sandbox control plane.
  *
  * ```ts
  * import { createClient, ConflictError } from '@railyard/client';
@@ -20,7 +21,7 @@ export {
   RailyardError, APIError, BadRequestError, AuthenticationError, PermissionDeniedError, NotFoundError, MethodNotAllowedError,
   ConflictError, GoneError, PreconditionFailedError, PayloadTooLargeError, UnprocessableEntityError, LockedError,
   FailedDependencyError, RateLimitError, InternalServerError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError,
-  SandboxOnlyError, type APIErrorInit,
+  SandboxOnlyError, TransactionWaitTimeoutError, type APIErrorInit, type TransactionWaitTimeoutInit,
 } from './core/errors.js';
 export type { DebugLogger } from './core/logger.js';
 export type { CallArgs, ParamsArg, QueryArg, BodyArg, QueryParams, BodyParams, PathParams, ResultOf, PageItemOf, QueryValue } from './core/endpoint.js';
@@ -28,7 +29,16 @@ export {
   Customers, type Customer, type CustomerCreateParams, type CustomerUpdateParams, type CustomerListParams, type EndUserTerms,
   type KycLink, type KycLinkCreateParams,
 } from './resources/customers.js';
-export { Config, type PlatformConfig } from './resources/config.js';
+export { Config, type PlatformConfig, type PlatformConfigUpdateParams } from './resources/config.js';
+export { Quotes, type Quote, type QuoteCreateParams, type QuoteExecuteParams } from './resources/quotes.js';
+export {
+  Transactions, type Transaction, type OutgoingTransaction, type IncomingTransaction, type TransactionListParams,
+  type TransactionApproveParams, type TransactionRejectParams, type TransactionCancelParams, type TransactionConfirmParams,
+} from './resources/transactions.js';
+export {
+  isTransactionSettled, DEFAULT_WAIT_INTERVAL_MS, DEFAULT_WAIT_TIMEOUT_MS, DEFAULT_CLOCK_STEP_MS, type WaitForOptions,
+} from './resources/wait-for-transaction.js';
+export { Receivers, type UmaLookupParams, type UmaReceiverLookup } from './resources/receivers.js';
 export { InternalAccounts, type InternalAccount, type InternalAccountListParams } from './resources/internal-accounts.js';
 export {
   ExternalAccounts, PlatformExternalAccounts, type ExternalAccount, type ExternalAccountCreateParams, type ExternalAccountListParams,
@@ -36,8 +46,9 @@ export {
   type BeneficiaryTrustConfirmParams,
 } from './resources/external-accounts.js';
 export {
-  Sandbox, SandboxClockResource, SandboxEvents, SandboxPlatforms, type SandboxClock, type SandboxSnapshot, type SandboxEvent,
-  type SandboxEventListParams, type SandboxPlatformCreateParams, type SandboxPlatform, type OpenApiDocument, type ClockAdvanceParams,
+  Sandbox, SandboxClockResource, SandboxEvents, SandboxPlatforms, SandboxLimitsResource, type SandboxClock, type SandboxSnapshot,
+  type SandboxEvent, type SandboxEventListParams, type SandboxPlatformCreateParams, type SandboxPlatform, type OpenApiDocument,
+  type ClockAdvanceParams, type SandboxSendParams, type SandboxUmaReceiveParams, type SandboxLimitsParams, type SandboxLimits,
 } from './resources/sandbox.js';
 export { APIResource } from './resources/resource.js';
 export {

@@ -1,4 +1,4 @@
-import type { ApiErrorBody, ErrorCodeFor, FieldError } from '@railyard/contract';
+import type { ApiErrorBody, ErrorCodeFor, FieldError, Transaction } from '@railyard/contract';
 
 /**
  * Base class of every error the Railyard client throws, so `catch (e) { if (e instanceof RailyardError) ... }`
@@ -168,6 +168,41 @@ export class APIUserAbortError extends RailyardError {
  */
 export class SandboxOnlyError extends RailyardError {
   override readonly name: string = 'SandboxOnlyError';
+}
+
+/** What {@link TransactionWaitTimeoutError} reports. */
+export interface TransactionWaitTimeoutInit {
+  transactionId: string;
+  /** The transaction as last read. */
+  transaction: Transaction;
+  /** The time budget that was spent, in milliseconds. */
+  timeout: number;
+  /** Whether the wait advanced a virtual clock (else it polled). */
+  advancedClock: boolean;
+}
+
+/**
+ * `client.transactions.waitFor` spent its `timeout` before the transaction settled. {@link transaction} is the last
+ * state read, e.g. still PROCESSING, or FAILED with its refund still PENDING.
+ */
+export class TransactionWaitTimeoutError extends RailyardError {
+  override readonly name: string = 'TransactionWaitTimeoutError';
+  /** The transaction waited for. */
+  readonly transactionId: string;
+  /** The transaction as last read. */
+  readonly transaction: Transaction;
+  /** The time budget, in milliseconds (engine time when the clock was advanced). */
+  readonly timeout: number;
+
+  constructor(init: TransactionWaitTimeoutInit) {
+    const { transaction } = init;
+    const refund = transaction.type !== 'CARD' && transaction.refund ? `, refund ${transaction.refund.status}` : '';
+    const how = init.advancedClock ? 'after advancing the sandbox clock' : 'after waiting';
+    super(`Transaction ${init.transactionId} did not settle ${how} ${init.timeout}ms: it is ${transaction.status}${refund}.`);
+    this.transactionId = init.transactionId;
+    this.transaction = transaction;
+    this.timeout = init.timeout;
+  }
 }
 
 const STATUS_CLASSES: Record<number, new (init: APIErrorInit) => APIError> = {

@@ -4,7 +4,7 @@ import {
   NotFoundError, RateLimitError,
 } from '../index.js';
 import { errorBody, individual, setup } from '../test-support.js';
-import { backoffDelay, isRetryableMethod, isRetryableStatus, parseRetryAfter, retryDelay } from './retry.js';
+import { backoffDelay, isRetryableMethod, isRetryableResponse, isRetryableStatus, parseRetryAfter, retryDelay } from './retry.js';
 
 const ok = { body: individual() };
 const unavailable = errorBody(503, 'SERVICE_UNAVAILABLE', 'provider down');
@@ -14,6 +14,15 @@ describe('retry policy (pure)', () => {
     expect([400, 401, 403, 404, 405, 408, 409, 410, 422, 423, 429, 500, 502, 503, 504].filter(isRetryableStatus)).toEqual([
       408, 429, 500, 502, 503, 504,
     ]);
+  });
+
+  it('does not retry what a retry cannot change: a daily volume limit, or a response replayed for the key', () => {
+    const none = new Headers();
+    expect(isRetryableResponse(429, none, { code: 'RATE_LIMITED' })).toBe(true);
+    expect(isRetryableResponse(429, none, 'Too Many Requests')).toBe(true);
+    expect(isRetryableResponse(429, none, { code: 'DAILY_VOLUME_LIMIT_EXCEEDED' })).toBe(false);
+    expect(isRetryableResponse(429, new Headers({ 'idempotent-replayed': 'true' }), { code: 'RATE_LIMITED' })).toBe(false);
+    expect(isRetryableResponse(409, none, { code: 'CONFLICT' })).toBe(false);
   });
 
   it('retries POST only with an Idempotency-Key', () => {
@@ -93,6 +102,15 @@ describe('retry loop', () => {
       await expect(client.customers.retrieve('c')).rejects.toBeInstanceOf(Class);
       expect(requests).toHaveLength(1);
     }
+  });
+
+  it('gives up at once on 429 DAILY_VOLUME_LIMIT_EXCEEDED: the limit holds until the next UTC day', async () => {
+    const { client, requests, sleeps } = setup([errorBody(429, 'DAILY_VOLUME_LIMIT_EXCEEDED', 'over the limit', { dailyLimit: 10_000, sentToday: 6_000 }), ok]);
+    const error = await client.quotes.execute('Quote:1').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect((error as RateLimitError).details).toEqual({ dailyLimit: 10_000, sentToday: 6_000 });
+    expect(requests).toHaveLength(1);
+    expect(sleeps).toEqual([]);
   });
 
   it('retries a POST with its generated Idempotency-Key, sending the same key every time', async () => {

@@ -20,6 +20,23 @@ export function isRetryableStatus(status: number): boolean {
 }
 
 /**
+ * Error codes whose answer a retry cannot change: `DAILY_VOLUME_LIMIT_EXCEEDED` (429) holds until the next UTC day.
+ */
+export const NON_RETRYABLE_CODES: ReadonlySet<string> = new Set(['DAILY_VOLUME_LIMIT_EXCEEDED']);
+
+/**
+ * Whether an error response is worth trying again: a retryable status ({@link isRetryableStatus}), unless its code is
+ * one of {@link NON_RETRYABLE_CODES}, or the server replayed a stored response for the request's `Idempotency-Key`
+ * (`Idempotent-Replayed: true`: the same key gets the same answer every time).
+ */
+export function isRetryableResponse(status: number, headers: Headers, body: unknown): boolean {
+  if (!isRetryableStatus(status)) return false;
+  if (headers.get('idempotent-replayed') === 'true') return false;
+  const code = body !== null && typeof body === 'object' ? (body as { code?: unknown }).code : undefined;
+  return !(typeof code === 'string' && NON_RETRYABLE_CODES.has(code));
+}
+
+/**
  * Whether a request with this method may be sent again without risking a second effect.
  * GET, HEAD, PUT, PATCH and DELETE may; POST only when it carries an `Idempotency-Key` (the server then
  * replays the first response instead of acting twice).

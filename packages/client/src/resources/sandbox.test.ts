@@ -95,3 +95,40 @@ describe('client.sandbox', () => {
     expect(requests[0]!.url).toBe('https://railyard.internal/2025-10-13/_sandbox/clock');
   });
 });
+
+describe('client.sandbox money moves', () => {
+  const transaction = { id: 'Transaction:1', type: 'OUTGOING', status: 'COMPLETED', direction: 'DEBIT', customerId: 'Customer:1', platformCustomerId: 'p' };
+
+  it('pays a real-time quote, receives an UMA payment and sets limits', async () => {
+    const { client, requests } = setup((req) => (req.path.endsWith('/_sandbox/limits') ? { body: { dailyVolume: { USD: 500_000 } } } : { body: transaction }));
+    expect((await client.sandbox.send({ quoteId: 'Quote:1', currencyCode: 'USD' })).id).toBe('Transaction:1');
+    await client.sandbox.send({ quoteId: 'Quote:1', currencyCode: 'USD', currencyAmount: 2_999 });
+    await client.sandbox.receiveUma({ senderUmaAddress: '$grace@elsewhere.example', customerId: 'Customer:1', receivingCurrencyCode: 'USD', receivingCurrencyAmount: 700 });
+    expect(await client.sandbox.limits.set({ dailyVolume: { USD: 500_000, EUR: null } })).toEqual({ dailyVolume: { USD: 500_000 } });
+    expect(requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'POST /2025-10-13/sandbox/send',
+      'POST /2025-10-13/sandbox/send',
+      'POST /2025-10-13/sandbox/uma/receive',
+      'PUT /2025-10-13/_sandbox/limits',
+    ]);
+    expect(requests.map((r) => r.body)).toEqual([
+      { quoteId: 'Quote:1', currencyCode: 'USD' },
+      { quoteId: 'Quote:1', currencyCode: 'USD', currencyAmount: 2_999 },
+      { senderUmaAddress: '$grace@elsewhere.example', customerId: 'Customer:1', receivingCurrencyCode: 'USD', receivingCurrencyAmount: 700 },
+      { dailyVolume: { USD: 500_000, EUR: null } },
+    ]);
+    expect(requests[0]!.headers.get('idempotency-key')).toMatch(/^railyard-/);
+  });
+
+  it('refuses them against a production base URL before sending anything', async () => {
+    const { client, requests } = setup([{ body: transaction }], { baseUrl: 'https://api.example.com/2025-10-13' });
+    await expect(client.sandbox.send({ quoteId: 'Quote:1', currencyCode: 'USD' })).rejects.toBeInstanceOf(SandboxOnlyError);
+    await expect(client.sandbox.receiveUma({ senderUmaAddress: '$a@b.example', customerId: 'Customer:1', receivingCurrencyCode: 'USD', receivingCurrencyAmount: 1 }))
+      .rejects.toBeInstanceOf(SandboxOnlyError);
+    await expect(client.sandbox.limits.set({ dailyVolume: { USD: 1 } })).rejects.toBeInstanceOf(SandboxOnlyError);
+    expect(requests).toHaveLength(0);
+    // The money moves of the API itself still go out.
+    await client.transactions.retrieve('Transaction:1');
+    expect(requests).toHaveLength(1);
+  });
+});

@@ -1,10 +1,11 @@
-import { controlPlaneEndpoints, internalAccountEndpoints } from '@railyard/contract';
+import { controlPlaneEndpoints, internalAccountEndpoints, paymentEndpoints, umaEndpoints } from '@railyard/contract';
 import type { RailyardClient } from '../client.js';
 import type { APIPromise } from '../core/api-promise.js';
 import type { BodyParams, PageItemOf, QueryParams, ResultOf } from '../core/endpoint.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/types.js';
 import type { InternalAccount } from './internal-accounts.js';
+import type { IncomingTransaction, Transaction } from './transactions.js';
 import { APIResource } from './resource.js';
 
 
@@ -24,6 +25,18 @@ export type SandboxPlatform = ResultOf<typeof controlPlaneEndpoints.createSandbo
 export type OpenApiDocument = ResultOf<typeof controlPlaneEndpoints.getOpenApiDocument>;
 /** The body of {@link SandboxClockResource.advance}. */
 export type ClockAdvanceParams = BodyParams<typeof controlPlaneEndpoints.advanceSandboxClock>;
+
+/** Body of {@link Sandbox.send}: `quoteId`, `currencyCode` (the quote's sending currency), optional `currencyAmount`. */
+export type SandboxSendParams = BodyParams<typeof paymentEndpoints.sandboxSend>;
+/**
+ * Body of {@link Sandbox.receiveUma}: `senderUmaAddress`, the receiving customer (`receiverUmaAddress` or `customerId`,
+ * exactly one), `receivingCurrencyCode` and `receivingCurrencyAmount` (minor units).
+ */
+export type SandboxUmaReceiveParams = BodyParams<typeof umaEndpoints.sandboxUmaReceive>;
+/** Body of {@link SandboxLimitsResource.set}: `{ dailyVolume: { USD: 500_000, EUR: null } }` (`null` removes a limit). */
+export type SandboxLimitsParams = BodyParams<typeof controlPlaneEndpoints.setSandboxLimits>;
+/** The daily volume limits now in force, per sending currency in minor units. */
+export type SandboxLimits = ResultOf<typeof controlPlaneEndpoints.setSandboxLimits>;
 
 /** The sandbox's clock. Advancing a virtual clock runs every job that falls due, in order. */
 export class SandboxClockResource extends APIResource {
@@ -61,9 +74,22 @@ export class SandboxPlatforms extends APIResource {
   }
 }
 
+/** The platform's sandbox limits on money movement. */
+export class SandboxLimitsResource extends APIResource {
+  /**
+   * Sets the daily volume each payer (a customer, or the platform) may send per sending currency, merged by currency
+   * (`null` removes one). Applies from the next payment: one that would pass the limit rejects with a
+   * {@link RateLimitError} (`DAILY_VOLUME_LIMIT_EXCEEDED`) until the next UTC day.
+   */
+  set(body: SandboxLimitsParams, options?: RequestOptions): APIPromise<SandboxLimits> {
+    return this._client.call(controlPlaneEndpoints.setSandboxLimits, { body }, options);
+  }
+}
+
 /**
- * Railyard's sandbox control plane (`/_sandbox/...` below the base URL). Every call is refused with a
- * {@link SandboxOnlyError}, before anything is sent, when the client does not point at a sandbox.
+ * Railyard's sandbox control plane (`/_sandbox/...` below the base URL) and the API's sandbox moves (`/sandbox/...`:
+ * funding, real-time payments, incoming UMA payments). Every call is refused with a {@link SandboxOnlyError}, before
+ * anything is sent, when the client does not point at a sandbox.
  */
 export class Sandbox extends APIResource {
   /** The engine clock. */
@@ -72,12 +98,15 @@ export class Sandbox extends APIResource {
   readonly events: SandboxEvents;
   /** Sandbox platforms (tenants). */
   readonly platforms: SandboxPlatforms;
+  /** Limits on money movement (daily volume). */
+  readonly limits: SandboxLimitsResource;
 
   constructor(client: RailyardClient) {
     super(client);
     this.clock = new SandboxClockResource(client);
     this.events = new SandboxEvents(client);
     this.platforms = new SandboxPlatforms(client);
+    this.limits = new SandboxLimitsResource(client);
   }
 
   /** Erases the platform's data: customers, accounts, events and idempotency records. */
@@ -101,6 +130,32 @@ export class Sandbox extends APIResource {
    */
   fundInternalAccount(accountId: string, amount: number, options?: RequestOptions): APIPromise<InternalAccount> {
     return this._client.call(internalAccountEndpoints.fundSandboxInternalAccount, { params: { accountId }, body: { amount } }, options);
+  }
+
+  /**
+   * Pays a real-time-funding quote as its payer would, by sending the money to its `paymentInstructions`
+   * (`POST /sandbox/send`); the payment then executes and settles. `currencyCode` must be the quote's sending currency
+   * (else a {@link BadRequestError}, `INVALID_CURRENCY`); `currencyAmount` defaults to the quote's
+   * `totalSendingAmount`, and any other amount fails the payment with FUNDING_AMOUNT_MISMATCH (the money is sent back).
+   * A quote already paid or expired rejects with a {@link ConflictError}, an account-funded one too (execute it instead).
+   *
+   * ```ts
+   * const quote = await client.quotes.create({ source: { sourceType: 'REALTIME_FUNDING', currency: 'USD', customerId }, ... });
+   * const transaction = await client.sandbox.send({ quoteId: quote.id, currencyCode: 'USD' });
+   * ```
+   */
+  send(body: SandboxSendParams, options?: RequestOptions): APIPromise<Transaction> {
+    return this._client.call(paymentEndpoints.sandboxSend, { body }, options);
+  }
+
+  /**
+   * An UMA payment from elsewhere arrives for a customer of the platform (`POST /sandbox/uma/receive`). It completes at
+   * once, or, when the platform has a `webhookEndpoint`, waits PENDING for the platform's decision: its answer to the
+   * `INCOMING_PAYMENT.PENDING` webhook, or {@link Transactions.approve} / {@link Transactions.reject}. An unknown
+   * receiver rejects with a {@link NotFoundError}.
+   */
+  receiveUma(body: SandboxUmaReceiveParams, options?: RequestOptions): APIPromise<IncomingTransaction> {
+    return this._client.call(umaEndpoints.sandboxUmaReceive, { body }, options);
   }
 
   /** The OpenAPI 3.1 document of the API, as the sandbox serves it. */

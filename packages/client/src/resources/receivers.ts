@@ -1,0 +1,35 @@
+import { umaEndpoints } from '@railyard/contract';
+import type { APIPromise } from '../core/api-promise.js';
+import type { QueryParams, ResultOf } from '../core/endpoint.js';
+import type { RequestOptions } from '../core/types.js';
+import { APIResource } from './resource.js';
+
+/** Query of {@link Receivers.lookupUma}: the paying `customerId` (the platform pays when absent) and `senderUmaAddress`. */
+export type UmaLookupParams = QueryParams<typeof umaEndpoints.lookupUmaReceiver>;
+/** Who receives at an UMA address: the `lookupId` to quote with, the currencies it takes and the payer data it asks for. */
+export type UmaReceiverLookup = ResultOf<typeof umaEndpoints.lookupUmaReceiver>;
+
+/** Receivers of payments (REFERENCE §9, §14): look one up before quoting a payment to it. */
+export class Receivers extends APIResource {
+  /**
+   * Looks up the receiver at an UMA address (`$<username>@<domain>`; the address is URL-encoded into the path). Quote the
+   * payment with the returned `lookupId`, for the same paying customer:
+   *
+   * ```ts
+   * const receiver = await client.receivers.lookupUma('$success.usd@uma.sandbox.railyard.dev', { customerId });
+   * await client.quotes.create({
+   *   source: { sourceType: 'ACCOUNT', accountId },
+   *   destination: { destinationType: 'UMA_ADDRESS', umaAddress: receiver.receiverUmaAddress, currency: 'USD' },
+   *   lookupId: receiver.lookupId,
+   *   lockedCurrencySide: 'SENDING',
+   *   lockedCurrencyAmount: 2_500,
+   * });
+   * ```
+   *
+   * A malformed address rejects with a {@link BadRequestError} (`INVALID_UMA_ADDRESS`), an address nobody receives at
+   * with a {@link NotFoundError} (`UMA_NOT_FOUND`).
+   */
+  lookupUma(address: string, query: UmaLookupParams = {}, options?: RequestOptions): APIPromise<UmaReceiverLookup> {
+    return this._client.call(umaEndpoints.lookupUmaReceiver, { params: { receiverUmaAddress: address }, query }, options);
+  }
+}
