@@ -387,9 +387,9 @@ async function withIdempotency(host: HttpHost, tenant: TenantContext, key: strin
     } catch (error) {
       reply = errorReply(error);
     }
-    // Requests refused before doing anything (validation, credentials) and 5xx are not remembered, so a corrected
-    // retry can reuse the key.
-    if (reply.status < 500 && reply.status !== 400 && reply.status !== 401) {
+    // Requests refused before doing anything (validation, credentials, a limit that will lift) and 5xx are not
+    // remembered, so a corrected or later retry can reuse the key.
+    if (reply.status < 500 && reply.status !== 400 && reply.status !== 401 && reply.status !== 429) {
       host.idempotency.save(tenant.store, key, fingerprint, { ...reply, headers: { ...reply.headers } }, tenant.clock.now());
     }
     return reply;

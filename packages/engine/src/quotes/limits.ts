@@ -12,10 +12,11 @@ import { currencyTermsOf, settingsOf } from '../platforms/config.js';
 import { TRANSACTIONS } from '../transactions/transactions.js';
 
 const SENT: ReadonlySet<string> = new Set(['PROCESSING', 'COMPLETED']);
+const DAY_MS = 86_400_000;
 
 /** What the payer (a customer, or the platform when undefined) has sent in `currency` since the start of today (UTC). */
 export function sentToday(tenant: TenantContext, customerId: string | undefined, currency: string): number {
-  const dayStart = Math.floor(tenant.clock.now() / 86_400_000) * 86_400_000;
+  const dayStart = Math.floor(tenant.clock.now() / DAY_MS) * DAY_MS;
   let total = 0;
   for (const t of tenant.store.collection<Transaction>(TRANSACTIONS).findBy('customerId', customerId ?? tenant.platform.id)) {
     if (t.type !== 'OUTGOING' || !SENT.has(t.status) || t.sentAmount.currency.code !== currency) continue;
@@ -37,8 +38,9 @@ export function checkLimits(tenant: TenantContext, customerId: string | undefine
   if (!options.daily || limit === undefined) return;
   const sent = sentToday(tenant, customerId, currency.code);
   if (sent + amount > limit) {
+    const nextDay = (Math.floor(tenant.clock.now() / DAY_MS) + 1) * DAY_MS;
     throw new ApiError(429, 'DAILY_VOLUME_LIMIT_EXCEEDED', `This payment would take today's ${currency.code} volume to ${sent + amount}, above the daily limit of ${limit}`, {
-      dailyLimit: limit, sentToday: sent,
-    });
+      dailyLimit: limit, sentToday: sent, resetsAt: new Date(nextDay).toISOString(),
+    }, { 'retry-after': String(Math.ceil((nextDay - tenant.clock.now()) / 1000)) });
   }
 }

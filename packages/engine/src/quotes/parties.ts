@@ -25,7 +25,7 @@ export type Source =
 export type Destination =
   | { kind: 'INTERNAL'; account: InternalAccount; currency: Currency }
   | { kind: 'EXTERNAL'; account: ExternalAccount; currency: Currency; rail: PaymentRail | null; identifier: string | undefined }
-  | { kind: 'UMA'; address: string; receiver: UmaReceiver; currency: Currency };
+  | { kind: 'UMA'; address: string; receiver: UmaReceiver; currency: Currency; senderUmaAddress: string | undefined };
 
 const isInternalId = (id: string) => id.startsWith('InternalAccount:');
 
@@ -83,14 +83,14 @@ export function assertCustomerMayPay(tenant: TenantContext, customerId: string):
 export function resolveDestination(tenant: TenantContext, request: Request, payer: string | undefined): Destination {
   const { destination } = request;
   if (destination.destinationType === 'UMA_ADDRESS') {
-    const { address, receiver } = receiverForQuote(tenant, request.lookupId!, destination.umaAddress, payer);
+    const { address, receiver, senderUmaAddress } = receiverForQuote(tenant, request.lookupId!, destination.umaAddress, payer);
     const code = destination.currency ?? receiver.currencies[0];
     if (code === undefined || !receiver.currencies.includes(code)) {
       throw new ApiError(400, 'INVALID_CURRENCY', `${address} receives ${receiver.currencies.join(', ') || 'nothing'}, not ${code}`, {
         errors: [{ field: 'destination.currency', message: `must be one of ${receiver.currencies.join(', ')}`, constraint: { enum: receiver.currencies } }],
       });
     }
-    return { kind: 'UMA', address, receiver, currency: marketCurrency(code)! };
+    return { kind: 'UMA', address, receiver, currency: marketCurrency(code)!, senderUmaAddress };
   }
   if (destination.paymentRail !== undefined && isInternalId(destination.accountId)) {
     throw invalidField('destination.paymentRail', 'Payments between internal accounts take no rail');

@@ -120,7 +120,8 @@ function deliveryFor(tenant: TenantContext, destination: Destination, source: So
     return { kind: 'INTERNAL_ACCOUNT', accountId: destination.account.id, ...(destination.account.customerId === undefined ? {} : { customerId: destination.account.customerId }) };
   }
   if (destination.kind === 'UMA' && destination.receiver.kind === 'CUSTOMER') {
-    const sender = source.customerId === undefined ? `$platform@${umaDomainOf(tenant)}` : findCustomer(tenant, source.customerId).umaAddress;
+    const sender = destination.senderUmaAddress
+      ?? (source.customerId === undefined ? `$platform@${umaDomainOf(tenant)}` : findCustomer(tenant, source.customerId).umaAddress);
     return { kind: 'UMA_CUSTOMER', customerId: destination.receiver.customerId, senderUmaAddress: sender };
   }
   return { kind: 'OUTSIDE' };

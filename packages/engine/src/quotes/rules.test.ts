@@ -117,9 +117,18 @@ describe('amounts, balances and limits', () => {
     expect((await pay(payer.usd, destination, 6_000, { immediatelyExecute: true })).status).toBe(201);
     const over = await pay(payer.usd, destination, 4_001, { immediatelyExecute: true });
     expect(over).toMatchObject({ status: 429, body: { code: 'DAILY_VOLUME_LIMIT_EXCEEDED', details: { dailyLimit: 10_000, sentToday: 6_000 } } });
+    const now = engine.sandbox(credentials.clientId).clock().now;
+    const nextDay = (Math.floor(Date.parse(now) / 86_400_000) + 1) * 86_400_000;
+    expect(over.headers.get('retry-after')).toBe(String(Math.ceil((nextDay - Date.parse(now)) / 1000)));
     const pending = await pay(payer.usd, destination, 4_001);
     expect(pending.status).toBe(201);
-    expect((await call('POST', `/quotes/${pending.body.id}/execute`)).status).toBe(429);
+    const execute = () => callApi(engine, 'POST', `/quotes/${pending.body.id}/execute`, undefined, { 'idempotency-key': 'exec-over-limit' }, credentials);
+    expect((await execute()).status).toBe(429);
+    // A 429 is not remembered under its Idempotency-Key: once the limit lifts, the same key executes.
+    await call('PUT', '/_sandbox/limits', { dailyVolume: { USD: 20_000 } });
+    expect((await execute()).body.status).toBe('COMPLETED');
+    await call('PUT', '/_sandbox/limits', { dailyVolume: { USD: 10_000 } });
+    expect((await pay(payer.usd, destination, 1, { immediatelyExecute: true })).status).toBe(429);
     engine.sandbox(credentials.clientId).advance(24 * 3600_000);
     expect((await pay(payer.usd, destination, 9_000, { immediatelyExecute: true })).status).toBe(201);
     expect((await call('PUT', '/_sandbox/limits', { dailyVolume: { USD: null } })).body).toEqual({ dailyVolume: {} });

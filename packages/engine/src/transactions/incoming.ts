@@ -92,11 +92,14 @@ function awaitingApproval(tenant: TenantContext, transactionId: string): Incomin
   return transaction;
 }
 
-/** `POST /transactions/{id}/approve`: the platform accepts an incoming payment; it completes and is credited. */
-export function approveIncoming(tenant: TenantContext, transactionId: string): IncomingTransaction {
+/**
+ * `POST /transactions/{id}/approve`: the platform accepts an incoming payment; it completes and is credited. The
+ * receiver's details it gives (`receiverCustomerInfo`) are kept as the payment's `counterpartyInformation`.
+ */
+export function approveIncoming(tenant: TenantContext, transactionId: string, receiverCustomerInfo?: Record<string, unknown>): IncomingTransaction {
   const transaction = awaitingApproval(tenant, transactionId);
   credit(tenant, transaction);
-  return moveTransaction(tenant, transactionId, 'COMPLETED') as IncomingTransaction;
+  return moveTransaction(tenant, transactionId, 'COMPLETED', receiverCustomerInfo ? { counterpartyInformation: receiverCustomerInfo } : {}) as IncomingTransaction;
 }
 
 /** `POST /transactions/{id}/reject`: the platform refuses an incoming payment; it goes back to the sender uncredited. */

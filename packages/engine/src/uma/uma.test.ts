@@ -93,6 +93,22 @@ describe('paying the sandbox receivers', () => {
 });
 
 describe('UMA between customers, and incoming UMA payments', () => {
+  it('a lookup may name the sending address: it becomes the incoming payment’s source, and may not be the receiver', async () => {
+    const payer = await customer();
+    const payee = await customer();
+    await call('POST', `/sandbox/internal-accounts/${payer.usd}/fund`, { amount: 1_000 });
+    const self = await call('GET', `/receiver/uma/${encodeURIComponent(payee.umaAddress)}?customerId=${payer.id}&senderUmaAddress=${encodeURIComponent(payee.umaAddress)}`);
+    expect(self.body.code).toBe('SELF_PAYMENT');
+    const found = await call('GET', `/receiver/uma/${encodeURIComponent(payee.umaAddress)}?customerId=${payer.id}&senderUmaAddress=${encodeURIComponent('$Shop@Payer.Example')}`);
+    const paid = await call('POST', '/quotes', {
+      source: { sourceType: 'ACCOUNT', accountId: payer.usd }, destination: { destinationType: 'UMA_ADDRESS', umaAddress: payee.umaAddress },
+      lookupId: found.body.lookupId, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1_000, immediatelyExecute: true,
+    });
+    expect(paid.body.status).toBe('COMPLETED');
+    const [incoming] = (await call('GET', `/transactions?customerId=${payee.id}&type=INCOMING`)).body.data;
+    expect(incoming.source).toMatchObject({ sourceType: 'UMA_ADDRESS', umaAddress: '$shop@payer.example' });
+  });
+
   it('paying another customer’s UMA address credits its internal account with an incoming payment', async () => {
     const payer = await customer();
     const payee = await customer();
@@ -140,7 +156,8 @@ describe('UMA between customers, and incoming UMA payments', () => {
     const approved = (await receive(100)).body;
     expect(approved.status).toBe('PENDING');
     expect(engine.sandbox().events({ type: 'INCOMING_PAYMENT.PENDING' }).data).toHaveLength(1);
-    expect((await call('POST', `/transactions/${approved.id}/approve`, {})).body.status).toBe('COMPLETED');
+    const approval = await call('POST', `/transactions/${approved.id}/approve`, { receiverCustomerInfo: { FULL_NAME: 'Uma Payer' } });
+    expect(approval.body).toMatchObject({ status: 'COMPLETED', counterpartyInformation: { FULL_NAME: 'Uma Payer' } });
     expect(await balance(payee.usd)).toBe(100);
     expect((await call('POST', `/transactions/${approved.id}/approve`)).body.code).toBe('TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL');
 

@@ -28,6 +28,8 @@ export const UmaLookupRecord = z.object({
   receiverUmaAddress: z.string(),
   /** The paying customer; absent when the platform pays. */
   customerId: z.string().optional(),
+  /** The UMA address the payment is sent from, when the lookup named one. */
+  senderUmaAddress: z.string().optional(),
   createdAt: z.string(),
 });
 export type UmaLookupRecord = z.infer<typeof UmaLookupRecord>;
@@ -78,15 +80,23 @@ function assertNotSelf(tenant: TenantContext, payerCustomerId: string | undefine
   }
 }
 
-/** `GET /receiver/uma/{address}`: 404 UMA_NOT_FOUND when nobody receives there. */
-export function lookupReceiver(tenant: TenantContext, rawAddress: string, query: { customerId?: string | undefined }): UmaReceiverLookup {
+/**
+ * `GET /receiver/uma/{address}`: 404 UMA_NOT_FOUND when nobody receives there; 400 SELF_PAYMENT when the address is the
+ * payer's own, or the `senderUmaAddress` given.
+ */
+export function lookupReceiver(
+  tenant: TenantContext, rawAddress: string, query: { customerId?: string | undefined; senderUmaAddress?: string | undefined },
+): UmaReceiverLookup {
   const address = parseUmaAddress(rawAddress, 'receiverUmaAddress');
+  const sender = query.senderUmaAddress === undefined ? undefined : parseUmaAddress(query.senderUmaAddress, 'senderUmaAddress');
   if (query.customerId !== undefined) findCustomer(tenant, query.customerId);
   const receiver = findReceiver(tenant, address);
   if (!receiver) throw notFound('UMA receiver', address, 'UMA_NOT_FOUND');
   assertNotSelf(tenant, query.customerId, address);
+  if (sender === address) throw new ApiError(400, 'SELF_PAYMENT', `${address} is the sender's own UMA address`);
   const record: UmaLookupRecord = {
-    id: tenant.ids('Lookup'), receiverUmaAddress: address, createdAt: tenant.nowIso(), ...(query.customerId === undefined ? {} : { customerId: query.customerId }),
+    id: tenant.ids('Lookup'), receiverUmaAddress: address, createdAt: tenant.nowIso(),
+    ...(query.customerId === undefined ? {} : { customerId: query.customerId }), ...(sender === undefined ? {} : { senderUmaAddress: sender }),
   };
   lookups(tenant).insert(record);
   return {
@@ -107,7 +117,7 @@ const maxAmountOf = (currency: Currency): number => CURRENCIES[currency.code]?.m
  */
 export function receiverForQuote(
   tenant: TenantContext, lookupId: string, rawAddress: string, payerCustomerId: string | undefined,
-): { address: string; receiver: UmaReceiver } {
+): { address: string; receiver: UmaReceiver; senderUmaAddress: string | undefined } {
   const address = parseUmaAddress(rawAddress, 'destination.umaAddress');
   const lookup = lookups(tenant).get(lookupId);
   if (!lookup) throw notFound('Lookup', lookupId, 'LOOKUP_REQUEST_NOT_FOUND');
@@ -116,7 +126,7 @@ export function receiverForQuote(
   assertNotSelf(tenant, payerCustomerId, address);
   const receiver = findReceiver(tenant, address);
   if (!receiver) throw notFound('UMA receiver', address, 'UMA_NOT_FOUND');
-  return { address, receiver };
+  return { address, receiver, senderUmaAddress: lookup.senderUmaAddress };
 }
 
 /**

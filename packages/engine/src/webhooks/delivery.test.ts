@@ -15,6 +15,8 @@ let deliveries: Delivery[];
 /** How the receiver answers each delivery, in order; 200 once the list runs out. */
 let answers: (number | 'unreachable')[];
 let engine: Engine;
+/** What a 200 answer carries (an approving receiver may send receiverCustomerInfo). */
+let approvalBody = 'ok';
 const ENDPOINT = 'https://platform.example/webhooks';
 
 function start(options: { signingKeyPem?: string } = {}) {
@@ -28,7 +30,7 @@ function start(options: { signingKeyPem?: string } = {}) {
         deliveries.push({ url, body: init.body, signature: init.headers['X-Service-Signature']! });
         const answer = answers.shift() ?? 200;
         if (answer === 'unreachable') throw new TypeError('fetch failed: connect ECONNREFUSED');
-        return new Response(answer === 200 ? 'ok' : 'nope', { status: answer });
+        return new Response(answer === 200 ? approvalBody : 'nope', { status: answer });
       },
     },
   });
@@ -177,7 +179,9 @@ describe('incoming payments decided by the webhook answer (REFERENCE §8)', () =
       await engine.webhooks.settled();
       return (await call('GET', `/transactions/${received.body.id}`)).body;
     };
-    expect((await receive(200)).status).toBe('COMPLETED');
+    approvalBody = JSON.stringify({ receiverCustomerInfo: { FULL_NAME: 'Ada Lovelace' } });
+    expect(await receive(200)).toMatchObject({ status: 'COMPLETED', counterpartyInformation: { FULL_NAME: 'Ada Lovelace' } });
+    approvalBody = 'ok';
     expect((await receive(403)).status).toBe('REJECTED');
     const waiting = await receive(202);
     expect(waiting.status).toBe('PENDING');

@@ -11,7 +11,7 @@
  * - the answer to INCOMING_PAYMENT.PENDING decides the payment: 200 approves it, 403 rejects it (REFERENCE §8).
  */
 import type { WebhookEventType } from '@railyard/contract';
-import { WEBHOOK_RETRY_POLICY, WEBHOOK_SIGNATURE_HEADER } from '@railyard/contract';
+import { IncomingPaymentApproval, WEBHOOK_RETRY_POLICY, WEBHOOK_SIGNATURE_HEADER } from '@railyard/contract';
 import type { EmitOptions, EventSink, OutboxEvent, TenantContext } from '../core/context.js';
 import { settingsOf } from '../platforms/config.js';
 import { approveIncoming, rejectIncoming } from '../transactions/incoming.js';
@@ -48,6 +48,16 @@ export interface DispatcherOptions {
 
 const events = (tenant: TenantContext) => tenant.store.collection<OutboxEvent>('events');
 const ok = (status: number | undefined) => status !== undefined && status >= 200 && status < 300;
+
+/** `receiverCustomerInfo` of an approving answer's body, when it has a well-formed one. */
+function receiverInfoOf(body: string | undefined): Record<string, unknown> | undefined {
+  try {
+    const parsed = IncomingPaymentApproval.safeParse(JSON.parse(body ?? ''));
+    return parsed.success ? parsed.data.receiverCustomerInfo : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** The JSON body a receiver gets: exactly these four keys, in this order. */
 export const envelopeOf = (event: OutboxEvent): string =>
@@ -136,7 +146,7 @@ export class WebhookDispatcher implements EventSink {
     const answered = event.type === 'INCOMING_PAYMENT.PENDING' && result.status !== undefined;
     if (answered || ok(result.status) || WEBHOOK_RETRY_POLICY.noRetryStatuses.includes(result.status as 409)) {
       this.finish(tenant, current, 'DELIVERED');
-      if (answered) this.decideIncoming(tenant, event, result.status!);
+      if (answered) this.decideIncoming(tenant, event, result);
       return;
     }
     const neverRetried = (WEBHOOK_RETRY_POLICY.noRetryTypes as readonly WebhookEventType[]).includes(event.type as WebhookEventType);
@@ -163,12 +173,15 @@ export class WebhookDispatcher implements EventSink {
     }
   }
 
-  /** The platform's answer to an incoming payment that waits for it: 200 approves, 403 rejects, anything else waits. */
-  private decideIncoming(tenant: TenantContext, event: OutboxEvent, status: number): void {
+  /**
+   * The platform's answer to an incoming payment that waits for it: 200 approves (with the `receiverCustomerInfo` of
+   * its body, if any), 403 rejects, anything else waits for the API.
+   */
+  private decideIncoming(tenant: TenantContext, event: OutboxEvent, result: AttemptResult): void {
     const transactionId = (event.data as { id: string }).id;
     try {
-      if (status === 200) approveIncoming(tenant, transactionId);
-      else if (status === 403) rejectIncoming(tenant, transactionId);
+      if (result.status === 200) approveIncoming(tenant, transactionId, receiverInfoOf(result.body));
+      else if (result.status === 403) rejectIncoming(tenant, transactionId);
     } catch {
       // Already approved, rejected or timed out through the API: the first decision stands.
     }
