@@ -33,9 +33,46 @@ async function measure(name, calls, fn) {
   record(name, calls / total, times[Math.floor(calls * 0.5)], times[Math.floor(calls * 0.99)]);
 }
 
+/** A payer with a large balance and a bank account to pay out to: each flow is a quote and its execution, settled at once. */
+async function payoutSetup(client) {
+  const payer = await client.customers.create(customerBody);
+  const [usd] = (await client.internalAccounts.list({ customerId: payer.id })).data;
+  for (let i = 0; i < 5; i++) await client.sandbox.fundInternalAccount(usd.id, 100_000_000_000);
+  const bank = await client.externalAccounts.create({
+    customerId: payer.id, currency: 'USD',
+    accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '123456789', routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Bench Mark' } },
+  });
+  return async () => {
+    const quote = await client.quotes.create({
+      source: { sourceType: 'ACCOUNT', accountId: usd.id }, destination: { destinationType: 'ACCOUNT', accountId: bank.id },
+      lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 100,
+    });
+    const executed = await client.quotes.execute(quote.id);
+    if (executed.status !== 'COMPLETED') throw new Error(`payout ended ${executed.status}`);
+  };
+}
+
+/** Flows per second with `workers` running flows back to back for `seconds`. */
+async function flows(name, flow, workers, seconds) {
+  await flow();
+  const latencies = [];
+  const deadline = Date.now() + seconds * 1000;
+  const start = process.hrtime.bigint();
+  await Promise.all(Array.from({ length: workers }, async () => {
+    while (Date.now() < deadline) {
+      const t0 = process.hrtime.bigint();
+      await flow();
+      latencies.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    }
+  }));
+  const total = Number(process.hrtime.bigint() - start) / 1e9;
+  latencies.sort((a, b) => a - b);
+  record(name, latencies.length / total, latencies[Math.floor(latencies.length * 0.5)], latencies[Math.floor(latencies.length * 0.99)]);
+}
+
 async function inProcess() {
-  const engine = createEngine({ platform: CREDENTIALS });
-  const client = createClient({ baseUrl: 'http://in-process.test/2025-10-13', ...CREDENTIALS, fetch: engine.fetch, maxRetries: 0 });
+  const engine = createEngine({ platform: { ...CREDENTIALS, regulated: true } });
+  const client = createClient({ baseUrl: 'http://in-process.test/2025-10-13', ...CREDENTIALS, fetch: engine.fetch, maxRetries: 0, sandbox: true });
   const customer = await client.customers.create(customerBody);
   for (let i = 0; i < 200; i++) await client.customers.create(customerBody);
   const url = `http://in-process.test/2025-10-13/customers/${encodeURIComponent(customer.id)}`;
@@ -48,6 +85,7 @@ async function inProcess() {
   await measure('in-process client GET customer', INPROCESS_CALLS, () => client.customers.retrieve(customer.id));
   await measure('in-process client POST customer', Math.floor(INPROCESS_CALLS / 4), () => client.customers.create(customerBody));
   await measure('in-process client GET customers (list, 20)', Math.floor(INPROCESS_CALLS / 4), () => client.customers.list({ limit: 20 }));
+  await flows('in-process pay-out flow (quote, execute, settle)', await payoutSetup(client), 1, HTTP_SECONDS);
   engine.close();
 }
 
@@ -72,7 +110,7 @@ async function load(name, options) {
 
 async function overHttp() {
   const bare = await startChild([fileURLToPath(new URL('./bare-server.mjs', import.meta.url))]);
-  const sandbox = await startChild([fileURLToPath(new URL('../../packages/engine/dist/cli.js', import.meta.url)), 'serve', '--port', '0'], {
+  const sandbox = await startChild([fileURLToPath(new URL('../../packages/engine/dist/cli.js', import.meta.url)), 'serve', '--port', '0', '--regulated'], {
     RAILYARD_CLIENT_ID: CREDENTIALS.clientId,
     RAILYARD_CLIENT_SECRET: CREDENTIALS.clientSecret,
   });
@@ -85,6 +123,7 @@ async function overHttp() {
     await load('standalone server GET customer', { url: `${sandbox.url}/customers/${encodeURIComponent(customer.id)}`, headers });
     await load('standalone server POST customer', { url: `${sandbox.url}/customers`, method: 'POST', headers, body: JSON.stringify(customerBody) });
     await load('standalone server GET customers (list, 20)', { url: `${sandbox.url}/customers?limit=20`, headers });
+    await flows('standalone server pay-out flow (quote, execute, settle)', await payoutSetup(createClient({ baseUrl: sandbox.url, ...CREDENTIALS, maxRetries: 0 })), 10, HTTP_SECONDS);
   } finally {
     bare.stop();
     sandbox.stop();
@@ -99,11 +138,15 @@ const bareFetch = byName['bare engine.fetch GET customer'];
 const clientGet = byName['in-process client GET customer'];
 const bareHttp = byName['bare node:http fixed JSON'];
 const serverGet = byName['standalone server GET customer'];
+const inProcessFlow = byName['in-process pay-out flow (quote, execute, settle)'];
+const httpFlow = byName['standalone server pay-out flow (quote, execute, settle)'];
 const checks = [
   ['in-process client GET customer >= 20,000 req/s', clientGet.rps >= 20000, `${Math.round(clientGet.rps)} req/s`],
   ['in-process client GET <= 3x bare engine.fetch', bareFetch.rps / clientGet.rps <= 3, `${(bareFetch.rps / clientGet.rps).toFixed(2)}x`],
   ['standalone GET >= 25% of bare node:http', serverGet.rps / bareHttp.rps >= 0.25, `${((100 * serverGet.rps) / bareHttp.rps).toFixed(1)}%`],
   ['standalone GET p99 < 5 ms', serverGet.p99 < 5, `${serverGet.p99.toFixed(2)} ms`],
+  ['in-process pay-out flows >= 500 per second', inProcessFlow.rps >= 500, `${Math.round(inProcessFlow.rps)} flows/s`],
+  ['standalone pay-out flows >= 200 per second', httpFlow.rps >= 200, `${Math.round(httpFlow.rps)} flows/s`],
 ];
 console.log('\nTargets');
 for (const [name, ok, value] of checks) console.log(`  ${ok ? 'PASS' : 'FAIL'}  ${name.padEnd(48)} ${value}`);
