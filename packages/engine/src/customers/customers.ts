@@ -45,6 +45,10 @@ export function findCustomer(tenant: TenantContext, customerId: string): Custome
   return record;
 }
 
+/** The active (not deleted) customer at a canonical UMA address, if any. */
+export const findCustomerByUmaAddress = (tenant: TenantContext, umaAddress: string): CustomerRecord | undefined =>
+  customers(tenant).findBy('umaAddress', umaAddress).find((c) => !c.isDeleted);
+
 /** `POST /customers`. */
 export function createCustomer(tenant: TenantContext, request: CreateInput): Customer {
   const input = normalizeUmaAddress(request);

@@ -5,11 +5,11 @@
  * from the payer's payments quoted that UTC day that are under way or done, so it needs no state of its own (a quote
  * lives minutes, so the day it was made is the day it was sent, but for payments sent across midnight).
  */
-import type { Currency, OutgoingTransaction, Transaction } from '@railyard/contract';
+import type { Currency, OutgoingTransaction } from '@railyard/contract';
 import type { TenantContext } from '../core/context.js';
 import { ApiError } from '../core/errors.js';
 import { currencyTermsOf, settingsOf } from '../platforms/config.js';
-import { TRANSACTIONS } from '../transactions/transactions.js';
+import { transactionsOf } from '../transactions/transactions.js';
 
 const SENT: ReadonlySet<string> = new Set(['PROCESSING', 'COMPLETED']);
 const DAY_MS = 86_400_000;
@@ -18,7 +18,7 @@ const DAY_MS = 86_400_000;
 export function sentToday(tenant: TenantContext, customerId: string | undefined, currency: string): number {
   const dayStart = Math.floor(tenant.clock.now() / DAY_MS) * DAY_MS;
   let total = 0;
-  for (const t of tenant.store.collection<Transaction>(TRANSACTIONS).findBy('customerId', customerId ?? tenant.platform.id)) {
+  for (const t of transactionsOf(tenant, customerId ?? tenant.platform.id)) {
     if (t.type !== 'OUTGOING' || !SENT.has(t.status) || t.sentAmount.currency.code !== currency) continue;
     if (Date.parse((t as OutgoingTransaction).createdAt ?? '') >= dayStart) total += t.sentAmount.amount;
   }

@@ -67,6 +67,9 @@ export function insertTransaction<T extends OutgoingTransaction | IncomingTransa
   return transaction;
 }
 
+/** The transactions of a customer, or of the platform when `customerId` is its own id (REFERENCE §1). */
+export const transactionsOf = (tenant: TenantContext, customerId: string): Transaction[] => transactions(tenant).findBy('customerId', customerId);
+
 /** A transaction by id, or 404 TRANSACTION_NOT_FOUND. */
 export function findTransaction(tenant: TenantContext, id: string): Transaction {
   const found = transactions(tenant).get(id);

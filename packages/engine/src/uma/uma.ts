@@ -11,7 +11,7 @@ import { CURRENCIES } from '../config/currencies.js';
 import { marketCurrency, midRate, ratioToNumber } from '../config/exchange-rates.js';
 import type { TenantContext } from '../core/context.js';
 import { ApiError, invalidField, notFound } from '../core/errors.js';
-import { findCustomer, type CustomerRecord } from '../customers/customers.js';
+import { findCustomer, findCustomerByUmaAddress, type CustomerRecord } from '../customers/customers.js';
 import { listExternalAccountsOf } from '../external-accounts/external-accounts.js';
 import { SANDBOX_UMA_DOMAIN, UMA_RECEIVERS, type SettlementOutcome } from '../sandbox/magic-values.js';
 import { settingsOf } from '../platforms/config.js';
@@ -56,13 +56,10 @@ export function findReceiver(tenant: TenantContext, address: string): UmaReceive
     const currency = user.slice(dot + 1).toUpperCase();
     return outcome && marketCurrency(currency) ? { kind: 'SANDBOX', outcome, currencies: [currency] } : undefined;
   }
-  const customer = customerAt(tenant, address);
+  const customer = findCustomerByUmaAddress(tenant, address);
   return customer && { kind: 'CUSTOMER', customerId: customer.id, currencies: receivingCurrencies(tenant, customer) };
 }
 
-function customerAt(tenant: TenantContext, address: string): CustomerRecord | undefined {
-  return tenant.store.collection<CustomerRecord>('customers').findBy('umaAddress', address).find((c) => !c.isDeleted);
-}
 
 /** What a customer can receive by UMA: the currency of its default deposit account, else those of its internal accounts. */
 function receivingCurrencies(tenant: TenantContext, customer: CustomerRecord): string[] {
@@ -162,7 +159,7 @@ export function receiveUmaPayment(tenant: TenantContext, request: z.output<typeo
   if (request.customerId !== undefined) customer = findCustomer(tenant, request.customerId);
   else {
     const address = parseUmaAddress(request.receiverUmaAddress!, 'receiverUmaAddress');
-    const found = customerAt(tenant, address);
+    const found = findCustomerByUmaAddress(tenant, address);
     if (!found) throw notFound('UMA receiver', address, 'UMA_NOT_FOUND');
     customer = found;
   }
