@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { Timestamp, resourceId } from './common.js';
-import { InternalAccountId } from './accounts.js';
+import { InternalAccount, InternalAccountId, InternalAccountUpdateRequest } from './accounts.js';
+import { defineEndpoint } from './endpoint.js';
 
-// Embedded-wallet authentication (SPEC §2.5, §4.2; REFERENCE §6, §7). Schemas only; the endpoints come later.
+// Embedded-wallet authentication (SPEC §2.5, §4.2; REFERENCE §6, §7): schemas and endpoints.
 
 /** Header carrying the wallet stamp of a signed retry. */
 export const WALLET_SIGNATURE_HEADER = 'Service-Wallet-Signature';
@@ -220,3 +221,91 @@ export type EncryptedOtpBundle = z.infer<typeof EncryptedOtpBundle>;
 /** The OTP plaintext sealed in `encryptedOtpBundle` (snake_case keys). */
 export const OtpPlaintext = z.object({ otp_code: z.string().min(1), public_key: ClientPublicKey });
 export type OtpPlaintext = z.infer<typeof OtpPlaintext>;
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Endpoints. Signed operations answer their first leg with 202 SignedRetryChallenge; the retry carries the
+// `Service-Wallet-Signature` and `Request-Id` headers and gets the success response below (or 200 PROCESSING).
+
+const tag = 'Embedded wallet authentication';
+const credentialParams = z.object({ credentialId: z.string() });
+const sessionParams = z.object({ sessionId: z.string() });
+const accountParams = z.object({ accountId: z.string() });
+const signed = (what: string) =>
+  `${what} First leg: 202 with payloadToSign, requestId and expiresAt (5 minutes). Retry the identical request with ` +
+  '`Service-Wallet-Signature` (the stamp of payloadToSign by an active session of the account) and `Request-Id`. ' +
+  'Missing, malformed or wrong signatures: 401 WALLET_SIGNATURE_*; a used or unknown Request-Id: 401.';
+
+export const authEndpoints = {
+  createAuthCredential: defineEndpoint({
+    operationId: 'createAuthCredential', method: 'POST', path: '/auth/credentials', tag, body: AuthCredentialCreateRequest,
+    summary: 'Add a credential (passkey, OAuth, email or SMS code) to an embedded wallet',
+    description: signed('The account already has a credential, so adding one is a signed action.') +
+      ' One EMAIL_OTP and one SMS_OTP per account (400 *_CREDENTIAL_ALREADY_EXISTS); the same passkey twice: 400 PASSKEY_CREDENTIAL_ALREADY_EXISTS.',
+    response: { status: 201, description: 'The credential', schema: AuthMethod },
+    errors: [401, 409],
+  }),
+  listAuthCredentials: defineEndpoint({
+    operationId: 'listAuthCredentials', method: 'GET', path: '/auth/credentials', tag, query: AuthAccountQuery,
+    summary: "An embedded wallet's credentials (not paged)",
+    response: { status: 200, description: 'The credentials', schema: z.object({ data: z.array(AuthMethod) }) },
+  }),
+  challengeAuthCredential: defineEndpoint({
+    operationId: 'challengeAuthCredential', method: 'POST', path: '/auth/credentials/{credentialId}/challenge', tag,
+    params: credentialParams, body: AuthCredentialChallengeRequest, bodyOptional: true,
+    summary: 'Start signing in with a credential: a one-time code (OTP) or a WebAuthn challenge (passkey)',
+    description:
+      'EMAIL_OTP / SMS_OTP: the credential with a fresh `otpEncryptionTargetBundle` (sandbox code 000000); re-issues are rate ' +
+      'limited (429 with Retry-After). PASSKEY: `clientPublicKey` is bound into the session; returns the hex `challenge` and `requestId`.',
+    response: { status: 200, description: 'The challenge', schema: z.union([PasskeyAuthChallenge, AuthMethod]) },
+    errors: [429],
+  }),
+  verifyAuthCredential: defineEndpoint({
+    operationId: 'verifyAuthCredential', method: 'POST', path: '/auth/credentials/{credentialId}/verify', tag,
+    params: credentialParams, body: AuthCredentialVerifyRequest,
+    summary: 'Finish signing in: a session',
+    description:
+      'OTP: the encrypted code; 202 signed retry stamped with the client key (the TEK), then the session. OAUTH: the OIDC token ' +
+      'and clientPublicKey. PASSKEY: the assertion with the challenge\'s `Request-Id` header. A wrong code or failed check: 401.',
+    response: { status: 200, description: 'The session', schema: AuthSession },
+    errors: [401, 429],
+  }),
+  deleteAuthCredential: defineEndpoint({
+    operationId: 'deleteAuthCredential', method: 'DELETE', path: '/auth/credentials/{credentialId}', tag, params: credentialParams,
+    summary: 'Remove a credential',
+    description: signed('Signed by a session of another credential of the same account.') + ' The only credential: 400.',
+    response: { status: 204, description: 'Removed' },
+    errors: [401],
+  }),
+  listAuthSessions: defineEndpoint({
+    operationId: 'listAuthSessions', method: 'GET', path: '/auth/sessions', tag, query: AuthAccountQuery,
+    summary: "An embedded wallet's active sessions (not paged, never key material)",
+    response: { status: 200, description: 'The sessions', schema: z.object({ data: z.array(AuthSession) }) },
+  }),
+  deleteAuthSession: defineEndpoint({
+    operationId: 'deleteAuthSession', method: 'DELETE', path: '/auth/sessions/{sessionId}', tag, params: sessionParams,
+    summary: 'Revoke a session', description: signed('A session may sign its own revocation.'),
+    response: { status: 204, description: 'Revoked' },
+    errors: [401],
+  }),
+  refreshAuthSession: defineEndpoint({
+    operationId: 'refreshAuthSession', method: 'POST', path: '/auth/sessions/{sessionId}/refresh', tag, params: sessionParams,
+    body: AuthSessionRefreshRequest,
+    summary: 'A new session for the same credential', description: signed('The same clientPublicKey on both legs.'),
+    response: { status: 201, description: 'The new session', schema: AuthSession },
+    errors: [401],
+  }),
+  exportWallet: defineEndpoint({
+    operationId: 'exportWallet', method: 'POST', path: '/internal-accounts/{accountId}/export', tag, params: accountParams, body: WalletExportRequest,
+    summary: 'Export the wallet credentials, sealed to a fresh client key (never stored by the service)',
+    description: signed('A fresh uncompressed clientPublicKey, the same on both legs.'),
+    response: { status: 200, description: 'The sealed credentials', schema: WalletExport },
+    errors: [401],
+  }),
+  updateInternalAccount: defineEndpoint({
+    operationId: 'updateInternalAccount', method: 'PATCH', path: '/internal-accounts/{accountId}', tag, params: accountParams,
+    body: InternalAccountUpdateRequest,
+    summary: "Change an embedded wallet's privacy", description: signed('Embedded wallets only.'),
+    response: { status: 200, description: 'The account', schema: InternalAccount },
+    errors: [401],
+  }),
+} as const;
