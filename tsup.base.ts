@@ -1,8 +1,12 @@
 import { defineConfig } from 'tsup';
 
-/** The build every package shares: ESM + CJS + d.ts for Node 20, one bundle per entry. */
-export const packageBuild = (entries: string[]) =>
+/**
+ * The build every package shares: ESM + CJS + d.ts for Node 20, one bundle per entry. `bundle` names ESM-only
+ * dependencies to inline, so the CJS build works under `require` too.
+ */
+export const packageBuild = (entries: string[], bundle: string[] = []) =>
   defineConfig({
+    noExternal: bundle,
     entry: Object.fromEntries(entries.map((name) => [name, `src/${name}.ts`])),
     format: ['esm', 'cjs'],
     dts: true,

@@ -41,6 +41,19 @@ describe('built packages', () => {
     });
   }
 
+  it('a client made under require() talks to an engine made under require()', () => {
+    const script = `
+      const { createEngine } = require('@railyard/engine');
+      const { createClient } = require('@railyard/client');
+      const engine = createEngine();
+      const client = createClient({ fetch: engine.fetch, clientId: 'sandbox-client-id', clientSecret: 'sandbox-client-secret' });
+      client.customers.create({ customerType: 'INDIVIDUAL', fullName: 'Req Uire' }).then((c) => { console.log(c.fullName); engine.close(); });`;
+    const { code, out, err } = run(packageDir('client'), ['-e', script]);
+    expect(err).toBe('');
+    expect(code).toBe(0);
+    expect(out).toBe('Req Uire');
+  });
+
   it('the engine CLI prints its usage', () => {
     const { code, out } = run(packageDir('engine'), ['dist/cli.js', '--help']);
     expect(code).toBe(0);

@@ -1,3 +1,4 @@
 import { packageBuild } from '../../tsup.base.js';
 
-export default packageBuild(['index']);
+// ky is ESM-only: inline it so `require('@railyard/client')` works on Node 20.
+export default packageBuild(['index'], ['ky']);

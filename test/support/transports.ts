@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { createClient, type RailyardClient } from '@railyard/client';
-import { createEngine } from '@railyard/engine';
+import { createEngine, type Engine } from '@railyard/engine';
 import { createHandlers } from '@railyard/engine/msw';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, beforeEach, describe } from 'vitest';
@@ -21,6 +21,8 @@ export interface Transport {
   clientFor(credentials: { clientId: string; clientSecret: string }): RailyardClient;
   /** A raw request below the base URL, for what a typed client never sends (bad JSON, wrong methods). */
   raw(path: string, init: RequestInit): Promise<Response>;
+  /** The engine, when it runs in this process (in-process and msw): e.g. to await `engine.webhooks.settled()`. */
+  readonly engine?: Engine;
 }
 
 /** `createClient({ fetch: engine.fetch })`: no sockets. */
@@ -28,6 +30,7 @@ export function inProcess(): Transport {
   const engine = createEngine({ platform: ROOT_CREDENTIALS });
   return {
     name: 'in-process',
+    engine,
     start: async () => undefined,
     stop: async () => engine.close(),
     clientFor: (credentials) => createClient({ baseUrl: 'http://in-process.test/2025-10-13', ...credentials, fetch: engine.fetch, sandbox: true }),
@@ -40,9 +43,15 @@ export function viaMsw(): Transport {
   const engine = createEngine({ platform: ROOT_CREDENTIALS });
   const origin = 'https://api.sandbox.msw.test';
   const server = setupServer(...createHandlers(engine, { origin }));
+  // The engine delivers webhooks with the global fetch, which msw intercepts: let deliveries to a receiver the test
+  // runs on loopback through, and refuse anything else unhandled.
+  const onUnhandledRequest = (request: Request, print: { error(): void }) => {
+    if (!/^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?\//.test(request.url)) print.error();
+  };
   return {
     name: 'msw',
-    start: async () => server.listen({ onUnhandledRequest: 'error' }),
+    engine,
+    start: async () => server.listen({ onUnhandledRequest }),
     stop: async () => {
       server.close();
       engine.close();

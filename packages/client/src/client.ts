@@ -26,6 +26,10 @@ import { Sandbox } from './resources/sandbox.js';
 import { Transactions } from './resources/transactions.js';
 import { Verifications } from './resources/verifications.js';
 import { Documents } from './resources/documents.js';
+import { ExchangeRates } from './resources/exchange-rates.js';
+import { Sca } from './resources/sca.js';
+import { Transfers } from './resources/transfers.js';
+import { Webhooks } from './resources/webhooks.js';
 
 export { generateIdempotencyKey };
 
@@ -134,6 +138,17 @@ export class RailyardClient {
   readonly transactions: Transactions;
   /** Receivers to look up before quoting a payment to them, e.g. an UMA address (REFERENCE §9, §14). */
   readonly receivers: Receivers;
+  /** Strong customer authentication: the SCA login session that {@link Quotes.authorize} needs (SPEC §5 item 7). */
+  readonly sca: Sca;
+  /** Indicative exchange rates, fees included (REFERENCE §9). */
+  readonly exchangeRates: ExchangeRates;
+  /** The deprecated `POST /transfer-in` and `/transfer-out` (each method is `@deprecated`: use quotes with `immediatelyExecute`). */
+  readonly transfers: Transfers;
+  /**
+   * Webhook deliveries: verify their signature over the raw body, parse them into typed events, and sign test
+   * deliveries (SPEC §6; REFERENCE §8). Needs no API call (and so no credentials): `new Webhooks()` works alone too.
+   */
+  readonly webhooks: Webhooks;
   /** Verification packets (SPEC §4.3). */
   readonly verifications: Verifications;
   /** Beneficial owners of business customers (SPEC §2.7). */
@@ -211,6 +226,10 @@ export class RailyardClient {
     this.quotes = new Quotes(this);
     this.transactions = new Transactions(this, (ms, signal) => this.#wait(ms, signal));
     this.receivers = new Receivers(this);
+    this.sca = new Sca(this);
+    this.exchangeRates = new ExchangeRates(this);
+    this.transfers = new Transfers(this);
+    this.webhooks = new Webhooks();
     this.verifications = new Verifications(this);
     this.beneficialOwners = new BeneficialOwners(this);
     this.documents = new Documents(this);

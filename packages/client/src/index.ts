@@ -1,7 +1,7 @@
 /**
  * @railyard/client: the typed Railyard SDK. Resources typed from `@railyard/contract`, typed errors, retries with
  * idempotency keys, cursor pagination, debug logging with redaction, payments (quotes, transactions and waiting for
- * them to settle), and the sandbox control plane.
+ * them to settle), webhook verification, and the sandbox control plane.
  *
  * ```ts
  * import { createClient, ConflictError } from '@railyard/client';
@@ -30,7 +30,18 @@ export {
   type KycLink, type KycLinkCreateParams,
 } from './resources/customers.js';
 export { Config, type PlatformConfig, type PlatformConfigUpdateParams } from './resources/config.js';
-export { Quotes, type Quote, type QuoteCreateParams, type QuoteExecuteParams } from './resources/quotes.js';
+export { Quotes, type Quote, type QuoteCreateParams, type QuoteExecuteParams, type QuoteAuthorizeParams } from './resources/quotes.js';
+export {
+  Sca, ScaLogin, type ScaLoginStartParams, type ScaLoginChallenge, type ScaLoginCompleteParams, type ScaLoginSession,
+} from './resources/sca.js';
+export { ExchangeRates, type ExchangeRate, type ExchangeRateList, type ExchangeRateListParams } from './resources/exchange-rates.js';
+export { Transfers, type TransferInParams, type TransferOutParams } from './resources/transfers.js';
+export {
+  Webhooks, WebhookVerificationError, WebhookSignatureMissingError, WebhookSignatureMalformedError, WebhookUnsupportedVersionError,
+  WebhookSignatureMismatchError, WebhookRawBodyError, WebhookKeyError, WebhookPayloadError, type WebhookVerificationReason,
+  type WebhookRawBody, type WebhookHeaders, type WebhookTestHeaderOptions, type WebhookTestKeyPair, type TypedWebhookEvent,
+  type WebhookEventType, type WebhookEventOf,
+} from './resources/webhooks.js';
 export {
   Transactions, type Transaction, type OutgoingTransaction, type IncomingTransaction, type TransactionListParams,
   type TransactionApproveParams, type TransactionRejectParams, type TransactionCancelParams, type TransactionConfirmParams,
@@ -48,7 +59,7 @@ export {
 export {
   Sandbox, SandboxClockResource, SandboxEvents, SandboxPlatforms, SandboxLimitsResource, type SandboxClock, type SandboxSnapshot,
   type SandboxEvent, type SandboxEventListParams, type SandboxPlatformCreateParams, type SandboxPlatform, type OpenApiDocument,
-  type ClockAdvanceParams, type SandboxSendParams, type SandboxUmaReceiveParams, type SandboxLimitsParams, type SandboxLimits,
+  type ClockAdvanceParams, type SandboxWebhookKey, type SandboxSendParams, type SandboxUmaReceiveParams, type SandboxLimitsParams, type SandboxLimits,
 } from './resources/sandbox.js';
 export { APIResource } from './resources/resource.js';
 export {

@@ -15,6 +15,11 @@ export type QuoteCreateParams = BodyParams<typeof paymentEndpoints.createQuote>;
 export type QuoteExecuteParams = BodyParams<typeof paymentEndpoints.executeQuote>;
 /** A priced payment (SPEC §2.8): amounts, fees and rate fixed until `expiresAt`; `transactionId` exists from creation. */
 export type Quote = ResultOf<typeof paymentEndpoints.getQuote>;
+/**
+ * Body of {@link Quotes.authorize}: the answer to the quote's `scaChallenge`, either the SMS `code` or a
+ * `passkeyAssertion` with its `origin` (exactly one), and optionally the customer's `endUserIpAddress`.
+ */
+export type QuoteAuthorizeParams = BodyParams<typeof paymentEndpoints.authorizeQuote>;
 
 /**
  * Quotes (SPEC §3.5, §4.5): price a payment, then send it.
@@ -56,6 +61,36 @@ export class Quotes extends APIResource {
    */
   execute(quoteId: string, body?: QuoteExecuteParams, options?: RequestOptions): APIPromise<Quote> {
     return this._client.call(paymentEndpoints.executeQuote, { params: { quoteId }, body }, requireIdempotencyKey(options));
+  }
+
+  /**
+   * Answers the strong-customer-authentication challenge of a quote (SPEC §5 item 7; REFERENCE §9). Customers in an SCA
+   * region (EUR, USDC) get a quote in `PENDING_AUTHORIZATION` with a `scaChallenge` from {@link Quotes.execute} (or, for
+   * real-time funding, from {@link Quotes.create}); nothing moves until it is answered here. The customer needs a live
+   * SCA login session first ({@link ScaLogin.start} and {@link ScaLogin.complete}).
+   *
+   * ```ts
+   * const executed = await client.quotes.execute(quote.id); // PENDING_AUTHORIZATION, scaChallenge.factor 'SMS_OTP'
+   * const sent = await client.quotes.authorize(quote.id, { code: '123456', endUserIpAddress: '203.0.113.7' });
+   * ```
+   *
+   * Resolves with the quote: the payment is sent (a real-time funding quote gets its `paymentInstructions`), or a next
+   * `scaChallenge` when challenges come in sequence. Rejects with a {@link ConflictError} without a login session
+   * (`SCA_SESSION_REQUIRED`) or when no challenge is outstanding, a {@link BadRequestError} for a wrong code (it counts
+   * towards the lockout), and a {@link LockedError} (`ACCOUNT_LOCKED`, with `details.lockedUntil`) once locked.
+   */
+  authorize(quoteId: string, body: QuoteAuthorizeParams, options?: RequestOptions): APIPromise<Quote> {
+    return this._client.call(paymentEndpoints.authorizeQuote, { params: { quoteId }, body }, options);
+  }
+
+  /**
+   * Sends the SMS code of a quote's outstanding challenge again (`POST /quotes/{id}/authorize/resend`); the challenge's
+   * `expiresAt` is not extended. At most once every 30 seconds: sooner rejects with a {@link RateLimitError} whose
+   * `Retry-After` header says when (the client waits and retries it when `maxRetries` allows, like any 429). A PASSKEY
+   * challenge, or no challenge outstanding, rejects with a {@link ConflictError}.
+   */
+  resendAuthorization(quoteId: string, options?: RequestOptions): APIPromise<void> {
+    return this._client.call(paymentEndpoints.resendQuoteAuthorization, { params: { quoteId } }, options);
   }
 }
 

@@ -23,6 +23,8 @@ export type SandboxPlatformCreateParams = BodyParams<typeof controlPlaneEndpoint
 export type SandboxPlatform = ResultOf<typeof controlPlaneEndpoints.createSandboxPlatform>;
 /** The OpenAPI 3.1 document the sandbox serves. */
 export type OpenApiDocument = ResultOf<typeof controlPlaneEndpoints.getOpenApiDocument>;
+/** The platform's webhook signing public key: `{ publicKeyPem }` (SPKI PEM), for {@link Webhooks.verify}. */
+export type SandboxWebhookKey = ResultOf<typeof controlPlaneEndpoints.getSandboxWebhookKey>;
 /** The body of {@link SandboxClockResource.advance}. */
 export type ClockAdvanceParams = BodyParams<typeof controlPlaneEndpoints.advanceSandboxClock>;
 
@@ -156,6 +158,19 @@ export class Sandbox extends APIResource {
    */
   receiveUma(body: SandboxUmaReceiveParams, options?: RequestOptions): APIPromise<IncomingTransaction> {
     return this._client.call(umaEndpoints.sandboxUmaReceive, { body }, options);
+  }
+
+  /**
+   * The public key the platform's webhook deliveries are signed with (`GET /_sandbox/webhook-key`), as SPKI PEM: give
+   * it to {@link Webhooks.verify} or {@link Webhooks.unwrap}. Each sandbox platform has its own key.
+   *
+   * ```ts
+   * const { publicKeyPem } = await client.sandbox.webhookKey();
+   * const event = await client.webhooks.unwrap(rawBody, request.headers, publicKeyPem);
+   * ```
+   */
+  webhookKey(options?: RequestOptions): APIPromise<SandboxWebhookKey> {
+    return this._client.call(controlPlaneEndpoints.getSandboxWebhookKey, {}, options);
   }
 
   /** The OpenAPI 3.1 document of the API, as the sandbox serves it. */

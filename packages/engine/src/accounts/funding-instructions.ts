@@ -14,7 +14,7 @@ const digitsOf = (id: string, count: number): string => {
 const BY_CURRENCY: Record<string, (accountId: string, reference: string) => PaymentInstructions['accountOrWalletInfo']> = {
   USD: (id, reference) => ({
     accountType: 'USD_ACCOUNT', paymentRails: ['ACH', 'WIRE', 'RTP', 'FEDNOW'], accountNumber: digitsOf(id, 12),
-    routingNumber: '021000021', bankName: 'Railyard Sandbox Bank', reference,
+    routingNumber: '021000021', bankName: 'Railyard Sandbox Bank', bankAccountType: 'CHECKING', reference,
   }),
   EUR: (id, reference) => ({
     accountType: 'EUR_ACCOUNT', paymentRails: ['SEPA', 'SEPA_INSTANT'], iban: `DE89370400440${digitsOf(id, 9)}`,
@@ -27,6 +27,7 @@ const BY_CURRENCY: Record<string, (accountId: string, reference: string) => Paym
   BRL: (id) => ({ accountType: 'BRL_ACCOUNT', qrCode: `00020126580014br.gov.bcb.pix0136${digitsOf(id, 32)}` }),
   USDC: (id) => ({ accountType: 'SOLANA_WALLET', address: solanaLikeAddress(id), assetType: 'USDC' }),
   BTC: (id) => ({ accountType: 'BITCOIN_L1', address: `bc1q${id.replace(/[^0-9a-f]/g, '').slice(0, 38)}`, network: 'BITCOIN' }),
+  USDB: (id) => ({ accountType: 'SPARK_WALLET', address: `sp1q${id.replace(/[^0-9a-f]/g, '').slice(0, 40)}`, assetType: 'USDB' }),
 };
 
 const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
