@@ -29,3 +29,4 @@ export * from './onboarding-endpoints.js';
 export * from './account-checks.js';
 export * from './payment-endpoints.js';
 export * from './uma.js';
+export * from './wallet-crypto/index.js';

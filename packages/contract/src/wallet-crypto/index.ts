@@ -1,0 +1,24 @@
+/**
+ * Wire-format codecs of the embedded wallet (REFERENCE §7, DESIGN §3), written once for the engine (server side) and
+ * `@railyard/wallet` (client side). Web-standard APIs only (WebCrypto, TextEncoder, BigInt): Node 20+, browsers, workers.
+ */
+export * from './errors.js';
+export {
+  type Bytes,
+  bytesToHex,
+  hexToBytes,
+  utf8Encode,
+  utf8Decode,
+  concatBytes,
+  equalBytes,
+  base64UrlEncode,
+  base64UrlDecode,
+  sha256,
+  sha256Hex,
+  randomBytes,
+} from './bytes.js';
+export * from './p256.js';
+export * from './hpke.js';
+export * from './base58.js';
+export * from './stamp.js';
+export * from './bundles.js';
