@@ -141,6 +141,11 @@ export const controlPlaneEndpoints = {
     summary: "The platform's webhook signing public key (SPKI PEM): verify X-Service-Signature with it",
     response: { status: 200, description: 'The public key', schema: z.object({ publicKeyPem: z.string() }).meta({ id: 'SandboxWebhookKey' }) },
   }),
+  getSandboxEnclaveKey: defineEndpoint({
+    operationId: 'getSandboxEnclaveKey', method: 'GET', path: '/_sandbox/enclave-key', tag, controlPlane,
+    summary: 'The enclave signing public key (uncompressed hex) that signs OTP target and export bundles: pin it in a wallet',
+    response: { status: 200, description: 'The key', schema: z.object({ publicKeyHex: z.string() }).meta({ id: 'SandboxEnclaveKey' }) },
+  }),
   getOpenApiDocument: defineEndpoint({
     operationId: 'getOpenApiDocument', method: 'GET', path: '/_sandbox/openapi.json', tag, controlPlane,
     summary: 'This OpenAPI 3.1 document',

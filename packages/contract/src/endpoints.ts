@@ -11,6 +11,7 @@ import { beneficialOwnerEndpoints, verificationEndpoints } from './onboarding-en
 import { paymentEndpoints } from './payment-endpoints.js';
 import { umaEndpoints } from './uma.js';
 import { webhookEndpoints } from './webhooks.js';
+import { authEndpoints } from './auth.js';
 
 /**
  * The type of {@link endpoints}, spelled as references so declaration files name the groups instead of inlining every
@@ -18,7 +19,7 @@ import { webhookEndpoints } from './webhooks.js';
  */
 export type Endpoints = typeof customerEndpoints & typeof internalAccountEndpoints & typeof configEndpoints & typeof controlPlaneEndpoints
   & typeof documentEndpoints & typeof verificationEndpoints & typeof beneficialOwnerEndpoints & typeof onboardingLinkEndpoints
-  & typeof externalAccountEndpoints & typeof ownershipEndpoints & typeof beneficiaryTrustEndpoints & typeof paymentEndpoints & typeof umaEndpoints & typeof scaLoginEndpoints & typeof webhookEndpoints;
+  & typeof externalAccountEndpoints & typeof ownershipEndpoints & typeof beneficiaryTrustEndpoints & typeof paymentEndpoints & typeof umaEndpoints & typeof scaLoginEndpoints & typeof webhookEndpoints & typeof authEndpoints;
 
 /** Every operation of the API, by operationId: the engine serves these and the OpenAPI document describes them. */
 export const endpoints: Endpoints = {
@@ -37,4 +38,5 @@ export const endpoints: Endpoints = {
   ...umaEndpoints,
   ...scaLoginEndpoints,
   ...webhookEndpoints,
+  ...authEndpoints,
 };

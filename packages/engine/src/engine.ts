@@ -25,6 +25,7 @@ import { paymentJobs, paymentRoutes } from './quotes/routes.js';
 import { RETRY_JOB, WebhookDispatcher, type WebhookFetch } from './webhooks/delivery.js';
 import { nextEvent } from './webhooks/outbox.js';
 import { webhookRoutes } from './webhooks/routes.js';
+import { authRoutes } from './auth/routes.js';
 import { generateWebhookKey, importWebhookKey, type WebhookKey } from './webhooks/signing.js';
 
 /** Options of {@link createEngine}. Every port has an in-memory default. */
@@ -147,7 +148,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
   });
 
   const http = createHttpSurface(
-    [...customerRoutes, ...documentRoutes, ...contactVerificationRoutes, ...hostedRoutes, ...accountRoutes, ...platformRoutes, ...beneficialOwnerRoutes, ...externalAccountRoutes, ...ownershipRoutes(externalAccountPort), ...beneficiaryTrustRoutes, ...scaLoginRoutes, ...paymentRoutes, ...webhookRoutes(dispatcher, keyOf), ...verificationRoutes, ...controlPlaneRoutes(platforms, openapi)],
+    [...customerRoutes, ...documentRoutes, ...contactVerificationRoutes, ...hostedRoutes, ...accountRoutes, ...platformRoutes, ...beneficialOwnerRoutes, ...externalAccountRoutes, ...ownershipRoutes(externalAccountPort), ...beneficiaryTrustRoutes, ...scaLoginRoutes, ...paymentRoutes, ...webhookRoutes(dispatcher, keyOf), ...authRoutes, ...verificationRoutes, ...controlPlaneRoutes(platforms, openapi)],
     { authenticate: (header) => platforms.authenticate(header), tenant, idempotency, platformById: (id) => platforms.byId(id), publicError: hostedErrorReply },
   );
 

@@ -27,6 +27,7 @@ export function openInternalAccounts(tenant: TenantContext, customerId: string |
       balance: zero,
       totalBalance: zero,
       fundingPaymentInstructions: fundingInstructionsFor(code, id),
+      ...(CURRENCIES[code]!.internalAccountType === 'EMBEDDED_WALLET' ? { privateEnabled: false } : {}),
       createdAt: now,
       updatedAt: now,
     };
@@ -89,6 +90,13 @@ export function postToAccounts(tenant: TenantContext, kind: string, currency: st
     accounts(tenant).replace(updated);
     tenant.emit('INTERNAL_ACCOUNT.BALANCE_UPDATED', updated);
   }
+}
+
+/** Sets an embedded wallet's `privateEnabled` and announces it (INTERNAL_ACCOUNT.STATUS_UPDATED carries the account). */
+export function setPrivacy(tenant: TenantContext, accountId: string, privateEnabled: boolean): InternalAccount {
+  const updated: InternalAccount = { ...findInternalAccount(tenant, accountId), privateEnabled, updatedAt: tenant.nowIso() };
+  accounts(tenant).replace(updated);
+  return updated;
 }
 
 /** The platform's own internal account in `currency`, opened on first use (platform fees land here, REFERENCE §10). */

@@ -4,8 +4,8 @@ import type { Currency, CustomerInfoFieldName } from '@railyard/contract';
 export interface CurrencyProfile extends Currency {
   /** Region a customer holding this currency belongs to when the request names none. */
   readonly region: string;
-  /** Internal accounts in this currency are fiat or crypto. */
-  readonly internalAccountType: 'INTERNAL_FIAT' | 'INTERNAL_CRYPTO';
+  /** Internal accounts in this currency are fiat, crypto, or an embedded wallet the customer holds the keys of. */
+  readonly internalAccountType: 'INTERNAL_FIAT' | 'INTERNAL_CRYPTO' | 'EMBEDDED_WALLET';
   /** Customer fields the currency's provider requires (SPEC §2.6, REFERENCE §10). */
   readonly providerRequiredCustomerFields: readonly CustomerInfoFieldName[];
   /** Largest single payment, in minor units. */
@@ -31,6 +31,8 @@ export const CURRENCIES: Readonly<Record<string, CurrencyProfile>> = Object.from
     profile('BRL', 'Brazilian Real', 'R$', 2, 'BR', 'INTERNAL_FIAT', ['FULL_NAME', 'BIRTH_DATE']),
     profile('USDC', 'USD Coin', 'USDC', 6, 'US', 'INTERNAL_CRYPTO'),
     profile('BTC', 'Bitcoin', '₿', 8, 'US', 'INTERNAL_CRYPTO'),
+    // Embedded wallets are provisioned for customers holding USDB (REFERENCE §13); their first credential is an email code.
+    profile('USDB', 'USDB Stablecoin', 'USDB', 6, 'US', 'EMBEDDED_WALLET', ['EMAIL']),
   ].map((c) => [c.code, c]),
 );
 

@@ -55,6 +55,7 @@ export const MARKET: Readonly<Record<string, MarketCurrency>> = Object.fromEntri
     market('ZMW', 'Zambian Kwacha', 'ZK', 2, '26.5'),
     market('USDC', 'USD Coin', 'USDC', 6, '1'),
     market('USDT', 'Tether USD', 'USDT', 6, '1'),
+    market('USDB', 'USDB Stablecoin', 'USDB', 6, '1'),
     market('BTC', 'Bitcoin', '₿', 8, '0.00001'),
   ].map((c) => [c.code, c]),
 );

@@ -1,5 +1,5 @@
 import type {
-  Customer, CustomerCreateRequest, CustomerListQuery, CustomerUpdateRequest, EndUserTerms, FieldError, Page, VerificationState,
+  Customer, CustomerCreateRequest, InternalAccount, CustomerListQuery, CustomerUpdateRequest, EndUserTerms, FieldError, Page, VerificationState,
 } from '@railyard/contract';
 import {
   CUSTOMER_RULES, CustomerCreateRequest as CreateSchema, CustomerListQuery as ListSchema, CustomerUpdateRequest as UpdateSchema,
@@ -16,6 +16,7 @@ import { INDIVIDUAL_KYC, lookupSuffix } from '../sandbox/magic-values.js';
 import { CUSTOMER_FIELD_PATHS, valueAt } from './required-fields.js';
 import { initialContactVerification, withContactVerification } from '../contact/contact-verification.js';
 import { umaDomainOf } from '../platforms/config.js';
+import { provisionWalletCredential } from '../auth/records.js';
 
 // Customers (SPEC §2.6, §3.2, §4.3; REFERENCE §2.1).
 
@@ -80,9 +81,16 @@ export function createCustomer(tenant: TenantContext, request: CreateInput): Cus
   if (contactVerification) record.contactVerification = contactVerification;
 
   customers(tenant).insert(record);
-  openInternalAccounts(tenant, id, currencies);
+  provisionWallets(tenant, record, openInternalAccounts(tenant, id, currencies));
   announceStatus(tenant, record);
   return customerView(record, tenant);
+}
+
+/** Each new embedded wallet gets its first credential: an email code to the customer's email (REFERENCE §6, §13). */
+function provisionWallets(tenant: TenantContext, customer: CustomerRecord, opened: InternalAccount[]): void {
+  for (const account of opened) {
+    if (account.type === 'EMBEDDED_WALLET' && customer.email !== undefined) provisionWalletCredential(tenant, account.id, customer.email);
+  }
 }
 
 /**
@@ -146,7 +154,7 @@ export function updateCustomer(tenant: TenantContext, customerId: string, reques
   );
 
   customers(tenant).replace(merged);
-  openInternalAccounts(tenant, customerId, merged.currencies);
+  provisionWallets(tenant, merged, openInternalAccounts(tenant, customerId, merged.currencies));
   return customerView(merged, tenant);
 }
 

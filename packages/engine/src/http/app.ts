@@ -19,6 +19,8 @@ export interface RouteContext<E extends Endpoint> {
   readonly body: BodyOf<E>;
   readonly tenant: TenantContext;
   readonly request: Incoming;
+  /** The request as signed operations fingerprint it: method, path and the exact body text. */
+  readonly signable: string;
 }
 
 /**
@@ -178,7 +180,7 @@ export function createHttpSurface(bindings: readonly Binding[], host: HttpHost):
       const { input, errors } = validate(endpoint, match.params, url.searchParams, rawBody);
       if (check) errors.push(...check({ tenant, params: match.params, body: rawBody?.json }));
       if (errors.length > 0) throw invalidInput(dedupeFieldErrors(errors));
-      const result = await handler({ ...input, tenant, request });
+      const result = await handler({ ...input, tenant, request, signable: `${method} ${path}\u0000${rawBody?.text ?? ''}` });
       if (!(result instanceof HttpResult)) return jsonReply(endpoint.response.status, endpoint.response.schema ? result : undefined);
       const type = result.headers['content-type'];
       return typeof result.body === 'string' && type !== undefined && !type.includes('json')

@@ -233,3 +233,14 @@ export const UMA_RECEIVERS: Readonly<Record<string, SettlementOutcome>> = {
   'pending.long': { settle: 'COMPLETE', afterMs: 24 * 60 * 60_000 },
   'fail.compliance': { settle: 'FAIL', afterMs: 0, failureReason: 'COMPLIANCE_REJECTED' },
 };
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Embedded-wallet authentication (SPEC §4.6; REFERENCE §13)
+
+/** The one-time code every wallet OTP challenge sends (still HPKE-encrypted by the client). */
+export const WALLET_OTP_CODE = '000000';
+
+/** Legacy literals (REFERENCE §13): the first two are still accepted, the third no longer. */
+export const LEGACY_WALLET_SIGNATURE = 'sandbox-valid-signature';
+export const LEGACY_PASSKEY_SIGNATURE = 'sandbox-valid-passkey-signature';
+export const LEGACY_OIDC_TOKEN = 'sandbox-valid-oidc-token';

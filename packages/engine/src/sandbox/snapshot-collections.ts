@@ -11,6 +11,9 @@ import { OWNERSHIP_CHALLENGES } from '../ownership/ownership.js';
 import { SCA_CHALLENGES, SCA_LOCKS, ScaChallengeRecord, ScaLockRecord } from '../sca/sca.js';
 import { TRUSTED_BENEFICIARIES, TrustedBeneficiaryRecord } from '../sca/trust.js';
 import { SCA_SESSIONS, ScaSessionRecord } from '../sca/login.js';
+import { AUTH_CREDENTIALS, AuthCredentialRecord } from '../auth/records.js';
+import { AUTH_SESSIONS, AuthSessionRecord } from '../auth/sessions.js';
+import { SIGNED_REQUESTS, SignedRequestRecord } from '../auth/signed-retry.js';
 import { PLATFORM_SETTINGS, PlatformSettingsRecord } from '../platforms/config.js';
 import { QUOTES, QuoteRecord } from '../quotes/quotes.js';
 import { SETTLEMENTS, SettlementRecord } from '../transactions/settlement.js';
@@ -49,4 +52,7 @@ export const SNAPSHOT_COLLECTIONS: Readonly<Record<string, z.ZodType>> = {
   [SETTLEMENTS]: SettlementRecord,
   [UMA_LOOKUPS]: UmaLookupRecord,
   [SCA_SESSIONS]: ScaSessionRecord,
+  [AUTH_CREDENTIALS]: AuthCredentialRecord,
+  [AUTH_SESSIONS]: AuthSessionRecord,
+  [SIGNED_REQUESTS]: SignedRequestRecord,
 };

@@ -1,0 +1,242 @@
+import { decryptExportBundle, DecryptionKey, encryptOtp, registerPasskey, assertPasskey, SessionKey, SoftwarePasskeyAuthenticator, signedRetryHeaders } from '@railyard/wallet';
+import { computeOauthNonce, createWalletStamp, decodeWalletStamp, encodeWalletStamp, generateP256KeyPairHex } from '@railyard/contract';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { createEngine, type Engine } from '../engine.js';
+import { LEGACY_WALLET_SIGNATURE, WALLET_OTP_CODE } from '../sandbox/magic-values.js';
+import { callApi, type Json } from '../testing/requests.js';
+import { SANDBOX_ENCLAVE_PUBLIC_KEY_HEX } from './enclave.js';
+import { OTP_REISSUE_INTERVAL_MS } from './credentials.js';
+
+// Embedded-wallet authentication through the public API (SPEC §2.5, §4.2, §5; REFERENCE §6, §7), with the client side
+// played by @railyard/wallet as a browser would.
+
+let engine: Engine;
+beforeEach(() => {
+  engine = createEngine({ platform: { regulated: true } });
+});
+const call = (method: string, path: string, body?: unknown, headers?: Record<string, string>) => callApi(engine, method, path, body, headers);
+/** The headers of a signed retry of `challenge` (a 202 body), stamped by `key`. */
+const retryHeaders = async (challenge: Json, key: SessionKey): Promise<Record<string, string>> =>
+  ({ ...(await signedRetryHeaders(challenge as { payloadToSign: string; requestId: string }, key)) });
+
+/** A customer holding USDB, so the sandbox provisions an embedded wallet with an EMAIL_OTP credential. */
+async function wallet(): Promise<{ accountId: string; customerId: string; emailCredential: Json }> {
+  const customer = await call('POST', '/customers', { customerType: 'INDIVIDUAL', fullName: 'Wally Wallet', email: 'wally@example.com', phoneNumber: '+15555550123', currencies: ['USD', 'USDB'] });
+  expect(customer.status, JSON.stringify(customer.body)).toBe(201);
+  const accounts = (await call('GET', `/customers/internal-accounts?customerId=${customer.body.id}`)).body.data as Json[];
+  const account = accounts.find((a) => a.type === 'EMBEDDED_WALLET')!;
+  const credentials = (await call('GET', `/auth/credentials?accountId=${account.id}`)).body.data as Json[];
+  return { accountId: account.id, customerId: customer.body.id, emailCredential: credentials[0]! };
+}
+
+/** The whole EMAIL_OTP sign-in: challenge, encrypted code, signed retry with the TEK. Returns the session and its key. */
+async function signIn(credentialId: string, code = WALLET_OTP_CODE): Promise<{ session: Json; key: SessionKey }> {
+  const challenge = await call('POST', `/auth/credentials/${credentialId}/challenge`);
+  expect(challenge.status, JSON.stringify(challenge.body)).toBe(200);
+  const key = await SessionKey.generate();
+  const encryptedOtpBundle = await encryptOtp({ targetBundle: challenge.body.otpEncryptionTargetBundle, otpCode: code, tekPublicKey: key, pinnedEnclaveKey: SANDBOX_ENCLAVE_PUBLIC_KEY_HEX });
+  const body = { type: 'EMAIL_OTP', encryptedOtpBundle };
+  const first = await call('POST', `/auth/credentials/${credentialId}/verify`, body);
+  expect(first.status, JSON.stringify(first.body)).toBe(202);
+  const retry = await call('POST', `/auth/credentials/${credentialId}/verify`, body, await retryHeaders(first.body, key));
+  expect(retry.status, JSON.stringify(retry.body)).toBe(200);
+  return { session: retry.body, key };
+}
+
+/** Runs a signed action: first leg, then the retry stamped by `key`. Returns both answers. */
+async function signed(method: string, path: string, body: unknown, key: SessionKey) {
+  const first = await call(method, path, body);
+  expect(first.status, JSON.stringify(first.body)).toBe(202);
+  const retry = await call(method, path, body, await retryHeaders(first.body, key));
+  return { first, retry };
+}
+
+describe('embedded wallets and email codes', () => {
+  it('a USDB customer gets an embedded wallet with an EMAIL_OTP credential; signing in opens a session keyed by the TEK', async () => {
+    const { accountId, emailCredential } = await wallet();
+    expect(emailCredential).toMatchObject({ type: 'EMAIL_OTP', nickname: 'wally@example.com', accountId });
+    const { session, key } = await signIn(emailCredential.id);
+    expect(session).toMatchObject({ accountId, type: 'EMAIL_OTP', nickname: 'wally@example.com' });
+    expect(session.id).toMatch(/^Session:/);
+    expect(session.encryptedSessionSigningKey).toBeUndefined();
+    const sessions = (await call('GET', `/auth/sessions?accountId=${accountId}`)).body.data;
+    expect(sessions.map((s: Json) => s.id)).toEqual([session.id]);
+    expect(JSON.stringify(sessions)).not.toContain(key.publicKeyCompressedHex);
+  });
+
+  it('the target bundle is signed by the documented enclave key, served on the control plane', async () => {
+    const { emailCredential } = await wallet();
+    const challenge = (await call('POST', `/auth/credentials/${emailCredential.id}/challenge`)).body;
+    expect(JSON.parse(challenge.otpEncryptionTargetBundle)).toMatchObject({ version: 'v1.0.0', enclaveQuorumPublic: SANDBOX_ENCLAVE_PUBLIC_KEY_HEX });
+    expect((await call('GET', '/_sandbox/enclave-key')).body).toEqual({ publicKeyHex: SANDBOX_ENCLAVE_PUBLIC_KEY_HEX });
+  });
+
+  it('a wrong code is 401 with reason "Invalid OTP code"; re-issues are rate limited with Retry-After', async () => {
+    const { emailCredential } = await wallet();
+    const challenge = (await call('POST', `/auth/credentials/${emailCredential.id}/challenge`)).body;
+    const key = await SessionKey.generate();
+    const wrong = await encryptOtp({ targetBundle: challenge.otpEncryptionTargetBundle, otpCode: '123456', tekPublicKey: key, pinnedEnclaveKey: SANDBOX_ENCLAVE_PUBLIC_KEY_HEX });
+    expect(await call('POST', `/auth/credentials/${emailCredential.id}/verify`, { type: 'EMAIL_OTP', encryptedOtpBundle: wrong }))
+      .toMatchObject({ status: 401, body: { code: 'UNAUTHORIZED', details: { reason: 'Invalid OTP code' } } });
+    const again = await call('POST', `/auth/credentials/${emailCredential.id}/challenge`);
+    expect(again).toMatchObject({ status: 429, body: { code: 'RATE_LIMITED' } });
+    expect(again.headers.get('retry-after')).toBe(String(OTP_REISSUE_INTERVAL_MS / 1000));
+    engine.sandbox().advance(OTP_REISSUE_INTERVAL_MS);
+    expect((await call('POST', `/auth/credentials/${emailCredential.id}/challenge`)).status).toBe(200);
+  });
+});
+
+describe('the signed-retry attack matrix: nothing is accepted', () => {
+  async function setup() {
+    const w = await wallet();
+    const { session, key } = await signIn(w.emailCredential.id);
+    engine.sandbox().advance(OTP_REISSUE_INTERVAL_MS);
+    return { ...w, session, key };
+  }
+  const privacy = (accountId: string) => [`/internal-accounts/${accountId}`, { privateEnabled: true }] as const;
+
+  it('each 401 code of SPEC §5 item 4 is reachable, and the legit retry then succeeds', async () => {
+    const { accountId, key } = await setup();
+    const [path, body] = privacy(accountId);
+    const first = (await call('PATCH', path, body)).body;
+    const headers = await retryHeaders(first, key);
+    expect((await call('PATCH', path, body, { 'request-id': first.requestId })).body.code).toBe('WALLET_SIGNATURE_MISSING');
+    expect((await call('PATCH', path, body, { 'service-wallet-signature': headers['Service-Wallet-Signature']! })).body.code).toBe('REQUEST_ID_MISSING');
+    expect((await call('PATCH', path, body, { ...headers, 'Service-Wallet-Signature': 'not-a-stamp!' })).body.code).toBe('WALLET_SIGNATURE_MALFORMED');
+    expect((await call('PATCH', path, { privateEnabled: false }, headers)).body.code).toBe('WALLET_SIGNATURE_BODY_MISMATCH');
+    const foreign = await SessionKey.generate();
+    expect((await call('PATCH', path, body, await retryHeaders(first, foreign))).body.code).toBe('WALLET_SIGNATURE_INVALID');
+    const wrongPayload = encodeWalletStamp(decodeWalletStamp(await key.stamp('another payload')));
+    expect((await call('PATCH', path, body, { ...headers, 'Service-Wallet-Signature': wrongPayload })).body.code).toBe('WALLET_SIGNATURE_INVALID');
+    const ok = await call('PATCH', path, body, headers);
+    expect(ok).toMatchObject({ status: 200, body: { id: accountId, privateEnabled: true } });
+    expect(await call('PATCH', path, body, headers)).toMatchObject({ status: 401, body: { code: 'UNAUTHORIZED' } });
+  });
+
+  it('an expired challenge, a revoked session and a session of another account are refused', async () => {
+    const a = await setup();
+    const b = await setup();
+    const [path, body] = privacy(a.accountId);
+    const expired = (await call('PATCH', path, body)).body;
+    engine.sandbox().advance(5 * 60_000);
+    expect((await call('PATCH', path, body, await retryHeaders(expired, a.key))).status).toBe(401);
+
+    const other = (await call('PATCH', path, body)).body;
+    expect((await call('PATCH', path, body, await retryHeaders(other, b.key))).body.code).toBe('WALLET_SIGNATURE_INVALID');
+    const crossAccount = (await call('PATCH', ...privacy(b.accountId))).body;
+    expect((await call('PATCH', path, body, await retryHeaders(crossAccount, a.key))).status).toBe(401);
+
+    // Sessions last 15 minutes: sign in again, then revoke the session with itself.
+    const fresh = await signIn(a.emailCredential.id);
+    const revoked = await signed('DELETE', `/auth/sessions/${fresh.session.id}`, undefined, fresh.key);
+    expect(revoked.retry.status).toBe(204);
+    const afterRevoke = (await call('PATCH', path, body)).body;
+    expect((await call('PATCH', path, body, await retryHeaders(afterRevoke, fresh.key))).body.code).toBe('WALLET_SIGNATURE_INVALID');
+  });
+
+  it('the legacy literal signature is still accepted (it skips ECDSA, not the checks around it)', async () => {
+    const { accountId } = await setup();
+    const [path, body] = privacy(accountId);
+    const first = (await call('PATCH', path, body)).body;
+    const ok = await call('PATCH', path, body, { 'Service-Wallet-Signature': LEGACY_WALLET_SIGNATURE, 'Request-Id': first.requestId });
+    expect(ok.body.privateEnabled).toBe(true);
+  });
+});
+
+describe('credentials', () => {
+  it('adds SMS_OTP once (400 on a second), and removes a credential only when signed by another credential’s session', async () => {
+    const { accountId, emailCredential } = await wallet();
+    const { key } = await signIn(emailCredential.id);
+    const added = await signed('POST', '/auth/credentials', { type: 'SMS_OTP', accountId }, key);
+    expect(added.first.body.type).toBe('SMS_OTP');
+    expect(added.retry).toMatchObject({ status: 201, body: { type: 'SMS_OTP', nickname: '+15555550123' } });
+    expect((await call('POST', '/auth/credentials', { type: 'SMS_OTP', accountId })).body.code).toBe('SMS_OTP_CREDENTIAL_ALREADY_EXISTS');
+    expect((await call('POST', '/auth/credentials', { type: 'EMAIL_OTP', accountId })).body.code).toBe('EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS');
+
+    const selfSigned = await signed('DELETE', `/auth/credentials/${emailCredential.id}`, undefined, key);
+    expect(selfSigned.retry.body.code).toBe('WALLET_SIGNATURE_INVALID');
+    const sms = added.retry.body;
+    const challenge = (await call('POST', `/auth/credentials/${sms.id}/challenge`)).body;
+    const smsKey = await SessionKey.generate();
+    const bundle = await encryptOtp({ targetBundle: challenge.otpEncryptionTargetBundle, otpCode: WALLET_OTP_CODE, tekPublicKey: smsKey, pinnedEnclaveKey: SANDBOX_ENCLAVE_PUBLIC_KEY_HEX });
+    const smsBody = { type: 'SMS_OTP', encryptedOtpBundle: bundle };
+    const leg = (await call('POST', `/auth/credentials/${sms.id}/verify`, smsBody)).body;
+    expect((await call('POST', `/auth/credentials/${sms.id}/verify`, smsBody, await retryHeaders(leg, smsKey))).status).toBe(200);
+    expect((await signed('DELETE', `/auth/credentials/${emailCredential.id}`, undefined, smsKey)).retry.status).toBe(204);
+    expect((await call('DELETE', `/auth/credentials/${sms.id}`)).status).toBe(400);
+    expect((await call('GET', `/auth/credentials?accountId=${accountId}`)).body.data.map((c: Json) => c.type)).toEqual(['SMS_OTP']);
+  });
+
+  it('OAUTH: registered from an OIDC token, verified with every claim rule and the nonce of the clientPublicKey', async () => {
+    const { accountId, emailCredential } = await wallet();
+    const { key } = await signIn(emailCredential.id);
+    const client = await generateP256KeyPairHex();
+    const now = Math.floor(engine.clock.now() / 1000);
+    const token = async (claims: Record<string, unknown>) => {
+      const encode = (value: unknown) => btoa(JSON.stringify(value)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+      const nonce = await computeOauthNonce(client.publicKeyCompressedHex);
+      return `${encode({ alg: 'RS256' })}.${encode({ iss: 'https://accounts.google.com', aud: ['app'], sub: 'g-123', email: 'wally@gmail.com', iat: now, exp: now + 600, nonce, ...claims })}.sig`;
+    };
+    const oauth = (await signed('POST', '/auth/credentials', { type: 'OAUTH', accountId, oidcToken: await token({}) }, key)).retry.body;
+    expect(oauth).toMatchObject({ type: 'OAUTH', nickname: 'wally@gmail.com' });
+    const verify = async (oidcToken: string) => call('POST', `/auth/credentials/${oauth.id}/verify`, { type: 'OAUTH', oidcToken, clientPublicKey: client.publicKeyCompressedHex });
+    expect((await verify(await token({}))).body).toMatchObject({ type: 'OAUTH', accountId });
+    expect((await verify(await token({ iat: now - 66 }))).status).toBe(401);
+    expect((await verify(await token({ iat: now - 64 }))).status).toBe(200);
+    expect((await verify(await token({ exp: now - 1 }))).status).toBe(401);
+    expect((await verify(await token({ nonce: 'f'.repeat(64) }))).status).toBe(401);
+    expect((await verify(await token({ sub: 'someone-else' }))).status).toBe(401);
+    expect((await verify(await token({ iss: 'https://evil.example' }))).body.code).toBe('INVALID_INPUT');
+    expect((await call('POST', `/auth/credentials/${oauth.id}/verify`, { type: 'OAUTH', oidcToken: 'not.a.jwt!', clientPublicKey: client.publicKeyCompressedHex })).status).toBe(400);
+  });
+
+  it('PASSKEY: registration and sign-in checked by WebAuthn; the legacy uncompressed key gets a sealed session key', async () => {
+    const { accountId, emailCredential } = await wallet();
+    const { key } = await signIn(emailCredential.id);
+    const authenticator = new SoftwarePasskeyAuthenticator({ origin: 'https://wallet.example' });
+    const registration = await registerPasskey(
+      { accountId, nickname: 'Laptop', challenge: 'cmVnaXN0cmF0aW9uLWNoYWxsZW5nZQ', rp: { id: 'wallet.example', name: 'Wallet' }, user: { id: 'dXNlci0x', name: 'wally' } },
+      { webauthn: authenticator },
+    );
+    const passkey = (await signed('POST', '/auth/credentials', registration, key)).retry;
+    expect(passkey).toMatchObject({ status: 201, body: { type: 'PASSKEY', nickname: 'Laptop', credentialId: registration.attestation.credentialId } });
+    expect((await call('POST', '/auth/credentials', registration)).body.code).toBe('PASSKEY_CREDENTIAL_ALREADY_EXISTS');
+
+    const legacyClient = await DecryptionKey.generate();
+    const challenge = (await call('POST', `/auth/credentials/${passkey.body.id}/challenge`, { clientPublicKey: legacyClient.publicKeyUncompressedHex })).body;
+    expect(challenge.challenge).toMatch(/^[0-9a-f]{64}$/);
+    const assertion = await assertPasskey({ challenge: challenge.challenge, credentialId: passkey.body.credentialId, rpId: 'wallet.example' }, { webauthn: authenticator });
+    expect((await call('POST', `/auth/credentials/${passkey.body.id}/verify`, assertion)).body.code).toBe('REQUEST_ID_MISSING');
+    const session = await call('POST', `/auth/credentials/${passkey.body.id}/verify`, assertion, { 'Request-Id': challenge.requestId });
+    expect(session).toMatchObject({ status: 200, body: { type: 'PASSKEY', accountId } });
+    expect(session.body.encryptedSessionSigningKey).toEqual(expect.any(String));
+    expect((await call('POST', `/auth/credentials/${passkey.body.id}/verify`, assertion, { 'Request-Id': challenge.requestId })).status).toBe(401);
+  });
+});
+
+describe('sessions and wallet actions', () => {
+  it('refresh opens a new session for the same credential; export seals the mnemonic to a fresh key, never stored', async () => {
+    const { accountId, emailCredential } = await wallet();
+    const { session, key } = await signIn(emailCredential.id);
+    const next = await SessionKey.generate();
+    const refreshed = await signed('POST', `/auth/sessions/${session.id}/refresh`, { clientPublicKey: next.publicKeyCompressedHex }, key);
+    expect(refreshed.retry).toMatchObject({ status: 201, body: { accountId, type: 'EMAIL_OTP' } });
+    expect((await call('GET', `/auth/sessions?accountId=${accountId}`)).body.data).toHaveLength(2);
+
+    const exportKey = await DecryptionKey.generate();
+    const exported = await signed('POST', `/internal-accounts/${accountId}/export`, { clientPublicKey: exportKey.publicKeyUncompressedHex }, next);
+    expect(exported.retry.status).toBe(200);
+    const mnemonic = await decryptExportBundle(exported.retry.body.encryptedWalletCredentials, exportKey, SANDBOX_ENCLAVE_PUBLIC_KEY_HEX);
+    expect(mnemonic.split(' ')).toHaveLength(12);
+    expect(JSON.stringify(engine.sandbox().snapshot())).not.toContain(mnemonic);
+  });
+
+  it('a stamp made with the contract codec for an active session is the same as the wallet’s', async () => {
+    const { accountId, emailCredential } = await wallet();
+    const { key } = await signIn(emailCredential.id);
+    const first = (await call('PATCH', `/internal-accounts/${accountId}`, { privateEnabled: true })).body;
+    const keyPair = key.keyPair!;
+    const stamp = await createWalletStamp(first.payloadToSign, keyPair.privateKey, key.publicKeyCompressedHex);
+    expect((await call('PATCH', `/internal-accounts/${accountId}`, { privateEnabled: true }, { 'Service-Wallet-Signature': stamp, 'Request-Id': first.requestId })).status).toBe(200);
+  });
+});

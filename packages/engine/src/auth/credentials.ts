@@ -1,0 +1,349 @@
+/**
+ * Credentials of embedded wallets (SPEC §2.5, §4.2; REFERENCE §6, §7, §13): email and SMS one-time codes (HPKE-sealed
+ * by the client to a target key the sandbox's enclave key signs), OAuth/OIDC tokens, and passkeys (WebAuthn checked
+ * for real). Verifying one opens a session; adding or removing one is a signed action of the account.
+ */
+import type { AuthMethod, AuthSession, InternalAccount, PasskeyAuthChallenge } from '@railyard/contract';
+import {
+  AuthCredentialChallengeRequest, AuthCredentialCreateRequest, AuthCredentialVerifyRequest, base64UrlEncode, createOtpTargetBundle,
+  generateP256KeyPairHex, oauthNonceMatches, openEncryptedOtpBundle, REQUEST_ID_HEADER, sha256Hex, SIGNED_RETRY_TTL_MS, utf8Encode,
+} from '@railyard/contract';
+import { verifyAuthenticationResponse, verifyRegistrationResponse } from '@simplewebauthn/server';
+import type { z } from 'zod';
+import { findInternalAccount } from '../accounts/internal-accounts.js';
+import type { TenantContext } from '../core/context.js';
+import { ApiError, invalidField, notFound } from '../core/errors.js';
+import type { HttpResult, Incoming } from '../http/app.js';
+import { LEGACY_OIDC_TOKEN, LEGACY_PASSKEY_SIGNATURE, WALLET_OTP_CODE } from '../sandbox/magic-values.js';
+import { findCustomer } from '../customers/customers.js';
+import { enclaveSigner } from './enclave.js';
+import { AuthCredentialRecord, credentials } from './records.js';
+import { activeSessions, endSessionsOf, openSession, sessionSigning, type AuthSessionRecord } from './sessions.js';
+import { signedAction } from './signed-retry.js';
+
+/** OTP codes are re-issued at most this often (REFERENCE §6: 429 with Retry-After). */
+export const OTP_REISSUE_INTERVAL_MS = 30_000;
+/** OIDC issuers the sandbox accepts (REFERENCE §7: Google and Apple). */
+export const OIDC_ISSUERS = ['https://accounts.google.com', 'https://appleid.apple.com'] as const;
+/** An OIDC token's `iat` may be this old, plus {@link OIDC_CLOCK_SKEW_MS} (SPEC §8, §4.6). */
+export const OIDC_MAX_AGE_MS = 60_000;
+export const OIDC_CLOCK_SKEW_MS = 5_000;
+
+/** The credential as the API shows it. */
+export const credentialView = (record: AuthCredentialRecord): AuthMethod => ({
+  id: record.id, accountId: record.accountId, type: record.type, nickname: record.nickname,
+  ...(record.credentialId === undefined ? {} : { credentialId: record.credentialId }),
+  createdAt: record.createdAt, updatedAt: record.updatedAt,
+});
+
+/** An embedded wallet: 404 for an unknown account, 400 for an account that is not an embedded wallet. */
+export function findWallet(tenant: TenantContext, accountId: string): InternalAccount {
+  const account = findInternalAccount(tenant, accountId);
+  if (account.type !== 'EMBEDDED_WALLET') throw invalidField('accountId', `${accountId} is ${account.type}, not an EMBEDDED_WALLET: only embedded wallets have credentials`);
+  return account;
+}
+
+/** A credential by id, or 404. */
+export function findCredential(tenant: TenantContext, credentialId: string): AuthCredentialRecord {
+  const record = credentials(tenant).get(credentialId);
+  if (!record) throw notFound('Credential', credentialId);
+  return record;
+}
+
+/** `GET /auth/credentials?accountId=`: not paged. */
+export function listCredentials(tenant: TenantContext, accountId: string): { data: AuthMethod[] } {
+  findWallet(tenant, accountId);
+  return { data: credentials(tenant).findBy('accountId', accountId).map(credentialView) };
+}
+
+const unauthorized = (reason: string) => new ApiError(401, 'UNAUTHORIZED', reason, { reason });
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Challenges
+
+/**
+ * `POST /auth/credentials/{id}/challenge`. OTP: a fresh target key, the bundle the enclave key signs, and (in the
+ * sandbox) the code 000000; at most every {@link OTP_REISSUE_INTERVAL_MS} (429). PASSKEY: a WebAuthn challenge bound to
+ * the `clientPublicKey` of the session it will open.
+ */
+export async function challengeCredential(
+  tenant: TenantContext, credentialId: string, body: z.output<typeof AuthCredentialChallengeRequest> | undefined,
+): Promise<AuthMethod | PasskeyAuthChallenge> {
+  const record = findCredential(tenant, credentialId);
+  const now = tenant.clock.now();
+  if (record.type === 'EMAIL_OTP' || record.type === 'SMS_OTP') {
+    const wait = record.otp ? Date.parse(record.otp.issuedAt) + OTP_REISSUE_INTERVAL_MS - now : 0;
+    if (wait > 0) {
+      throw new ApiError(429, 'RATE_LIMITED', `A code was sent less than ${OTP_REISSUE_INTERVAL_MS / 1000} s ago: retry after ${Math.ceil(wait / 1000)} s`, undefined, {
+        'retry-after': String(Math.ceil(wait / 1000)),
+      });
+    }
+    const target = await generateP256KeyPairHex();
+    const bundle = await createOtpTargetBundle({ targetPublicKeyHex: target.publicKeyUncompressedHex, signer: enclaveSigner, organizationId: tenant.platform.id });
+    const updated: AuthCredentialRecord = {
+      ...findCredential(tenant, credentialId),
+      otp: { targetPrivateKeyHex: target.privateKeyHex, targetPublicKeyHex: target.publicKeyUncompressedHex, issuedAt: new Date(now).toISOString() },
+    };
+    credentials(tenant).replace(updated);
+    return { ...credentialView(updated), otpEncryptionTargetBundle: bundle };
+  }
+  if (record.type === 'PASSKEY') {
+    const clientPublicKey = body?.clientPublicKey;
+    if (clientPublicKey === undefined) throw invalidField('clientPublicKey', 'is required: the public key of the session this sign-in opens', { required: true });
+    const requestId = tenant.ids('Request');
+    const expiresAt = new Date(now + SIGNED_RETRY_TTL_MS).toISOString();
+    // REFERENCE §7: the challenge is the hex SHA-256 of the canonical session-creation request.
+    const challenge = await sha256Hex(JSON.stringify({
+      organizationId: tenant.platform.id,
+      parameters: { accountId: record.accountId, credentialId: record.id, clientPublicKey, requestId },
+      timestampMs: String(now),
+      type: 'ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION',
+    }));
+    credentials(tenant).replace({ ...record, passkeyChallenge: { requestId, challenge, clientPublicKey, expiresAt } });
+    return { ...credentialView(record), credentialId: record.credentialId!, challenge, requestId, expiresAt };
+  }
+  throw invalidField('credentialId', 'OAUTH credentials need no challenge: verify with a fresh OIDC token');
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Verification
+
+/**
+ * `POST /auth/credentials/{id}/verify`. OTP: the sealed code opens with the target key and must be 000000, then a
+ * signed retry stamped with the client's TEK gives the session (the TEK is its key). OAUTH and PASSKEY: the session at once.
+ */
+export async function verifyCredential(
+  tenant: TenantContext, credentialId: string, body: z.output<typeof AuthCredentialVerifyRequest>, request: Incoming, signable: string,
+): Promise<AuthSession | HttpResult> {
+  const record = findCredential(tenant, credentialId);
+  if (body.type !== record.type) throw invalidField('type', `Credential ${credentialId} is ${record.type}`, { enum: [record.type] });
+  if (body.type === 'EMAIL_OTP' || body.type === 'SMS_OTP') {
+    if (!record.otp) throw unauthorized('No code was issued for this credential: call /challenge first');
+    let opened: Awaited<ReturnType<typeof openEncryptedOtpBundle>>;
+    try {
+      opened = await openEncryptedOtpBundle(body.encryptedOtpBundle, record.otp.targetPrivateKeyHex, { targetPublicKeyHex: record.otp.targetPublicKeyHex });
+    } catch {
+      throw unauthorized('Invalid OTP code');
+    }
+    if (opened.otpCode !== WALLET_OTP_CODE) throw unauthorized('Invalid OTP code');
+    const tek = opened.publicKeyCompressedHex;
+    const leg = await signedAction(tenant, request, signable, {
+      accountId: record.accountId, activity: 'ACTIVITY_TYPE_OTP_LOGIN', type: record.type,
+      parameters: { credentialId: record.id, publicKey: tek },
+      signers: () => undefined,
+      requiredSigner: { publicKeyHex: tek, signer: tek },
+    });
+    if (!('signer' in leg)) return leg;
+    const { otp: _used, ...rest } = findCredential(tenant, credentialId);
+    credentials(tenant).replace(rest);
+    return openSession(tenant, record, tek);
+  }
+  if (body.type === 'OAUTH') {
+    const claims = await checkOidcToken(tenant, body.oidcToken, body.clientPublicKey);
+    const identity = record.oauth!;
+    if (claims.iss !== identity.iss || claims.sub !== identity.sub || claims.aud !== identity.aud) {
+      throw unauthorized('The OIDC token names another identity (iss, aud or sub) than this credential');
+    }
+    return openSession(tenant, record, body.clientPublicKey);
+  }
+  return verifyPasskey(tenant, record, body.assertion, request);
+}
+
+async function verifyPasskey(
+  tenant: TenantContext, record: AuthCredentialRecord, assertion: z.output<typeof AuthCredentialVerifyRequest> & { type: 'PASSKEY' } extends { assertion: infer A } ? A : never,
+  request: Incoming,
+): Promise<AuthSession> {
+  const requestId = request.header(REQUEST_ID_HEADER.toLowerCase());
+  if (requestId === null) throw new ApiError(401, 'REQUEST_ID_MISSING', `Send the ${REQUEST_ID_HEADER} header: the requestId of the /challenge response`);
+  const pending = record.passkeyChallenge;
+  if (!pending || pending.requestId !== requestId) throw unauthorized(`Request-Id ${requestId} is not this credential's outstanding challenge: call /challenge again`);
+  if (Date.parse(pending.expiresAt) <= tenant.clock.now()) throw unauthorized('The passkey challenge expired: call /challenge again');
+  if (assertion.credentialId !== record.credentialId) throw unauthorized('The assertion is for another credential');
+  const { passkeyChallenge: _used, ...rest } = record;
+  if (assertion.signature !== LEGACY_PASSKEY_SIGNATURE) {
+    const origin = originOf(assertion.clientDataJson);
+    let verification: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
+    try {
+      verification = await verifyAuthenticationResponse({
+        response: {
+          id: assertion.credentialId, rawId: assertion.credentialId, type: 'public-key', clientExtensionResults: {},
+          response: {
+            clientDataJSON: assertion.clientDataJson, authenticatorData: assertion.authenticatorData, signature: assertion.signature,
+            ...(assertion.userHandle === undefined ? {} : { userHandle: assertion.userHandle }),
+          },
+        },
+        // The WebAuthn challenge is the UTF-8 text of the hex challenge (REFERENCE §7).
+        expectedChallenge: base64UrlEncode(utf8Encode(pending.challenge)),
+        expectedOrigin: origin ?? '',
+        expectedRPID: origin ? new URL(origin).hostname : '',
+        credential: { id: record.credentialId!, publicKey: base64UrlDecodeToBytes(record.passkey!.publicKey), counter: record.passkey!.counter },
+        requireUserVerification: false,
+      });
+    } catch (error) {
+      throw unauthorized(`Passkey assertion refused: ${(error as Error).message}`);
+    }
+    if (!verification.verified) throw unauthorized('Passkey assertion refused');
+    credentials(tenant).replace({ ...rest, passkey: { ...record.passkey!, counter: verification.authenticationInfo.newCounter } });
+  } else {
+    credentials(tenant).replace(rest);
+  }
+  return openSession(tenant, record, pending.clientPublicKey);
+}
+
+const base64UrlDecodeToBytes = (text: string): Uint8Array<ArrayBuffer> =>
+  Uint8Array.from(atob(text.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0));
+
+/** The origin in a base64url clientDataJSON, when it has one. */
+function originOf(clientDataJson: string): string | undefined {
+  try {
+    const parsed = JSON.parse(new TextDecoder().decode(base64UrlDecodeToBytes(clientDataJson))) as { origin?: unknown };
+    return typeof parsed.origin === 'string' && URL.canParse(parsed.origin) ? parsed.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+interface OidcClaims { iss: string; sub: string; aud: string; email?: string }
+
+/** A JWT's claims, or 400 INVALID_INPUT for a token that is not one (REFERENCE §6). */
+function parseOidcToken(token: string): Record<string, unknown> {
+  if (token === LEGACY_OIDC_TOKEN) throw invalidField('oidcToken', 'The legacy sandbox token is no longer accepted: send a JWT-shaped token');
+  const [, payload] = token.split('.');
+  try {
+    const claims = JSON.parse(new TextDecoder().decode(base64UrlDecodeToBytes(payload ?? ''))) as unknown;
+    if (typeof claims !== 'object' || claims === null || Array.isArray(claims)) throw new Error('not an object');
+    return claims as Record<string, unknown>;
+  } catch {
+    throw invalidField('oidcToken', 'is not a JWT: its payload is not base64url JSON');
+  }
+}
+
+/** The identity of an OIDC token (400 for a malformed one or an unsupported issuer). */
+function oidcIdentity(token: string): OidcClaims {
+  const claims = parseOidcToken(token);
+  const aud = Array.isArray(claims.aud) && claims.aud.length === 1 ? claims.aud[0] : claims.aud;
+  if (typeof claims.iss !== 'string' || !(OIDC_ISSUERS as readonly string[]).includes(claims.iss)) {
+    throw invalidField('oidcToken', `iss must be a supported issuer: ${OIDC_ISSUERS.join(', ')}`);
+  }
+  if (typeof aud !== 'string' || aud.length === 0) throw invalidField('oidcToken', 'aud must be a non-empty string or a one-element array');
+  if (typeof claims.sub !== 'string' || claims.sub.length === 0) throw invalidField('oidcToken', 'sub must be a non-empty string');
+  return { iss: claims.iss, sub: claims.sub, aud, ...(typeof claims.email === 'string' ? { email: claims.email } : {}) };
+}
+
+/** Every claim rule of SPEC §4.6 for a verify: identity, `iat` at most 60 s old (5 s skew), `exp` ahead, the nonce. */
+async function checkOidcToken(tenant: TenantContext, token: string, clientPublicKey: string): Promise<OidcClaims> {
+  const identity = oidcIdentity(token);
+  const claims = parseOidcToken(token);
+  const now = tenant.clock.now();
+  if (typeof claims.iat !== 'number' || claims.iat * 1000 > now + OIDC_CLOCK_SKEW_MS || now - claims.iat * 1000 > OIDC_MAX_AGE_MS + OIDC_CLOCK_SKEW_MS) {
+    throw unauthorized('The OIDC token is too old: iat must be within 60 seconds of the request; get a fresh token');
+  }
+  if (typeof claims.exp !== 'number' || claims.exp * 1000 <= now) throw unauthorized('The OIDC token has expired (exp)');
+  if (!(await oauthNonceMatches(claims.nonce, clientPublicKey))) {
+    throw unauthorized('The OIDC token nonce is not the SHA-256 hex of the clientPublicKey sent');
+  }
+  return identity;
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Adding and removing credentials (signed actions)
+
+/** The signers of an account's ordinary actions: any active session of it. */
+const sessionsOf = (tenant: TenantContext, accountId: string) => (publicKey: string | undefined): AuthSessionRecord | undefined =>
+  sessionSigning(tenant, accountId, publicKey);
+
+/**
+ * `POST /auth/credentials`: one EMAIL_OTP and one SMS_OTP per account (400 *_CREDENTIAL_ALREADY_EXISTS), passkeys
+ * distinct by credentialId (400 PASSKEY_CREDENTIAL_ALREADY_EXISTS), OAUTH one per provider identity. The account has a
+ * credential already, so this is a signed action; every check runs on both legs.
+ */
+export async function createCredential(
+  tenant: TenantContext, body: z.output<typeof AuthCredentialCreateRequest>, request: Incoming, signable: string,
+): Promise<AuthMethod | HttpResult> {
+  const wallet = findWallet(tenant, body.accountId);
+  const existing = credentials(tenant).findBy('accountId', wallet.id);
+  const prepared = await prepareCredential(tenant, body, existing);
+  const leg = await signedAction(tenant, request, signable, {
+    accountId: wallet.id, activity: 'ACTIVITY_TYPE_CREATE_AUTHENTICATORS', type: body.type,
+    parameters: { accountId: wallet.id, type: body.type, nickname: prepared.nickname, ...(prepared.credentialId ? { credentialId: prepared.credentialId } : {}) },
+    signers: sessionsOf(tenant, wallet.id),
+  });
+  if (!('signer' in leg)) return leg;
+  const now = tenant.nowIso();
+  return credentialView(credentials(tenant).insert({ id: tenant.ids('AuthMethod'), accountId: wallet.id, ...prepared, createdAt: now, updatedAt: now }));
+}
+
+type Prepared = Pick<AuthCredentialRecord, 'type' | 'nickname' | 'credentialId' | 'passkey' | 'oauth'>;
+
+async function prepareCredential(tenant: TenantContext, body: z.output<typeof AuthCredentialCreateRequest>, existing: AuthCredentialRecord[]): Promise<Prepared> {
+  if (body.type === 'EMAIL_OTP' || body.type === 'SMS_OTP') {
+    if (existing.some((c) => c.type === body.type)) {
+      throw new ApiError(400, `${body.type}_CREDENTIAL_ALREADY_EXISTS`, `The account already has an ${body.type} credential; it may have one`);
+    }
+    const contact = contactOf(tenant, body.accountId, body.type);
+    return { type: body.type, nickname: contact };
+  }
+  if (body.type === 'OAUTH') {
+    const identity = oidcIdentity(body.oidcToken);
+    if (existing.some((c) => c.oauth && c.oauth.iss === identity.iss && c.oauth.sub === identity.sub)) {
+      throw invalidField('oidcToken', 'This provider identity is already a credential of the account');
+    }
+    return { type: 'OAUTH', nickname: identity.email ?? identity.sub, oauth: { iss: identity.iss, sub: identity.sub, aud: identity.aud } };
+  }
+  if (credentials(tenant).findBy('credentialId', body.attestation.credentialId).length > 0) {
+    throw new ApiError(400, 'PASSKEY_CREDENTIAL_ALREADY_EXISTS', 'This passkey (WebAuthn credentialId) is already registered');
+  }
+  const origin = originOf(body.attestation.clientDataJson);
+  let verification: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
+  try {
+    verification = await verifyRegistrationResponse({
+      response: {
+        id: body.attestation.credentialId, rawId: body.attestation.credentialId, type: 'public-key', clientExtensionResults: {},
+        response: { clientDataJSON: body.attestation.clientDataJson, attestationObject: body.attestation.attestationObject, ...(body.attestation.transports ? { transports: body.attestation.transports } : {}) },
+      },
+      expectedChallenge: body.challenge,
+      expectedOrigin: origin ?? '',
+      expectedRPID: origin ? new URL(origin).hostname : '',
+      requireUserVerification: false,
+    });
+  } catch (error) {
+    throw invalidField('attestation', `The passkey registration does not verify: ${(error as Error).message}`);
+  }
+  if (!verification.verified || !verification.registrationInfo) throw invalidField('attestation', 'The passkey registration does not verify');
+  const { credential } = verification.registrationInfo;
+  return {
+    type: 'PASSKEY', nickname: body.nickname, credentialId: body.attestation.credentialId,
+    passkey: { publicKey: base64UrlEncode(credential.publicKey), counter: credential.counter, ...(body.attestation.transports ? { transports: body.attestation.transports } : {}) },
+  };
+}
+
+/** The email or phone of the customer owning a wallet (the OTP credential's nickname); 400 when there is none. */
+function contactOf(tenant: TenantContext, accountId: string, type: 'EMAIL_OTP' | 'SMS_OTP'): string {
+  const { customerId } = findInternalAccount(tenant, accountId);
+  const customer = customerId === undefined ? undefined : findCustomer(tenant, customerId);
+  const contact = type === 'EMAIL_OTP' ? customer?.email : customer?.phoneNumber;
+  if (contact === undefined) {
+    throw invalidField('type', `The wallet's customer has no ${type === 'EMAIL_OTP' ? 'email' : 'phoneNumber'} to send codes to: add it with PATCH /customers/{id}`);
+  }
+  return contact;
+}
+
+/**
+ * `DELETE /auth/credentials/{id}`: signed by a session of another credential of the same account; the only credential
+ * cannot be removed (400). Its sessions end with it.
+ */
+export async function deleteCredential(tenant: TenantContext, credentialId: string, request: Incoming, signable: string): Promise<undefined | HttpResult> {
+  const record = findCredential(tenant, credentialId);
+  if (credentials(tenant).findBy('accountId', record.accountId).length === 1) {
+    throw invalidField('credentialId', 'This is the account’s only credential: add another before removing it');
+  }
+  const leg = await signedAction(tenant, request, signable, {
+    accountId: record.accountId, activity: 'ACTIVITY_TYPE_DELETE_AUTHENTICATORS', type: record.type,
+    parameters: { credentialId },
+    signers: (publicKey) => activeSessions(tenant, record.accountId).find((s) => s.credentialId !== credentialId && (publicKey === undefined || s.publicKey === publicKey)),
+  });
+  if (!('signer' in leg)) return leg;
+  credentials(tenant).delete(credentialId);
+  endSessionsOf(tenant, credentialId);
+  return undefined;
+}

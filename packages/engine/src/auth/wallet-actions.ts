@@ -1,0 +1,92 @@
+/**
+ * Signed actions on an embedded wallet and its sessions (SPEC §4.2; REFERENCE §6, §7): list and revoke sessions,
+ * refresh one, export the wallet's credentials sealed to a fresh client key (never stored), and change its privacy.
+ */
+import type { AuthSession, InternalAccount, WalletExport } from '@railyard/contract';
+import { AuthSessionRefreshRequest, sealExportBundle, sha256, WalletExportRequest } from '@railyard/contract';
+import { entropyToMnemonic } from '@scure/bip39';
+import { wordlist } from '@scure/bip39/wordlists/english';
+import type { z } from 'zod';
+import { setPrivacy } from '../accounts/internal-accounts.js';
+import type { TenantContext } from '../core/context.js';
+import { notFound } from '../core/errors.js';
+import type { HttpResult, Incoming } from '../http/app.js';
+import { findWallet } from './credentials.js';
+import { credentials } from './records.js';
+import { activeSessions, endSession, findSession, openSession, sessionSigning, sessionView, type AuthSessionRecord } from './sessions.js';
+import { signedAction } from './signed-retry.js';
+import { enclaveSigner } from './enclave.js';
+
+const anySession = (tenant: TenantContext, accountId: string) => (publicKey: string | undefined): AuthSessionRecord | undefined =>
+  sessionSigning(tenant, accountId, publicKey);
+
+/** `GET /auth/sessions?accountId=`: active sessions, never key material. */
+export function listSessions(tenant: TenantContext, accountId: string): { data: AuthSession[] } {
+  findWallet(tenant, accountId);
+  return { data: activeSessions(tenant, accountId).map(sessionView) };
+}
+
+/** `DELETE /auth/sessions/{id}`: signed by any session of the account, this one included. */
+export async function revokeSession(tenant: TenantContext, sessionId: string, request: Incoming, signable: string): Promise<undefined | HttpResult> {
+  const session = findSession(tenant, sessionId);
+  const leg = await signedAction(tenant, request, signable, {
+    accountId: session.accountId, activity: 'ACTIVITY_TYPE_DELETE_SESSIONS', type: session.type, parameters: { sessionId },
+    signers: anySession(tenant, session.accountId),
+  });
+  if (!('signer' in leg)) return leg;
+  endSession(tenant, sessionId);
+  return undefined;
+}
+
+/** `POST /auth/sessions/{id}/refresh`: a new session of the same credential for the `clientPublicKey` of both legs. */
+export async function refreshSession(
+  tenant: TenantContext, sessionId: string, body: z.output<typeof AuthSessionRefreshRequest>, request: Incoming, signable: string,
+): Promise<AuthSession | HttpResult> {
+  const session = findSession(tenant, sessionId);
+  const leg = await signedAction(tenant, request, signable, {
+    accountId: session.accountId, activity: 'ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION', type: session.type,
+    parameters: { sessionId, clientPublicKey: body.clientPublicKey },
+    signers: anySession(tenant, session.accountId),
+  });
+  if (!('signer' in leg)) return leg;
+  const credential = credentials(tenant).get(session.credentialId);
+  if (!credential) throw notFound('Credential', session.credentialId);
+  return openSession(tenant, credential, body.clientPublicKey);
+}
+
+/**
+ * The wallet's BIP-39 mnemonic. The sandbox derives it from the account id, so an export always shows the same words;
+ * it is never stored, and only ever leaves sealed to a client key.
+ */
+async function mnemonicOf(accountId: string): Promise<string> {
+  return entropyToMnemonic((await sha256(`railyard sandbox wallet ${accountId}`)).slice(0, 16), wordlist);
+}
+
+/** `POST /internal-accounts/{id}/export`: the mnemonic sealed to the fresh key of both legs, in a signed enclave bundle. */
+export async function exportWallet(
+  tenant: TenantContext, accountId: string, body: z.output<typeof WalletExportRequest>, request: Incoming, signable: string,
+): Promise<WalletExport | HttpResult> {
+  const wallet = findWallet(tenant, accountId);
+  const leg = await signedAction(tenant, request, signable, {
+    accountId: wallet.id, activity: 'ACTIVITY_TYPE_EXPORT_WALLET', parameters: { accountId: wallet.id, targetPublicKey: body.clientPublicKey },
+    signers: anySession(tenant, wallet.id),
+  });
+  if (!('signer' in leg)) return leg;
+  const encryptedWalletCredentials = await sealExportBundle({
+    clientPublicKeyHex: body.clientPublicKey, mnemonic: await mnemonicOf(wallet.id), organizationId: tenant.platform.id, signer: enclaveSigner,
+  });
+  return { id: wallet.id, encryptedWalletCredentials };
+}
+
+/** `PATCH /internal-accounts/{id}`: the wallet's privacy, a signed action. */
+export async function updateWallet(
+  tenant: TenantContext, accountId: string, body: { privateEnabled: boolean }, request: Incoming, signable: string,
+): Promise<InternalAccount | HttpResult> {
+  const wallet = findWallet(tenant, accountId);
+  const leg = await signedAction(tenant, request, signable, {
+    accountId: wallet.id, activity: 'ACTIVITY_TYPE_UPDATE_WALLET', parameters: { accountId: wallet.id, privateEnabled: body.privateEnabled },
+    signers: anySession(tenant, wallet.id),
+  });
+  if (!('signer' in leg)) return leg;
+  return setPrivacy(tenant, wallet.id, body.privateEnabled);
+}
