@@ -240,3 +240,29 @@ describe('sessions and wallet actions', () => {
     expect((await call('PATCH', `/internal-accounts/${accountId}`, { privateEnabled: true }, { 'Service-Wallet-Signature': stamp, 'Request-Id': first.requestId })).status).toBe(200);
   });
 });
+
+describe('payments from an embedded wallet', () => {
+  it('execute needs the stamp of the quote’s payloadToSign by an active session of the wallet', async () => {
+    const { accountId, customerId, emailCredential } = await wallet();
+    const { key } = await signIn(emailCredential.id);
+    await call('POST', `/sandbox/internal-accounts/${accountId}/fund`, { amount: 5_000_000 });
+    const usd = (await call('GET', `/customers/internal-accounts?customerId=${customerId}&currency=USD`)).body.data[0].id;
+    const quote = (await call('POST', '/quotes', {
+      source: { sourceType: 'ACCOUNT', accountId }, destination: { destinationType: 'ACCOUNT', accountId: usd }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1_000_000,
+    })).body;
+    const signing = quote.paymentInstructions[0].accountOrWalletInfo;
+    expect(signing.accountType).toBe('EMBEDDED_WALLET');
+    expect(JSON.parse(signing.payloadToSign)).toMatchObject({ type: 'ACTIVITY_TYPE_SIGN_TRANSACTION', generateAppProofs: true, parameters: { quoteId: quote.id, amount: '1000000' } });
+    const execute = (headers?: Record<string, string>) => call('POST', `/quotes/${quote.id}/execute`, undefined, headers);
+    expect((await execute()).body.code).toBe('WALLET_SIGNATURE_MISSING');
+    expect((await execute({ 'Service-Wallet-Signature': 'x' })).body.code).toBe('WALLET_SIGNATURE_MALFORMED');
+    const stranger = await SessionKey.generate();
+    expect((await execute({ 'Service-Wallet-Signature': await stranger.stamp(signing.payloadToSign) })).body.code).toBe('WALLET_SIGNATURE_INVALID');
+    expect((await execute({ 'Service-Wallet-Signature': await key.stamp('something else') })).body.code).toBe('WALLET_SIGNATURE_INVALID');
+    const paid = await execute({ 'Service-Wallet-Signature': await key.stamp(signing.payloadToSign) });
+    expect(paid).toMatchObject({ status: 200, body: { status: 'COMPLETED' } });
+    expect((await call('POST', '/quotes', {
+      source: { sourceType: 'ACCOUNT', accountId }, destination: { destinationType: 'ACCOUNT', accountId: usd }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1, immediatelyExecute: true,
+    })).body.details.errors[0].field).toBe('immediatelyExecute');
+  });
+});

@@ -57,6 +57,31 @@ export interface SignedAction<S> {
 const unauthorized = (code: 'WALLET_SIGNATURE_MISSING' | 'WALLET_SIGNATURE_MALFORMED' | 'WALLET_SIGNATURE_BODY_MISMATCH' | 'WALLET_SIGNATURE_INVALID' | 'REQUEST_ID_MISSING' | 'UNAUTHORIZED', message: string) =>
   new ApiError(401, code, message, code === 'UNAUTHORIZED' ? { reason: message } : undefined);
 
+/**
+ * Checks a `Service-Wallet-Signature` stamp over `payload`: readable (else 401 WALLET_SIGNATURE_MALFORMED), made by a
+ * key `signers` allows and verifying over the exact payload bytes (else 401 WALLET_SIGNATURE_INVALID). The sandbox's
+ * legacy literal skips the ECDSA check (SPEC §4.6) but still needs a signer the action allows. Returns the signer.
+ */
+export async function checkStamp<S>(stamp: string, payload: string, signers: SignerLookup<S>): Promise<S> {
+  if (stamp === LEGACY_WALLET_SIGNATURE) {
+    const signer = signers(undefined);
+    if (signer === undefined) throw unauthorized('WALLET_SIGNATURE_INVALID', 'No active session of this account may sign this action');
+    return signer;
+  }
+  let decoded: ReturnType<typeof decodeWalletStamp>;
+  try {
+    decoded = decodeWalletStamp(stamp);
+  } catch (error) {
+    throw unauthorized('WALLET_SIGNATURE_MALFORMED', `${WALLET_SIGNATURE_HEADER} is not a stamp: ${(error as Error).message}`);
+  }
+  const signer = signers(decoded.publicKey);
+  if (signer === undefined) throw unauthorized('WALLET_SIGNATURE_INVALID', 'The stamp is signed by a key that is not an active session of this account (or not one allowed for this action)');
+  if (!(await verifyWalletStampSignature(decoded, payload))) {
+    throw unauthorized('WALLET_SIGNATURE_INVALID', 'The stamp signature does not verify over payloadToSign: sign its exact bytes with the session key');
+  }
+  return signer;
+}
+
 /** The retry passed every check: the operation may run, on behalf of `signer`. */
 export interface Signed<S> {
   readonly signer: S;
@@ -73,15 +98,6 @@ export async function signedAction<S>(tenant: TenantContext, request: Incoming, 
   if (stamp === null) throw unauthorized('WALLET_SIGNATURE_MISSING', `A signed retry carries the ${WALLET_SIGNATURE_HEADER} header: the stamp of payloadToSign`);
   if (requestId === null) throw unauthorized('REQUEST_ID_MISSING', `A signed retry carries the ${REQUEST_ID_HEADER} header: the requestId of the 202 challenge`);
 
-  const legacy = stamp === LEGACY_WALLET_SIGNATURE;
-  let decoded: ReturnType<typeof decodeWalletStamp> | undefined;
-  if (!legacy) {
-    try {
-      decoded = decodeWalletStamp(stamp);
-    } catch (error) {
-      throw unauthorized('WALLET_SIGNATURE_MALFORMED', `${WALLET_SIGNATURE_HEADER} is not a stamp: ${(error as Error).message}`);
-    }
-  }
   const pending = requests(tenant).get(requestId);
   if (!pending || pending.accountId !== action.accountId) throw unauthorized('UNAUTHORIZED', `Request-Id ${requestId} is not a challenge of this account: start the request again without signature headers`);
   if (pending.used) throw unauthorized('UNAUTHORIZED', `Request-Id ${requestId} was already used: each challenge signs one request`);
@@ -90,21 +106,11 @@ export async function signedAction<S>(tenant: TenantContext, request: Incoming, 
     throw unauthorized('WALLET_SIGNATURE_BODY_MISMATCH', 'The retry differs from the request that got the challenge: repeat it byte for byte (method, path and body)');
   }
 
-  let signer: S | undefined;
-  if (legacy) {
-    // The sandbox's legacy literal skips ECDSA (SPEC §4.6), but a key must still be able to sign for the account.
-    signer = pending.signerPublicKey !== undefined ? action.requiredSigner?.signer : action.signers(undefined);
-  } else {
-    const publicKey = decoded!.publicKey;
-    signer = pending.signerPublicKey !== undefined
-      ? (publicKey === pending.signerPublicKey ? action.requiredSigner?.signer : undefined)
-      : action.signers(publicKey);
-    if (signer === undefined) throw unauthorized('WALLET_SIGNATURE_INVALID', 'The stamp is signed by a key that is not an active session of this account (or not one allowed for this action)');
-    if (!(await verifyWalletStampSignature(decoded!, pending.payloadToSign))) {
-      throw unauthorized('WALLET_SIGNATURE_INVALID', 'The stamp signature does not verify over payloadToSign: sign its exact bytes with the session key');
-    }
-  }
-  if (signer === undefined) throw unauthorized('WALLET_SIGNATURE_INVALID', 'No active session of this account may sign this action');
+  const required = pending.signerPublicKey;
+  const signers: SignerLookup<S> = required === undefined
+    ? action.signers
+    : (publicKey) => (publicKey === undefined || publicKey === required ? action.requiredSigner?.signer : undefined);
+  const signer = await checkStamp(stamp, pending.payloadToSign, signers);
   // Checked again after the await: a concurrent retry with the same id may have used it meanwhile.
   if (requests(tenant).get(requestId)!.used) throw unauthorized('UNAUTHORIZED', `Request-Id ${requestId} was already used: each challenge signs one request`);
   requests(tenant).replace({ ...pending, used: true });

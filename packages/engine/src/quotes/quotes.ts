@@ -5,12 +5,15 @@
  */
 import type { OutgoingTransaction, Quote, QuoteRequest as QuoteRequestInput, Transaction } from '@railyard/contract';
 import {
-  Quote as QuoteSchema, QuoteAuthorizeRequest, QuoteRequest, SandboxSendRequest, ScaChallenge as ScaChallengeSchema, TransferInRequest, TransferOutRequest,
+  WALLET_SIGNATURE_HEADER, Quote as QuoteSchema, QuoteAuthorizeRequest, QuoteRequest, SandboxSendRequest, ScaChallenge as ScaChallengeSchema, TransferInRequest, TransferOutRequest,
 } from '@railyard/contract';
 import { z } from 'zod';
 import { realtimeFundingInstructions } from '../accounts/funding-instructions.js';
 import { findInternalAccount } from '../accounts/internal-accounts.js';
 import { assertScaSession } from '../sca/login.js';
+import { checkStamp } from '../auth/signed-retry.js';
+import { sessionSigning } from '../auth/sessions.js';
+import type { Incoming } from '../http/app.js';
 import { answerScaChallenge, isScaCustomer, issueScaChallenge } from '../sca/sca.js';
 import { midRate } from '../config/exchange-rates.js';
 import type { TenantContext } from '../core/context.js';
@@ -161,6 +164,10 @@ export function createQuote(tenant: TenantContext, request: CreateInput): Quote 
   if (request.immediatelyExecute && source.kind === 'REALTIME') {
     throw invalidField('immediatelyExecute', 'Real-time funding quotes execute when the money arrives, never by call');
   }
+  const fromWallet = source.kind === 'INTERNAL' && source.account.type === 'EMBEDDED_WALLET';
+  if (request.immediatelyExecute && fromWallet) {
+    throw invalidField('immediatelyExecute', 'An embedded wallet signs its payments: execute the quote with the stamp of its payloadToSign');
+  }
   if (request.lockedCurrencyAmount < 1) throw new ApiError(400, 'INVALID_AMOUNT', 'lockedCurrencyAmount must be at least 1 (the smallest unit of the currency)');
   const priced = price({
     sending: source.currency, receiving: destination.currency, lockedCurrencySide: request.lockedCurrencySide,
@@ -178,7 +185,9 @@ export function createQuote(tenant: TenantContext, request: CreateInput): Quote 
   const transactionId = tenant.ids('Transaction');
   const expiresAt = new Date(now + (source.kind === 'REALTIME' ? QUOTE_LIFETIME_MS.REALTIME_FUNDING : QUOTE_LIFETIME_MS.ACCOUNT)).toISOString();
   const createdAt = new Date(now).toISOString();
-  const paymentInstructions = source.kind === 'REALTIME' ? realtimeFundingInstructions(source.currency.code, source.network, quoteId) : undefined;
+  const paymentInstructions = source.kind === 'REALTIME'
+    ? realtimeFundingInstructions(source.currency.code, source.network, quoteId)
+    : fromWallet ? [walletSigningInstructions(tenant, quoteId, source.account.id, priced, destination)] : undefined;
   const transactionSource: OutgoingTransaction['source'] = source.kind === 'REALTIME'
     ? { sourceType: 'REALTIME_FUNDING', currency: source.currency.code, ...(source.customerId === undefined ? {} : { customerId: source.customerId }) }
     : { sourceType: 'ACCOUNT', accountId: source.account.id, currency: source.currency.code };
@@ -227,6 +236,45 @@ export function createQuote(tenant: TenantContext, request: CreateInput): Quote 
   // A real-time payer in an SCA region authorizes before learning where to send the money (REFERENCE §4.1: 202).
   if (source.kind === 'REALTIME' && needsAuthorization(tenant, record)) return awaitAuthorization(tenant, record);
   return quoteView(tenant, record);
+}
+
+/**
+ * What an embedded wallet signs to send a payment (REFERENCE §2.2, §6): the `EMBEDDED_WALLET` instructions carry
+ * service-minted JSON text naming the quote, the amount and the destination; execute carries its stamp.
+ */
+function walletSigningInstructions(
+  tenant: TenantContext, quoteId: string, accountId: string, priced: Price, destination: Destination,
+): NonNullable<Quote['paymentInstructions']>[number] {
+  const payloadToSign = JSON.stringify({
+    organizationId: tenant.platform.id,
+    parameters: {
+      quoteId, accountId, amount: String(priced.totalSendingAmount),
+      destination: destination.kind === 'UMA' ? destination.address : destination.account.id,
+    },
+    timestampMs: String(tenant.clock.now()),
+    type: 'ACTIVITY_TYPE_SIGN_TRANSACTION',
+    generateAppProofs: true,
+  });
+  return { accountOrWalletInfo: { accountType: 'EMBEDDED_WALLET', payloadToSign }, instructionsNotes: 'Stamp payloadToSign with a session of the wallet and execute with Service-Wallet-Signature' };
+}
+
+/**
+ * `POST /quotes/{id}/execute` as the API serves it: a quote paid from an embedded wallet needs `Service-Wallet-Signature`,
+ * the stamp of its payloadToSign by an active session of the wallet (no Request-Id; 401 WALLET_SIGNATURE_* otherwise).
+ * The signature is checked first; execution itself then runs without yielding.
+ */
+export async function executeQuoteFromApi(tenant: TenantContext, quoteId: string, request: Incoming): Promise<Quote> {
+  const record = findRecord(tenant, quoteId);
+  const signing = record.quote.paymentInstructions?.find((i) => i.accountOrWalletInfo.accountType === 'EMBEDDED_WALLET')?.accountOrWalletInfo;
+  if (signing && 'payloadToSign' in signing) {
+    const stamp = request.header(WALLET_SIGNATURE_HEADER.toLowerCase());
+    if (stamp === null) {
+      throw new ApiError(401, 'WALLET_SIGNATURE_MISSING', `Quote ${quoteId} is paid from an embedded wallet: send ${WALLET_SIGNATURE_HEADER}, the stamp of its payloadToSign`);
+    }
+    const accountId = (record.quote.source as { accountId: string }).accountId;
+    await checkStamp(stamp, signing.payloadToSign, (publicKey) => sessionSigning(tenant, accountId, publicKey));
+  }
+  return executeQuote(tenant, quoteId);
 }
 
 /** PENDING → EXPIRED once `expiresAt` has passed (the clock job, and any read or move that finds it overdue). */

@@ -6,7 +6,7 @@ import { confirmReceipt, findTransaction, listTransactions } from '../transactio
 import { lookupReceiver, receiveUmaPayment } from '../uma/uma.js';
 import { listExchangeRates } from './exchange-rates.js';
 import {
-  authorizeQuote, createQuote, executeQuote, EXPIRE_JOB, expireJob, resendQuoteAuthorization, retrieveQuote, sandboxSend, SCA_TIMEOUT_JOB, scaTimeoutJob,
+  authorizeQuote, createQuote, executeQuoteFromApi, EXPIRE_JOB, expireJob, resendQuoteAuthorization, retrieveQuote, sandboxSend, SCA_TIMEOUT_JOB, scaTimeoutJob,
   transferIn, transferOut,
 } from './quotes.js';
 
@@ -18,7 +18,7 @@ export const paymentRoutes = [
     return quote.status === 'PENDING_AUTHORIZATION' && quote.source.sourceType === 'REALTIME_FUNDING' ? new HttpResult(202, quote) : quote;
   }),
   bind(e.getQuote, ({ tenant, params }) => retrieveQuote(tenant, params.quoteId)),
-  bind(e.executeQuote, ({ tenant, params }) => executeQuote(tenant, params.quoteId)),
+  bind(e.executeQuote, ({ tenant, params, request }) => executeQuoteFromApi(tenant, params.quoteId, request)),
   bind(e.authorizeQuote, ({ tenant, params, body }) => authorizeQuote(tenant, params.quoteId, body)),
   bind(e.resendQuoteAuthorization, ({ tenant, params }) => resendQuoteAuthorization(tenant, params.quoteId)),
   bind(e.sandboxSend, ({ tenant, body }) => sandboxSend(tenant, body)),
