@@ -266,3 +266,39 @@ describe('payments from an embedded wallet', () => {
     })).body.details.errors[0].field).toBe('immediatelyExecute');
   });
 });
+
+describe('a customer email tied to EMAIL_OTP credentials', () => {
+  it('changing it is signed by the wallet, and the credential follows; other changes need no signature', async () => {
+    const { customerId, emailCredential, accountId } = await wallet();
+    const { key } = await signIn(emailCredential.id);
+    expect((await call('PATCH', `/customers/${customerId}`, { customerType: 'INDIVIDUAL', nationality: 'GB' })).status).toBe(200);
+    const change = { customerType: 'INDIVIDUAL', email: 'wally.new@example.com' };
+    const { first, retry } = await signed('PATCH', `/customers/${customerId}`, change, key);
+    expect(JSON.parse(first.body.payloadToSign)).toMatchObject({ type: 'ACTIVITY_TYPE_UPDATE_USER_EMAIL', parameters: { email: 'wally.new@example.com', credentialIds: [emailCredential.id] } });
+    expect(retry).toMatchObject({ status: 200, body: { email: 'wally.new@example.com' } });
+    expect((await call('GET', `/auth/credentials?accountId=${accountId}`)).body.data[0].nickname).toBe('wally.new@example.com');
+  });
+
+  it('409 EMAIL_OTP_EMAIL_ALREADY_EXISTS for another wallet’s address; 409 EMAIL_OTP_CREDENTIAL_SET_CHANGED when the set moves between legs', async () => {
+    const a = await wallet();
+    const other = await call('POST', '/customers', { customerType: 'INDIVIDUAL', fullName: 'Olga Other', email: 'olga@example.com', currencies: ['USDB'] });
+    expect(other.status).toBe(201);
+    expect((await call('PATCH', `/customers/${a.customerId}`, { customerType: 'INDIVIDUAL', email: 'olga@example.com' })).body.code).toBe('EMAIL_OTP_EMAIL_ALREADY_EXISTS');
+
+    const { key } = await signIn(a.emailCredential.id);
+    const change = { customerType: 'INDIVIDUAL', email: 'moved@example.com' };
+    const first = (await call('PATCH', `/customers/${a.customerId}`, change)).body;
+    const sms = (await signed('POST', '/auth/credentials', { type: 'SMS_OTP', accountId: a.accountId }, key)).retry.body;
+    expect(sms.type).toBe('SMS_OTP');
+    // Remove the tied EMAIL_OTP credential with a session of the SMS one: the set the challenge named is gone.
+    const challenge = (await call('POST', `/auth/credentials/${sms.id}/challenge`)).body;
+    const smsKey = await SessionKey.generate();
+    const smsBody = { type: 'SMS_OTP', encryptedOtpBundle: await encryptOtp({ targetBundle: challenge.otpEncryptionTargetBundle, otpCode: WALLET_OTP_CODE, tekPublicKey: smsKey, pinnedEnclaveKey: SANDBOX_ENCLAVE_PUBLIC_KEY_HEX }) };
+    const leg = (await call('POST', `/auth/credentials/${sms.id}/verify`, smsBody)).body;
+    await call('POST', `/auth/credentials/${sms.id}/verify`, smsBody, await retryHeaders(leg, smsKey));
+    await signed('DELETE', `/auth/credentials/${a.emailCredential.id}`, undefined, smsKey);
+    const retry = await call('PATCH', `/customers/${a.customerId}`, change, await retryHeaders(first, smsKey));
+    expect(retry).toMatchObject({ status: 409, body: { code: 'EMAIL_OTP_CREDENTIAL_SET_CHANGED' } });
+    expect((await call('GET', `/customers/${a.customerId}`)).body.email).toBe('wally@example.com');
+  });
+});

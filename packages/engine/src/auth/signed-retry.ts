@@ -85,6 +85,8 @@ export async function checkStamp<S>(stamp: string, payload: string, signers: Sig
 /** The retry passed every check: the operation may run, on behalf of `signer`. */
 export interface Signed<S> {
   readonly signer: S;
+  /** What was signed: the first leg's payload, with the parameters it named then. */
+  readonly payloadToSign: string;
 }
 
 /**
@@ -114,7 +116,7 @@ export async function signedAction<S>(tenant: TenantContext, request: Incoming, 
   // Checked again after the await: a concurrent retry with the same id may have used it meanwhile.
   if (requests(tenant).get(requestId)!.used) throw unauthorized('UNAUTHORIZED', `Request-Id ${requestId} was already used: each challenge signs one request`);
   requests(tenant).replace({ ...pending, used: true });
-  return { signer };
+  return { signer, payloadToSign: pending.payloadToSign };
 }
 
 function firstLeg<S>(tenant: TenantContext, signable: string, action: SignedAction<S>): HttpResult {

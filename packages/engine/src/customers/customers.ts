@@ -138,6 +138,14 @@ export function retrieveCustomer(tenant: TenantContext, customerId: string): Cus
 
 /** `PATCH /customers/{id}`: partial update; `currencies` and `address` are replaced, `businessInfo` merged. */
 export function updateCustomer(tenant: TenantContext, customerId: string, request: UpdateInput): Customer {
+  const merged = prepareCustomerUpdate(tenant, customerId, request);
+  customers(tenant).replace(merged);
+  provisionWallets(tenant, merged, openInternalAccounts(tenant, customerId, merged.currencies));
+  return customerView(merged, tenant);
+}
+
+/** The customer a PATCH would produce, after every check; nothing is stored (a signed update checks before it asks). */
+export function prepareCustomerUpdate(tenant: TenantContext, customerId: string, request: UpdateInput): CustomerRecord {
   const input = normalizeUmaAddress(request);
   const existing = findCustomer(tenant, customerId);
   if (existing.isDeleted) throw new ApiError(410, 'CUSTOMER_DELETED', `Customer ${customerId} was deleted`);
@@ -152,10 +160,7 @@ export function updateCustomer(tenant: TenantContext, customerId: string, reques
     merged.platformCustomerId !== existing.platformCustomerId ? merged.platformCustomerId : undefined,
     merged.umaAddress !== existing.umaAddress ? merged.umaAddress : undefined,
   );
-
-  customers(tenant).replace(merged);
-  provisionWallets(tenant, merged, openInternalAccounts(tenant, customerId, merged.currencies));
-  return customerView(merged, tenant);
+  return merged;
 }
 
 /** `DELETE /customers/{id}`: marks the customer deleted; a second delete is 410 (REFERENCE §2.1). */

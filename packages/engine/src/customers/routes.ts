@@ -1,6 +1,7 @@
 import { customerEndpoints as e } from '@railyard/contract';
 import { bind } from '../http/app.js';
 import * as customers from './customers.js';
+import { updateCustomerTiedToWallets } from '../auth/customer-email.js';
 
 /** HTTP bindings of the customer endpoints: parse, call the domain, return. */
 export const customerRoutes = [
@@ -10,7 +11,8 @@ export const customerRoutes = [
   bind(e.getCustomer, ({ tenant, params }) => customers.retrieveCustomer(tenant, params.customerId)),
   bind(
     e.updateCustomer,
-    ({ tenant, params, body }) => customers.updateCustomer(tenant, params.customerId, body),
+    // A change of an email that embedded-wallet credentials are tied to is a signed action (auth area).
+    ({ tenant, params, body, request, signable }) => updateCustomerTiedToWallets(tenant, params.customerId, body, request, signable),
     ({ tenant, params, body }) => customers.updateChecks(tenant, params.customerId ?? '', body),
   ),
   bind(e.deleteCustomer, ({ tenant, params }) => customers.deleteCustomer(tenant, params.customerId)),
