@@ -10,7 +10,8 @@
  * and a key that may not sign or a signature that does not verify (WALLET_SIGNATURE_INVALID).
  */
 import type { SignedRetryChallenge } from '@railyard/contract';
-import { decodeWalletStamp, REQUEST_ID_HEADER, SIGNED_RETRY_TTL_MS, verifyWalletStampSignature, WALLET_SIGNATURE_HEADER } from '@railyard/contract';
+import { decodeWalletStamp, REQUEST_ID_HEADER, SIGNED_RETRY_TTL_MS, WALLET_SIGNATURE_HEADER } from '@railyard/contract';
+import { verifyStampSignature } from './stamp-verify.js';
 import { z } from 'zod';
 import type { TenantContext } from '../core/context.js';
 import { ApiError } from '../core/errors.js';
@@ -76,7 +77,7 @@ export async function checkStamp<S>(stamp: string, payload: string, signers: Sig
   }
   const signer = signers(decoded.publicKey);
   if (signer === undefined) throw unauthorized('WALLET_SIGNATURE_INVALID', 'The stamp is signed by a key that is not an active session of this account (or not one allowed for this action)');
-  if (!(await verifyWalletStampSignature(decoded, payload))) {
+  if (!(await verifyStampSignature(decoded, payload))) {
     throw unauthorized('WALLET_SIGNATURE_INVALID', 'The stamp signature does not verify over payloadToSign: sign its exact bytes with the session key');
   }
   return signer;
