@@ -4,7 +4,10 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { createClient } from '@railyard/client';
-import { createEngine } from '@railyard/engine';
+import { createEngine, SANDBOX_ENCLAVE_PUBLIC_KEY_HEX, verifyStampSignature } from '@railyard/engine';
+import { decodeWalletStamp } from '@railyard/contract';
+import { SessionKey, encryptOtp } from '@railyard/wallet';
+import { createPublicKey, verify as nodeVerify } from 'node:crypto';
 
 const CREDENTIALS = { clientId: 'bench-id', clientSecret: 'bench-secret' };
 const AUTH = `Basic ${Buffer.from(`${CREDENTIALS.clientId}:${CREDENTIALS.clientSecret}`).toString('base64')}`;
@@ -89,6 +92,43 @@ async function inProcess() {
   engine.close();
 }
 
+/**
+ * Embedded-wallet costs: the engine's check of a signed-retry stamp beside a bare node:crypto P-256 verify of the same
+ * signature, and the first leg of an OTP verify (HPKE open of the sealed code) through engine.fetch.
+ */
+async function walletAuth() {
+  const key = await SessionKey.generate();
+  const payload = JSON.stringify({ organizationId: 'Platform:bench', parameters: { accountId: 'InternalAccount:bench' }, timestampMs: '1', type: 'ACTIVITY_TYPE_UPDATE_WALLET' });
+  const stamp = decodeWalletStamp(await key.stamp(payload));
+  const spki = Buffer.concat([Buffer.from('3039301306072a8648ce3d020106082a8648ce3d030107032200', 'hex'), Buffer.from(stamp.publicKey, 'hex')]);
+  const publicKey = createPublicKey({ key: spki, format: 'der', type: 'spki' });
+  const signature = Buffer.from(stamp.signature, 'hex');
+  const data = Buffer.from(payload);
+  await measure('bare node:crypto P-256 verify', INPROCESS_CALLS, async () => {
+    if (!nodeVerify('sha256', data, { key: publicKey, dsaEncoding: 'der' }, signature)) throw new Error('bare verify failed');
+  });
+  await measure('engine signed-retry stamp check', INPROCESS_CALLS, async () => {
+    if (!(await verifyStampSignature(stamp, payload))) throw new Error('engine verify failed');
+  });
+
+  const engine = createEngine({ platform: { ...CREDENTIALS, regulated: true } });
+  const client = createClient({ baseUrl: 'http://in-process.test/2025-10-13', ...CREDENTIALS, fetch: engine.fetch, maxRetries: 0, sandbox: true });
+  const customer = await client.customers.create({ ...customerBody, email: 'bench@example.com', currencies: ['USDB'] });
+  const [wallet] = (await client.internalAccounts.list({ customerId: customer.id })).data;
+  const headers = { authorization: AUTH, 'content-type': 'application/json' };
+  const api = (path, init) => engine.fetch(new Request(`http://in-process.test/2025-10-13${path}`, { headers, ...init }));
+  const [credential] = (await (await api(`/auth/credentials?accountId=${wallet.id}`)).json()).data;
+  const challenge = await (await api(`/auth/credentials/${credential.id}/challenge`, { method: 'POST' })).json();
+  const tek = await SessionKey.generate();
+  const body = JSON.stringify({ type: 'EMAIL_OTP', encryptedOtpBundle: await encryptOtp({ targetBundle: challenge.otpEncryptionTargetBundle, otpCode: '000000', tekPublicKey: tek, pinnedEnclaveKey: SANDBOX_ENCLAVE_PUBLIC_KEY_HEX }) });
+  await measure('OTP verify, first leg (HPKE open) in process', Math.floor(INPROCESS_CALLS / 10), async () => {
+    const response = await api(`/auth/credentials/${credential.id}/verify`, { method: 'POST', body });
+    if (response.status !== 202) throw new Error(`OTP verify answered ${response.status}`);
+    await response.text();
+  });
+  engine.close();
+}
+
 function startChild(args, env = {}) {
   const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
@@ -131,6 +171,7 @@ async function overHttp() {
 }
 
 await inProcess();
+await walletAuth();
 await overHttp();
 
 const byName = Object.fromEntries(rows.map((r) => [r.name, r]));
@@ -139,6 +180,8 @@ const clientGet = byName['in-process client GET customer'];
 const bareHttp = byName['bare node:http fixed JSON'];
 const serverGet = byName['standalone server GET customer'];
 const inProcessFlow = byName['in-process pay-out flow (quote, execute, settle)'];
+const bareVerify = byName['bare node:crypto P-256 verify'];
+const stampCheck = byName['engine signed-retry stamp check'];
 const httpFlow = byName['standalone server pay-out flow (quote, execute, settle)'];
 const checks = [
   ['in-process client GET customer >= 20,000 req/s', clientGet.rps >= 20000, `${Math.round(clientGet.rps)} req/s`],
@@ -147,6 +190,7 @@ const checks = [
   ['standalone GET p99 < 5 ms', serverGet.p99 < 5, `${serverGet.p99.toFixed(2)} ms`],
   ['in-process pay-out flows >= 500 per second', inProcessFlow.rps >= 500, `${Math.round(inProcessFlow.rps)} flows/s`],
   ['standalone pay-out flows >= 200 per second', httpFlow.rps >= 200, `${Math.round(httpFlow.rps)} flows/s`],
+  ['signed-retry stamp check <= 1.5x bare node:crypto verify', bareVerify.rps / stampCheck.rps <= 1.5, `${(bareVerify.rps / stampCheck.rps).toFixed(2)}x`],
 ];
 console.log('\nTargets');
 for (const [name, ok, value] of checks) console.log(`  ${ok ? 'PASS' : 'FAIL'}  ${name.padEnd(48)} ${value}`);

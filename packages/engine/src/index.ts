@@ -12,3 +12,6 @@ export { randomIds, sequentialIds, type IdGenerator } from './core/ids.js';
 export { ApiError } from './core/errors.js';
 export { DEFAULT_CREDENTIALS, type Platform } from './platforms/registry.js';
 export { startServer, type ServerOptions, type RunningServer } from './server/server.js';
+export { SANDBOX_ENCLAVE_PUBLIC_KEY_HEX } from './auth/enclave.js';
+export { verifyStampSignature } from './auth/stamp-verify.js';
+export type { WebhookControls } from './engine.js';
