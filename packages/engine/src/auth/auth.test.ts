@@ -1,5 +1,6 @@
-import { decryptExportBundle, DecryptionKey, encryptOtp, registerPasskey, assertPasskey, SessionKey, SoftwarePasskeyAuthenticator, signedRetryHeaders } from '@railyard/wallet';
+import { decryptExportBundle, decryptSessionSigningKey, DecryptionKey, encryptOtp, registerPasskey, assertPasskey, SessionKey, SoftwarePasskeyAuthenticator, signedRetryHeaders } from '@railyard/wallet';
 import { computeOauthNonce, createWalletStamp, decodeWalletStamp, encodeWalletStamp, generateP256KeyPairHex } from '@railyard/contract';
+import { readFileSync } from 'node:fs';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../engine.js';
 import { LEGACY_WALLET_SIGNATURE, WALLET_OTP_CODE } from '../sandbox/magic-values.js';
@@ -167,6 +168,22 @@ describe('credentials', () => {
     expect((await call('GET', `/auth/credentials?accountId=${accountId}`)).body.data.map((c: Json) => c.type)).toEqual(['SMS_OTP']);
   });
 
+  it('OAUTH: the nonce of every reference vector is accepted for its clientPublicKey, and the decoded-bytes hash refused', async () => {
+    const { accountId, emailCredential } = await wallet();
+    const { key } = await signIn(emailCredential.id);
+    const vectors = JSON.parse(readFileSync(new URL('../../../../../shared/vectors/oauth-nonce.json', import.meta.url), 'utf8')) as Json;
+    const now = Math.floor(engine.clock.now() / 1000);
+    const encode = (value: unknown) => btoa(JSON.stringify(value)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+    const token = (nonce: string) => `${encode({ alg: 'RS256' })}.${encode({ iss: 'https://appleid.apple.com', aud: 'app', sub: 'a-1', iat: now, exp: now + 600, nonce })}.sig`;
+    const oauth = (await signed('POST', '/auth/credentials', { type: 'OAUTH', accountId, oidcToken: token('x') }, key)).retry.body;
+    const all = [...vectors.cases, ...vectors.extraCases] as Json[];
+    for (const c of all) {
+      const answer = await call('POST', `/auth/credentials/${oauth.id}/verify`, { type: 'OAUTH', oidcToken: token(c.nonce), clientPublicKey: c.clientPublicKey });
+      expect(answer.status, c.note ?? c.clientPublicKey).toBe(c.mustReject ? 401 : 200);
+    }
+    expect(all.filter((c) => c.mustReject)).toHaveLength(1);
+  });
+
   it('OAUTH: registered from an OIDC token, verified with every claim rule and the nonce of the clientPublicKey', async () => {
     const { accountId, emailCredential } = await wallet();
     const { key } = await signIn(emailCredential.id);
@@ -211,6 +228,10 @@ describe('credentials', () => {
     expect(session).toMatchObject({ status: 200, body: { type: 'PASSKEY', accountId } });
     expect(session.body.encryptedSessionSigningKey).toEqual(expect.any(String));
     expect((await call('POST', `/auth/credentials/${passkey.body.id}/verify`, assertion, { 'Request-Id': challenge.requestId })).status).toBe(401);
+    // The sealed key opens with the client's key and signs for the account.
+    const sessionKey = await SessionKey.fromPrivateKeyHex(await decryptSessionSigningKey(session.body.encryptedSessionSigningKey, legacyClient));
+    const first = (await call('PATCH', `/internal-accounts/${accountId}`, { privateEnabled: true })).body;
+    expect((await call('PATCH', `/internal-accounts/${accountId}`, { privateEnabled: true }, await retryHeaders(first, sessionKey))).status).toBe(200);
   });
 });
 

@@ -11,10 +11,10 @@ const vector = (name: string) => JSON.parse(readFileSync(new URL(`../../../../..
 
 describe('reference stamps through the engine', () => {
   const stamps = vector('stamps.json');
-  it.each(stamps.cases.map((c: Json) => [c.name, c]))('accepts %s', async (_name, c: Json) => {
+  it.each((stamps.cases as Json[]).map((c) => [c.name as string, c] as const))('accepts %s', async (_name: string, c: Json) => {
     await expect(checkStamp(c.stamp, c.payload, (key) => (key === c.publicKeyCompressedHex ? 'session' : undefined))).resolves.toBe('session');
   });
-  it.each(stamps.mustReject.map((c: Json) => [c.name, c]))('refuses %s', async (_name, c: Json) => {
+  it.each((stamps.mustReject as Json[]).map((c) => [c.name as string, c] as const))('refuses %s', async (_name: string, c: Json) => {
     await expect(checkStamp(c.stamp, c.payload, (key) => (key === c.publicKeyCompressedHex ? 'session' : undefined))).rejects.toMatchObject({ status: 401 });
   });
 });
@@ -35,14 +35,14 @@ describe('reference OTP bundles through the verify endpoint', () => {
     return (encryptedOtpBundle: string) => call('POST', `/auth/credentials/${credential.id}/verify`, { type: 'EMAIL_OTP', encryptedOtpBundle });
   }
 
-  it.each(bundles.cases.map((c: Json) => [c.name, c]))('%s opens; only the sandbox code 000000 gets the signed retry', async (_name, c: Json) => {
+  it.each((bundles.cases as Json[]).map((c) => [c.name as string, c] as const))('%s opens; only the sandbox code 000000 gets the signed retry', async (_name: string, c: Json) => {
     const verify = await withTarget(c.targetPrivateKeyHex, c.targetPublicKeyUncompressedHex);
     const answer = await verify(c.encryptedOtpBundle);
     if (JSON.parse(c.expectedPlaintext).otp_code === '000000') expect(answer.status).toBe(202);
     else expect(answer).toMatchObject({ status: 401, body: { details: { reason: 'Invalid OTP code' } } });
   });
 
-  it.each(bundles.mustReject.map((c: Json) => [c.name, c]))('refuses %s with 401', async (_name, c: Json) => {
+  it.each((bundles.mustReject as Json[]).map((c) => [c.name as string, c] as const))('refuses %s with 401', async (_name: string, c: Json) => {
     const target = bundles.cases.find((k: Json) => k.name === c.appliesTo)!;
     const verify = await withTarget(target.targetPrivateKeyHex, target.targetPublicKeyUncompressedHex);
     expect((await verify(c.encryptedOtpBundle)).status).toBe(401);
