@@ -15,6 +15,8 @@ import { sandboxRefusal } from './core/sandbox-guard.js';
 import type { APIRequest, RequestArgs, RequestOptions } from './core/types.js';
 import { serializeQuery } from './core/endpoint.js';
 import { wireFromReply, wireFromResponse, type WireResponse } from './core/wire-response.js';
+import { SignedRetry } from './core/signed-retry.js';
+import { Auth } from './resources/auth.js';
 import { BeneficialOwners } from './resources/beneficial-owners.js';
 import { Config } from './resources/config.js';
 import { Customers } from './resources/customers.js';
@@ -124,8 +126,18 @@ export class RailyardClient {
 
   /** Customers: create, retrieve, update, list, delete, end-user terms (SPEC §4.3). */
   readonly customers: Customers;
-  /** Customers' internal accounts (SPEC §4.4). */
+  /** Customers' internal accounts (SPEC §4.4); embedded wallets' `export` and `update` are signed operations. */
   readonly internalAccounts: InternalAccounts;
+  /**
+   * Embedded-wallet authentication (SPEC §4.2): `auth.credentials` (create, list, challenge, verify, delete) and
+   * `auth.sessions` (list, revoke, refresh). Signed operations take a `stamper` (e.g. a `@railyard/wallet` SessionKey).
+   */
+  readonly auth: Auth;
+  /**
+   * The signed-retry runner of wallet operations (SPEC §4.2 rules 1–5): {@link SignedRetry.complete} finishes an
+   * operation whose `payloadToSign` was stamped elsewhere (a browser holding the session key).
+   */
+  readonly signedRetry: SignedRetry;
   /** Customers' external accounts: create, list, retrieve, delete (SPEC §4.4), and ownership proofs (SPEC §4.1). */
   readonly externalAccounts: ExternalAccounts;
   /** The platform's own external accounts, with the same ownership proofs. */
@@ -218,8 +230,10 @@ export class RailyardClient {
       headers: { ...options.defaultHeaders, authorization: `Basic ${credentials}`, accept: 'application/json' },
     });
 
+    this.signedRetry = new SignedRetry(this, (ms, signal) => this.#wait(ms, signal), this.#random);
     this.customers = new Customers(this);
     this.internalAccounts = new InternalAccounts(this);
+    this.auth = new Auth(this);
     this.externalAccounts = new ExternalAccounts(this);
     this.platformExternalAccounts = new PlatformExternalAccounts(this);
     this.config = new Config(this);

@@ -1,7 +1,8 @@
 /**
  * @railyard/client: the typed Railyard SDK. Resources typed from `@railyard/contract`, typed errors, retries with
  * idempotency keys, cursor pagination, debug logging with redaction, payments (quotes, transactions and waiting for
- * them to settle), webhook verification, and the sandbox control plane.
+ * them to settle), webhook verification, embedded-wallet authentication (credentials, sessions and the signed-retry
+ * runner), and the sandbox control plane.
  *
  * ```ts
  * import { createClient, ConflictError } from '@railyard/client';
@@ -21,7 +22,8 @@ export {
   RailyardError, APIError, BadRequestError, AuthenticationError, PermissionDeniedError, NotFoundError, MethodNotAllowedError,
   ConflictError, GoneError, PreconditionFailedError, PayloadTooLargeError, UnprocessableEntityError, LockedError,
   FailedDependencyError, RateLimitError, InternalServerError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError,
-  SandboxOnlyError, TransactionWaitTimeoutError, type APIErrorInit, type TransactionWaitTimeoutInit,
+  SandboxOnlyError, TransactionWaitTimeoutError, WalletOperationTimeoutError, SignatureRequiredError, type APIErrorInit,
+  type TransactionWaitTimeoutInit, type WalletOperationTimeoutInit,
 } from './core/errors.js';
 export type { DebugLogger } from './core/logger.js';
 export type { CallArgs, ParamsArg, QueryArg, BodyArg, QueryParams, BodyParams, PathParams, ResultOf, PageItemOf, QueryValue } from './core/endpoint.js';
@@ -50,7 +52,21 @@ export {
   isTransactionSettled, DEFAULT_WAIT_INTERVAL_MS, DEFAULT_WAIT_TIMEOUT_MS, DEFAULT_CLOCK_STEP_MS, type WaitForOptions,
 } from './resources/wait-for-transaction.js';
 export { Receivers, type UmaLookupParams, type UmaReceiverLookup } from './resources/receivers.js';
-export { InternalAccounts, type InternalAccount, type InternalAccountListParams } from './resources/internal-accounts.js';
+export {
+  InternalAccounts, type InternalAccount, type InternalAccountListParams, type InternalAccountUpdateParams, type WalletExportParams,
+  type WalletExport,
+} from './resources/internal-accounts.js';
+export {
+  Auth, AuthCredentials, AuthSessions, type AuthMethod, type AuthCredentialCreateParams, type AuthCredentialListParams,
+  type AuthCredentialList, type AuthCredentialChallengeParams, type AuthCredentialChallenge, type PasskeyAuthChallenge,
+  type OtpAuthChallenge, type AuthCredentialVerifyParams, type OtpVerifyParams, type OauthVerifyParams, type PasskeyVerifyParams,
+  type PasskeyVerifyOptions, type AuthSession, type AuthSessionListParams, type AuthSessionList, type AuthSessionRefreshParams,
+} from './resources/auth.js';
+export {
+  SignedRetry, DEFAULT_PROCESSING_TIMEOUT_MS, type WalletStamper, type SignedRequest, type SignatureRequired, type SignedCompleted,
+  type SignedResult, type SignedRequestOptions, type StampedRequestOptions, type UnstampedRequestOptions, type SignedRetryOptions,
+  type ProcessingOptions, type WalletOperationId, type SignedOperationId, type WalletOperationResult,
+} from './core/signed-retry.js';
 export {
   ExternalAccounts, PlatformExternalAccounts, type ExternalAccount, type ExternalAccountCreateParams, type ExternalAccountListParams,
   type PlatformExternalAccountCreateParams, type PlatformExternalAccountListParams, type BeneficiaryTrust, type BeneficiaryTrustChallenge,
@@ -59,7 +75,7 @@ export {
 export {
   Sandbox, SandboxClockResource, SandboxEvents, SandboxPlatforms, SandboxLimitsResource, type SandboxClock, type SandboxSnapshot,
   type SandboxEvent, type SandboxEventListParams, type SandboxPlatformCreateParams, type SandboxPlatform, type OpenApiDocument,
-  type ClockAdvanceParams, type SandboxWebhookKey, type SandboxSendParams, type SandboxUmaReceiveParams, type SandboxLimitsParams, type SandboxLimits,
+  type ClockAdvanceParams, type SandboxWebhookKey, type SandboxEnclaveKey, type SandboxSendParams, type SandboxUmaReceiveParams, type SandboxLimitsParams, type SandboxLimits,
 } from './resources/sandbox.js';
 export { APIResource } from './resources/resource.js';
 export {

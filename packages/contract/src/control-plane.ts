@@ -95,6 +95,15 @@ export const SandboxLimits = z
   .meta({ id: 'SandboxLimits' });
 export type SandboxLimits = z.input<typeof SandboxLimits>;
 
+/**
+ * `PUT /_sandbox/wallet-processing`: the next `retries` signed retries of the platform's embedded-wallet operations are
+ * accepted but not settled (200 `{status: PROCESSING}`), as a busy service answers; re-sending the identical request
+ * (same body, stamp and Request-Id) then settles it. Lets a client's back-off loop be tested against the sandbox.
+ */
+export const SandboxWalletProcessing = z
+  .strictObject({ retries: z.number().int().min(0).max(100) })
+  .meta({ id: 'SandboxWalletProcessing' });
+
 const tag = 'Sandbox control plane';
 const controlPlane = true;
 export const controlPlaneEndpoints = {
@@ -145,6 +154,11 @@ export const controlPlaneEndpoints = {
     operationId: 'getSandboxEnclaveKey', method: 'GET', path: '/_sandbox/enclave-key', tag, controlPlane,
     summary: 'The enclave signing public key (uncompressed hex) that signs OTP target and export bundles: pin it in a wallet',
     response: { status: 200, description: 'The key', schema: z.object({ publicKeyHex: z.string() }).meta({ id: 'SandboxEnclaveKey' }) },
+  }),
+  setSandboxWalletProcessing: defineEndpoint({
+    operationId: 'setSandboxWalletProcessing', method: 'PUT', path: '/_sandbox/wallet-processing', tag, controlPlane, body: SandboxWalletProcessing,
+    summary: 'Answer the next signed retries with 200 PROCESSING before settling them',
+    response: { status: 200, description: 'The setting', schema: SandboxWalletProcessing },
   }),
   getOpenApiDocument: defineEndpoint({
     operationId: 'getOpenApiDocument', method: 'GET', path: '/_sandbox/openapi.json', tag, controlPlane,

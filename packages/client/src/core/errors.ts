@@ -1,4 +1,5 @@
 import type { ApiErrorBody, ErrorCodeFor, FieldError, Transaction } from '@railyard/contract';
+import type { SignatureRequired } from './signed-retry.js';
 
 /**
  * Base class of every error the Railyard client throws, so `catch (e) { if (e instanceof RailyardError) ... }`
@@ -202,6 +203,68 @@ export class TransactionWaitTimeoutError extends RailyardError {
     this.transactionId = init.transactionId;
     this.transaction = transaction;
     this.timeout = init.timeout;
+  }
+}
+
+/** What {@link WalletOperationTimeoutError} reports. */
+export interface WalletOperationTimeoutInit {
+  /** The contract operation, e.g. `exportWallet`. */
+  operationId: string;
+  /** The time budget that was spent waiting, in milliseconds (`processingTimeout`). */
+  timeout: number;
+  /** How many times the request was sent. */
+  sends: number;
+  /** The `message` of the last PROCESSING answer. */
+  serverMessage?: string | undefined;
+  /** For a signed retry: the operation, to finish later with `client.signedRetry.complete(pending, stamp)`. */
+  pending?: SignatureRequired;
+  /** For a signed retry: the stamp that was sent (re-sending it repeats the identical request). */
+  stamp?: string;
+}
+
+/**
+ * A wallet operation was accepted but still answered `{status: 'PROCESSING'}` when its `processingTimeout` ran out
+ * (SPEC §4.2 rule 4). For a signed retry, `client.signedRetry.complete(error.pending, error.stamp)` re-sends the
+ * identical request and goes on waiting.
+ */
+export class WalletOperationTimeoutError extends RailyardError {
+  override readonly name: string = 'WalletOperationTimeoutError';
+  /** The contract operation, e.g. `exportWallet`. */
+  readonly operationId: string;
+  /** The time budget, in milliseconds. */
+  readonly timeout: number;
+  /** The `message` of the last PROCESSING answer. */
+  readonly serverMessage: string | undefined;
+  /** For a signed retry: the pending operation to finish with `client.signedRetry.complete`. */
+  readonly pending: SignatureRequired | undefined;
+  /** For a signed retry: the stamp that was sent. */
+  readonly stamp: string | undefined;
+
+  constructor(init: WalletOperationTimeoutInit) {
+    super(`${init.operationId} was still PROCESSING after ${init.sends} sends and ${init.timeout}ms of waiting` +
+      `${init.serverMessage ? ` (${init.serverMessage})` : ''}.`);
+    this.operationId = init.operationId;
+    this.timeout = init.timeout;
+    this.serverMessage = init.serverMessage;
+    this.pending = init.pending;
+    this.stamp = init.stamp;
+  }
+}
+
+/**
+ * A wallet operation answered 202 (a signed-retry challenge) to a call that promises a terminal result, without a
+ * `stamper` to sign it. {@link SignatureRequiredError.pending} holds the challenge: stamp its `payloadToSign` and
+ * call `client.signedRetry.complete(error.pending, stamp)`.
+ */
+export class SignatureRequiredError extends RailyardError {
+  override readonly name: string = 'SignatureRequiredError';
+  /** The operation waiting for its stamp. */
+  readonly pending: SignatureRequired;
+
+  constructor(pending: SignatureRequired) {
+    super(`${pending.request.method} ${pending.request.path} needs a signed retry (202): pass a stamper, or stamp ` +
+      'pending.challenge.payloadToSign and call client.signedRetry.complete(pending, stamp).');
+    this.pending = pending;
   }
 }
 

@@ -25,6 +25,8 @@ export type SandboxPlatform = ResultOf<typeof controlPlaneEndpoints.createSandbo
 export type OpenApiDocument = ResultOf<typeof controlPlaneEndpoints.getOpenApiDocument>;
 /** The platform's webhook signing public key: `{ publicKeyPem }` (SPKI PEM), for {@link Webhooks.verify}. */
 export type SandboxWebhookKey = ResultOf<typeof controlPlaneEndpoints.getSandboxWebhookKey>;
+/** The sandbox's enclave signing key: `{ publicKeyHex }` (uncompressed hex), to pin in a wallet. */
+export type SandboxEnclaveKey = ResultOf<typeof controlPlaneEndpoints.getSandboxEnclaveKey>;
 /** The body of {@link SandboxClockResource.advance}. */
 export type ClockAdvanceParams = BodyParams<typeof controlPlaneEndpoints.advanceSandboxClock>;
 
@@ -171,6 +173,16 @@ export class Sandbox extends APIResource {
    */
   webhookKey(options?: RequestOptions): APIPromise<SandboxWebhookKey> {
     return this._client.call(controlPlaneEndpoints.getSandboxWebhookKey, {}, options);
+  }
+
+  /**
+   * The enclave signing key of the sandbox (`GET /_sandbox/enclave-key`): it signs OTP target bundles and wallet export
+   * bundles. Wallets pin it (`pinnedEnclaveKey` of `encryptOtp` / `decryptExportBundle` in `@railyard/wallet`) and
+   * refuse bundles signed by any other key. It is a documented sandbox key, the same for every platform; against
+   * production pin the production key instead, never one fetched at run time.
+   */
+  enclaveKey(options?: RequestOptions): APIPromise<SandboxEnclaveKey> {
+    return this._client.call(controlPlaneEndpoints.getSandboxEnclaveKey, {}, options);
   }
 
   /** The OpenAPI 3.1 document of the API, as the sandbox serves it. */

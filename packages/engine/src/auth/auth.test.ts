@@ -323,3 +323,18 @@ describe('a customer email tied to EMAIL_OTP credentials', () => {
     expect((await call('GET', `/customers/${a.customerId}`)).body.email).toBe('wally@example.com');
   });
 });
+
+describe('accepted but not settled (SPEC §4.2 rule 4)', () => {
+  it('with wallet-processing set, retries answer 200 PROCESSING until the identical request is re-sent enough times', async () => {
+    const { accountId, emailCredential } = await wallet();
+    const { key } = await signIn(emailCredential.id);
+    expect((await call('PUT', '/_sandbox/wallet-processing', { retries: 2 })).body).toEqual({ retries: 2 });
+    const first = (await call('PATCH', `/internal-accounts/${accountId}`, { privateEnabled: true })).body;
+    const headers = await retryHeaders(first, key);
+    const resend = () => call('PATCH', `/internal-accounts/${accountId}`, { privateEnabled: true }, headers);
+    expect((await resend()).body).toMatchObject({ status: 'PROCESSING' });
+    expect((await resend()).body).toMatchObject({ status: 'PROCESSING' });
+    expect((await resend()).body).toMatchObject({ id: accountId, privateEnabled: true });
+    expect((await resend()).status).toBe(401);
+  });
+});

@@ -9,7 +9,7 @@
  * used or expired request id (UNAUTHORIZED), a different request than the first leg (WALLET_SIGNATURE_BODY_MISMATCH),
  * and a key that may not sign or a signature that does not verify (WALLET_SIGNATURE_INVALID).
  */
-import type { SignedRetryChallenge } from '@railyard/contract';
+import type { SignedRetryChallenge, WalletOperationProcessing } from '@railyard/contract';
 import { decodeWalletStamp, REQUEST_ID_HEADER, SIGNED_RETRY_TTL_MS, WALLET_SIGNATURE_HEADER } from '@railyard/contract';
 import { verifyStampSignature } from './stamp-verify.js';
 import { z } from 'zod';
@@ -17,6 +17,7 @@ import type { TenantContext } from '../core/context.js';
 import { ApiError } from '../core/errors.js';
 import { HttpResult, type Incoming } from '../http/app.js';
 import { LEGACY_WALLET_SIGNATURE } from '../sandbox/magic-values.js';
+import { takeWalletProcessing } from '../platforms/config.js';
 
 /** A first leg waiting for its signed retry (snapshot-safe); id is the request id. */
 export const SignedRequestRecord = z.object({
@@ -116,6 +117,10 @@ export async function signedAction<S>(tenant: TenantContext, request: Incoming, 
   const signer = await checkStamp(stamp, pending.payloadToSign, signers);
   // Checked again after the await: a concurrent retry with the same id may have used it meanwhile.
   if (requests(tenant).get(requestId)!.used) throw unauthorized('UNAUTHORIZED', `Request-Id ${requestId} was already used: each challenge signs one request`);
+  // Accepted but not settled (SPEC §4.2 rule 4): the id stays open, and the identical request is sent again.
+  if (takeWalletProcessing(tenant)) {
+    return new HttpResult(200, { status: 'PROCESSING', message: 'The operation is accepted and not settled yet: send the identical request again' } satisfies WalletOperationProcessing);
+  }
   requests(tenant).replace({ ...pending, used: true });
   return { signer, payloadToSign: pending.payloadToSign };
 }

@@ -20,6 +20,8 @@ export const PlatformSettingsRecord = z.object({
   cardTokenization2faConfig: CardTokenization2faConfig.optional(),
   /** Railyard: daily volume per payer and sending currency (set on the control plane, `PUT /_sandbox/limits`). */
   dailyVolumeLimits: z.record(z.string(), z.number()).optional(),
+  /** Railyard: how many more signed retries answer 200 PROCESSING before settling (`PUT /_sandbox/wallet-processing`). */
+  walletProcessingRetries: z.number().int().min(0).optional(),
   updatedAt: z.string().optional(),
 });
 export type PlatformSettingsRecord = z.infer<typeof PlatformSettingsRecord>;
@@ -140,3 +142,17 @@ const mergeTokenization = (current: Tokenization | undefined, update: Tokenizati
   ...(update.email ? { email: { ...current?.email, ...update.email } } : {}),
   ...(update.sms ? { sms: { ...current?.sms, ...update.sms } } : {}),
 });
+
+/** `PUT /_sandbox/wallet-processing`: the next `retries` signed retries answer 200 PROCESSING first. */
+export function setWalletProcessing(tenant: TenantContext, retries: number): { retries: number } {
+  save(tenant, { ...settingsOf(tenant), walletProcessingRetries: retries });
+  return { retries };
+}
+
+/** Whether this signed retry answers PROCESSING (and counts it down). */
+export function takeWalletProcessing(tenant: TenantContext): boolean {
+  const settings = settingsOf(tenant);
+  if (!settings.walletProcessingRetries) return false;
+  save(tenant, { ...settings, walletProcessingRetries: settings.walletProcessingRetries - 1 });
+  return true;
+}

@@ -2,7 +2,7 @@ import { controlPlaneEndpoints as e } from '@railyard/contract';
 import { bind } from '../http/app.js';
 import type { PlatformRegistry } from '../platforms/registry.js';
 import * as control from './control.js';
-import { setDailyVolumeLimits } from '../platforms/config.js';
+import { setDailyVolumeLimits, setWalletProcessing } from '../platforms/config.js';
 
 /** HTTP bindings of the control plane. */
 export const controlPlaneRoutes = (platforms: PlatformRegistry, openapi: () => Record<string, unknown>) => [
@@ -14,6 +14,7 @@ export const controlPlaneRoutes = (platforms: PlatformRegistry, openapi: () => R
   bind(e.listSandboxEvents, ({ tenant, query }) => control.listEvents(tenant, query)),
   bind(e.createSandboxPlatform, ({ body }) => publicPlatform(platforms.create(body))),
   bind(e.setSandboxLimits, ({ tenant, body }) => setDailyVolumeLimits(tenant, body.dailyVolume)),
+  bind(e.setSandboxWalletProcessing, ({ tenant, body }) => setWalletProcessing(tenant, body.retries)),
   bind(e.getOpenApiDocument, () => openapi()),
 ];
 
