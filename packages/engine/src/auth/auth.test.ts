@@ -72,6 +72,25 @@ describe('embedded wallets and email codes', () => {
     expect((await call('GET', '/_sandbox/enclave-key')).body).toEqual({ publicKeyHex: SANDBOX_ENCLAVE_PUBLIC_KEY_HEX });
   });
 
+  it('a code expires after embeddedWalletConfig.expirationSeconds (300 by default)', async () => {
+    const { emailCredential } = await wallet();
+    const challenge = (await call('POST', `/auth/credentials/${emailCredential.id}/challenge`)).body;
+    const key = await SessionKey.generate();
+    const encryptedOtpBundle = await encryptOtp({ targetBundle: challenge.otpEncryptionTargetBundle, otpCode: WALLET_OTP_CODE, tekPublicKey: key, pinnedEnclaveKey: SANDBOX_ENCLAVE_PUBLIC_KEY_HEX });
+    engine.sandbox().advance(300_000);
+    expect(await call('POST', `/auth/credentials/${emailCredential.id}/verify`, { type: 'EMAIL_OTP', encryptedOtpBundle })).toMatchObject({ status: 401, body: { code: 'UNAUTHORIZED' } });
+  });
+
+  it('a signed retry sent with the first leg’s Idempotency-Key reaches the operation (challenges are not replayed)', async () => {
+    const { accountId, emailCredential } = await wallet();
+    const { key } = await signIn(emailCredential.id);
+    const idempotency = { 'Idempotency-Key': 'privacy-1' };
+    const first = await call('PATCH', `/internal-accounts/${accountId}`, { privateEnabled: true }, idempotency);
+    expect(first.status).toBe(202);
+    const retry = await call('PATCH', `/internal-accounts/${accountId}`, { privateEnabled: true }, { ...idempotency, ...(await retryHeaders(first.body, key)) });
+    expect(retry).toMatchObject({ status: 200, body: { privateEnabled: true } });
+  });
+
   it('a wrong code is 401 with reason "Invalid OTP code"; re-issues are rate limited with Retry-After', async () => {
     const { emailCredential } = await wallet();
     const challenge = (await call('POST', `/auth/credentials/${emailCredential.id}/challenge`)).body;
@@ -204,6 +223,9 @@ describe('credentials', () => {
     expect((await verify(await token({ nonce: 'f'.repeat(64) }))).status).toBe(401);
     expect((await verify(await token({ sub: 'someone-else' }))).status).toBe(401);
     expect((await verify(await token({ iss: 'https://evil.example' }))).body.code).toBe('INVALID_INPUT');
+    expect((await verify(await token({ aud: 'another-app' }))).status).toBe(401);
+    expect((await verify(await token({ iat: now + 6 }))).status).toBe(401);
+    expect((await call('POST', '/auth/credentials', { type: 'OAUTH', accountId, oidcToken: await token({ sub: 'g-456', iat: now - 120 }) })).status).toBe(401);
     expect((await call('POST', `/auth/credentials/${oauth.id}/verify`, { type: 'OAUTH', oidcToken: 'not.a.jwt!', clientPublicKey: client.publicKeyCompressedHex })).status).toBe(400);
   });
 

@@ -5,7 +5,7 @@
  */
 import type { AuthMethod, AuthSession, InternalAccount, PasskeyAuthChallenge } from '@railyard/contract';
 import {
-  AuthCredentialChallengeRequest, AuthCredentialCreateRequest, AuthCredentialVerifyRequest, base64UrlEncode, createOtpTargetBundle,
+  AuthCredentialChallengeRequest, AuthCredentialCreateRequest, AuthCredentialVerifyRequest, base64UrlDecode, base64UrlEncode, createOtpTargetBundle, EMBEDDED_WALLET_CONFIG_DEFAULTS,
   generateP256KeyPairHex, oauthNonceMatches, openEncryptedOtpBundle, REQUEST_ID_HEADER, sha256Hex, SIGNED_RETRY_TTL_MS, utf8Encode,
 } from '@railyard/contract';
 import { verifyAuthenticationResponse, verifyRegistrationResponse } from '@simplewebauthn/server';
@@ -16,6 +16,7 @@ import { ApiError, invalidField, notFound } from '../core/errors.js';
 import type { HttpResult, Incoming } from '../http/app.js';
 import { LEGACY_OIDC_TOKEN, LEGACY_PASSKEY_SIGNATURE, WALLET_OTP_CODE } from '../sandbox/magic-values.js';
 import { findCustomer } from '../customers/customers.js';
+import { settingsOf } from '../platforms/config.js';
 import { enclaveSigner } from './enclave.js';
 import { AuthCredentialRecord, credentials } from './records.js';
 import { activeSessions, endSessionsOf, openSession, sessionSigning, type AuthSessionRecord } from './sessions.js';
@@ -119,6 +120,8 @@ export async function verifyCredential(
   if (body.type !== record.type) throw invalidField('type', `Credential ${credentialId} is ${record.type}`, { enum: [record.type] });
   if (body.type === 'EMAIL_OTP' || body.type === 'SMS_OTP') {
     if (!record.otp) throw unauthorized('No code was issued for this credential: call /challenge first');
+    const lifetime = (settingsOf(tenant).embeddedWalletConfig?.expirationSeconds ?? EMBEDDED_WALLET_CONFIG_DEFAULTS.expirationSeconds) * 1000;
+    if (Date.parse(record.otp.issuedAt) + lifetime <= tenant.clock.now()) throw unauthorized('The code expired: call /challenge for a new one');
     let opened: Awaited<ReturnType<typeof openEncryptedOtpBundle>>;
     try {
       opened = await openEncryptedOtpBundle(body.encryptedOtpBundle, record.otp.targetPrivateKeyHex, { targetPublicKeyHex: record.otp.targetPublicKeyHex });
@@ -159,7 +162,9 @@ async function verifyPasskey(
   if (!pending || pending.requestId !== requestId) throw unauthorized(`Request-Id ${requestId} is not this credential's outstanding challenge: call /challenge again`);
   if (Date.parse(pending.expiresAt) <= tenant.clock.now()) throw unauthorized('The passkey challenge expired: call /challenge again');
   if (assertion.credentialId !== record.credentialId) throw unauthorized('The assertion is for another credential');
+  // The challenge is used up before the (asynchronous) check, so a concurrent verify of the same assertion finds none.
   const { passkeyChallenge: _used, ...rest } = record;
+  credentials(tenant).replace(rest);
   if (assertion.signature !== LEGACY_PASSKEY_SIGNATURE) {
     const origin = originOf(assertion.clientDataJson);
     let verification: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
@@ -176,27 +181,23 @@ async function verifyPasskey(
         expectedChallenge: base64UrlEncode(utf8Encode(pending.challenge)),
         expectedOrigin: origin ?? '',
         expectedRPID: origin ? new URL(origin).hostname : '',
-        credential: { id: record.credentialId!, publicKey: base64UrlDecodeToBytes(record.passkey!.publicKey), counter: record.passkey!.counter },
+        credential: { id: record.credentialId!, publicKey: base64UrlDecode(record.passkey!.publicKey), counter: record.passkey!.counter },
         requireUserVerification: false,
       });
     } catch (error) {
       throw unauthorized(`Passkey assertion refused: ${(error as Error).message}`);
     }
     if (!verification.verified) throw unauthorized('Passkey assertion refused');
-    credentials(tenant).replace({ ...rest, passkey: { ...record.passkey!, counter: verification.authenticationInfo.newCounter } });
-  } else {
-    credentials(tenant).replace(rest);
+    const current = findCredential(tenant, record.id);
+    credentials(tenant).replace({ ...current, passkey: { ...current.passkey!, counter: verification.authenticationInfo.newCounter } });
   }
   return openSession(tenant, record, pending.clientPublicKey);
 }
 
-const base64UrlDecodeToBytes = (text: string): Uint8Array<ArrayBuffer> =>
-  Uint8Array.from(atob(text.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0));
-
 /** The origin in a base64url clientDataJSON, when it has one. */
 function originOf(clientDataJson: string): string | undefined {
   try {
-    const parsed = JSON.parse(new TextDecoder().decode(base64UrlDecodeToBytes(clientDataJson))) as { origin?: unknown };
+    const parsed = JSON.parse(new TextDecoder().decode(base64UrlDecode(clientDataJson))) as { origin?: unknown };
     return typeof parsed.origin === 'string' && URL.canParse(parsed.origin) ? parsed.origin : undefined;
   } catch {
     return undefined;
@@ -210,7 +211,7 @@ function parseOidcToken(token: string): Record<string, unknown> {
   if (token === LEGACY_OIDC_TOKEN) throw invalidField('oidcToken', 'The legacy sandbox token is no longer accepted: send a JWT-shaped token');
   const [, payload] = token.split('.');
   try {
-    const claims = JSON.parse(new TextDecoder().decode(base64UrlDecodeToBytes(payload ?? ''))) as unknown;
+    const claims = JSON.parse(new TextDecoder().decode(base64UrlDecode(payload ?? ''))) as unknown;
     if (typeof claims !== 'object' || claims === null || Array.isArray(claims)) throw new Error('not an object');
     return claims as Record<string, unknown>;
   } catch {
@@ -230,15 +231,21 @@ function oidcIdentity(token: string): OidcClaims {
   return { iss: claims.iss, sub: claims.sub, aud, ...(typeof claims.email === 'string' ? { email: claims.email } : {}) };
 }
 
-/** Every claim rule of SPEC §4.6 for a verify: identity, `iat` at most 60 s old (5 s skew), `exp` ahead, the nonce. */
-async function checkOidcToken(tenant: TenantContext, token: string, clientPublicKey: string): Promise<OidcClaims> {
-  const identity = oidcIdentity(token);
+/** The token is fresh: `iat` at most 60 s old (5 s skew either way) and `exp` ahead (SPEC §4.6, §8). */
+function assertFreshToken(tenant: TenantContext, token: string): void {
   const claims = parseOidcToken(token);
   const now = tenant.clock.now();
   if (typeof claims.iat !== 'number' || claims.iat * 1000 > now + OIDC_CLOCK_SKEW_MS || now - claims.iat * 1000 > OIDC_MAX_AGE_MS + OIDC_CLOCK_SKEW_MS) {
-    throw unauthorized('The OIDC token is too old: iat must be within 60 seconds of the request; get a fresh token');
+    throw unauthorized('The OIDC token is not fresh: iat must be within 60 seconds of the request; get a fresh token');
   }
   if (typeof claims.exp !== 'number' || claims.exp * 1000 <= now) throw unauthorized('The OIDC token has expired (exp)');
+}
+
+/** Every claim rule of SPEC §4.6 for a verify: identity, freshness, and the nonce of the `clientPublicKey` sent. */
+async function checkOidcToken(tenant: TenantContext, token: string, clientPublicKey: string): Promise<OidcClaims> {
+  const identity = oidcIdentity(token);
+  assertFreshToken(tenant, token);
+  const claims = parseOidcToken(token);
   if (!(await oauthNonceMatches(claims.nonce, clientPublicKey))) {
     throw unauthorized('The OIDC token nonce is not the SHA-256 hex of the clientPublicKey sent');
   }
@@ -261,38 +268,48 @@ export async function createCredential(
   tenant: TenantContext, body: z.output<typeof AuthCredentialCreateRequest>, request: Incoming, signable: string,
 ): Promise<AuthMethod | HttpResult> {
   const wallet = findWallet(tenant, body.accountId);
-  const existing = credentials(tenant).findBy('accountId', wallet.id);
-  const prepared = await prepareCredential(tenant, body, existing);
+  const prepared = await prepareCredential(tenant, body, credentials(tenant).findBy('accountId', wallet.id));
   const leg = await signedAction(tenant, request, signable, {
     accountId: wallet.id, activity: 'ACTIVITY_TYPE_CREATE_AUTHENTICATORS', type: body.type,
     parameters: { accountId: wallet.id, type: body.type, nickname: prepared.nickname, ...(prepared.credentialId ? { credentialId: prepared.credentialId } : {}) },
     signers: sessionsOf(tenant, wallet.id),
   });
   if (!('signer' in leg)) return leg;
+  // The rules again, without yielding before the write: a concurrent add may have landed while this one was checked.
+  assertUnique(tenant, prepared, credentials(tenant).findBy('accountId', wallet.id));
   const now = tenant.nowIso();
   return credentialView(credentials(tenant).insert({ id: tenant.ids('AuthMethod'), accountId: wallet.id, ...prepared, createdAt: now, updatedAt: now }));
 }
 
 type Prepared = Pick<AuthCredentialRecord, 'type' | 'nickname' | 'credentialId' | 'passkey' | 'oauth'>;
 
+/** The credential rules of SPEC §4.2: one EMAIL_OTP, one SMS_OTP, distinct passkeys, one OAUTH per provider identity. */
+function assertUnique(tenant: TenantContext, candidate: Prepared, existing: AuthCredentialRecord[]): void {
+  if ((candidate.type === 'EMAIL_OTP' || candidate.type === 'SMS_OTP') && existing.some((c) => c.type === candidate.type)) {
+    throw new ApiError(400, `${candidate.type}_CREDENTIAL_ALREADY_EXISTS`, `The account already has an ${candidate.type} credential; it may have one`);
+  }
+  const oauth = candidate.oauth;
+  if (oauth && existing.some((c) => c.oauth?.iss === oauth.iss && c.oauth.sub === oauth.sub)) {
+    throw invalidField('oidcToken', 'This provider identity is already a credential of the account');
+  }
+  if (candidate.credentialId !== undefined && credentials(tenant).findBy('credentialId', candidate.credentialId).length > 0) {
+    throw new ApiError(400, 'PASSKEY_CREDENTIAL_ALREADY_EXISTS', 'This passkey (WebAuthn credentialId) is already registered');
+  }
+}
+
 async function prepareCredential(tenant: TenantContext, body: z.output<typeof AuthCredentialCreateRequest>, existing: AuthCredentialRecord[]): Promise<Prepared> {
   if (body.type === 'EMAIL_OTP' || body.type === 'SMS_OTP') {
-    if (existing.some((c) => c.type === body.type)) {
-      throw new ApiError(400, `${body.type}_CREDENTIAL_ALREADY_EXISTS`, `The account already has an ${body.type} credential; it may have one`);
-    }
-    const contact = contactOf(tenant, body.accountId, body.type);
-    return { type: body.type, nickname: contact };
+    assertUnique(tenant, { type: body.type, nickname: '' }, existing);
+    return { type: body.type, nickname: contactOf(tenant, body.accountId, body.type) };
   }
   if (body.type === 'OAUTH') {
     const identity = oidcIdentity(body.oidcToken);
-    if (existing.some((c) => c.oauth && c.oauth.iss === identity.iss && c.oauth.sub === identity.sub)) {
-      throw invalidField('oidcToken', 'This provider identity is already a credential of the account');
-    }
-    return { type: 'OAUTH', nickname: identity.email ?? identity.sub, oauth: { iss: identity.iss, sub: identity.sub, aud: identity.aud } };
+    assertFreshToken(tenant, body.oidcToken);
+    const candidate: Prepared = { type: 'OAUTH', nickname: identity.email ?? identity.sub, oauth: { iss: identity.iss, sub: identity.sub, aud: identity.aud } };
+    assertUnique(tenant, candidate, existing);
+    return candidate;
   }
-  if (credentials(tenant).findBy('credentialId', body.attestation.credentialId).length > 0) {
-    throw new ApiError(400, 'PASSKEY_CREDENTIAL_ALREADY_EXISTS', 'This passkey (WebAuthn credentialId) is already registered');
-  }
+  assertUnique(tenant, { type: 'PASSKEY', nickname: '', credentialId: body.attestation.credentialId }, existing);
   const origin = originOf(body.attestation.clientDataJson);
   let verification: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
   try {
@@ -328,21 +345,28 @@ function contactOf(tenant: TenantContext, accountId: string, type: 'EMAIL_OTP' |
   return contact;
 }
 
+/** At least one credential must remain (SPEC §8): 400 for the last one. */
+function assertNotLast(tenant: TenantContext, record: AuthCredentialRecord): void {
+  if (credentials(tenant).findBy('accountId', record.accountId).length === 1) {
+    throw invalidField('credentialId', 'This is the account’s only credential: add another before removing it');
+  }
+}
+
 /**
  * `DELETE /auth/credentials/{id}`: signed by a session of another credential of the same account; the only credential
  * cannot be removed (400). Its sessions end with it.
  */
 export async function deleteCredential(tenant: TenantContext, credentialId: string, request: Incoming, signable: string): Promise<undefined | HttpResult> {
   const record = findCredential(tenant, credentialId);
-  if (credentials(tenant).findBy('accountId', record.accountId).length === 1) {
-    throw invalidField('credentialId', 'This is the account’s only credential: add another before removing it');
-  }
+  assertNotLast(tenant, record);
   const leg = await signedAction(tenant, request, signable, {
     accountId: record.accountId, activity: 'ACTIVITY_TYPE_DELETE_AUTHENTICATORS', type: record.type,
     parameters: { credentialId },
     signers: (publicKey) => activeSessions(tenant, record.accountId).find((s) => s.credentialId !== credentialId && (publicKey === undefined || s.publicKey === publicKey)),
   });
   if (!('signer' in leg)) return leg;
+  // Again without yielding before the write: a concurrent removal may have left this one the last (SPEC §8).
+  assertNotLast(tenant, record);
   credentials(tenant).delete(credentialId);
   endSessionsOf(tenant, credentialId);
   return undefined;

@@ -119,7 +119,8 @@ export async function signedAction<S>(tenant: TenantContext, request: Incoming, 
   if (requests(tenant).get(requestId)!.used) throw unauthorized('UNAUTHORIZED', `Request-Id ${requestId} was already used: each challenge signs one request`);
   // Accepted but not settled (SPEC §4.2 rule 4): the id stays open, and the identical request is sent again.
   if (takeWalletProcessing(tenant)) {
-    return new HttpResult(200, { status: 'PROCESSING', message: 'The operation is accepted and not settled yet: send the identical request again' } satisfies WalletOperationProcessing);
+    const processing: WalletOperationProcessing = { status: 'PROCESSING', message: 'The operation is accepted and not settled yet: send the identical request again' };
+    return new HttpResult(200, processing, {}, false);
   }
   requests(tenant).replace({ ...pending, used: true });
   return { signer, payloadToSign: pending.payloadToSign };
@@ -142,5 +143,6 @@ function firstLeg<S>(tenant: TenantContext, signable: string, action: SignedActi
   const challenge: SignedRetryChallenge = {
     ...(action.type ? { type: action.type } : {}), payloadToSign, requestId: record.id, expiresAt: record.expiresAt,
   };
-  return new HttpResult(202, challenge);
+  // Not replayed under an Idempotency-Key: the signed retry carries the same key and must reach the operation.
+  return new HttpResult(202, challenge, {}, false);
 }

@@ -80,8 +80,16 @@ export class HttpResult {
     readonly status: number,
     readonly body: unknown,
     readonly headers: Record<string, string> = {},
+    /**
+     * False for an answer an Idempotency-Key must not replay: a signed-retry challenge, whose signed retry carries the
+     * same key and must reach the operation.
+     */
+    readonly replayable = true,
   ) {}
 }
+
+/** Replies the idempotency store must not keep (see {@link HttpResult.replayable}). */
+const unreplayable = new WeakSet<WireReply>();
 
 export type Handler<E extends Endpoint> = (ctx: RouteContext<E>) => ResponseOf<E> | HttpResult | Promise<ResponseOf<E> | HttpResult>;
 
@@ -183,9 +191,11 @@ export function createHttpSurface(bindings: readonly Binding[], host: HttpHost):
       const result = await handler({ ...input, tenant, request, signable: `${method} ${path}\u0000${rawBody?.text ?? ''}` });
       if (!(result instanceof HttpResult)) return jsonReply(endpoint.response.status, endpoint.response.schema ? result : undefined);
       const type = result.headers['content-type'];
-      return typeof result.body === 'string' && type !== undefined && !type.includes('json')
+      const reply = typeof result.body === 'string' && type !== undefined && !type.includes('json')
         ? { status: result.status, headers: { ...result.headers }, body: result.body }
         : jsonReply(result.status, result.body, result.headers);
+      if (!result.replayable) unreplayable.add(reply);
+      return reply;
     };
 
     const key = incoming.header('idempotency-key');
@@ -391,7 +401,7 @@ async function withIdempotency(host: HttpHost, tenant: TenantContext, key: strin
     }
     // Requests refused before doing anything (validation, credentials, a limit that will lift) and 5xx are not
     // remembered, so a corrected or later retry can reuse the key.
-    if (reply.status < 500 && reply.status !== 400 && reply.status !== 401 && reply.status !== 429) {
+    if (reply.status < 500 && reply.status !== 400 && reply.status !== 401 && reply.status !== 429 && !unreplayable.has(reply)) {
       host.idempotency.save(tenant.store, key, fingerprint, { ...reply, headers: { ...reply.headers } }, tenant.clock.now());
     }
     return reply;

@@ -281,6 +281,22 @@ describe('cross-currency destination outcomes (SPEC §4.6, second table)', () =>
     expect(eventsOf(id)).toEqual(['OUTGOING_PAYMENT.PROCESSING', 'OUTGOING_PAYMENT.COMPLETED', 'OUTGOING_PAYMENT.FAILED', 'OUTGOING_PAYMENT.REFUND_PENDING', 'OUTGOING_PAYMENT.REFUND_COMPLETED']);
   });
 
+  it('005 with platform fees: the service gives its fee back, the platform keeps its own, no money is made', async () => {
+    await call('PATCH', '/config', { feeConfigs: [{ feeType: 'CROSS_CURRENCY_TRANSACTION', sourceCurrency: 'USD', variableFeeBps: 100, fixedFee: { amount: 25, currency: 'USD' } }] });
+    const { source, id } = await send('005');
+    const { fees, platformFees } = await transaction(id);
+    expect(platformFees).toBeGreaterThan(0);
+    engine.sandbox().advance(60_000);
+    expect(await balance(source)).toBe(1_000_000 - platformFees);
+    const platformUsd = (await call('GET', '/platform/internal-accounts?currency=USD')).body.data[0];
+    expect(platformUsd.balance.amount).toBe(platformFees);
+    const ledger = engine.sandbox().snapshot().collections.ledger as Json[];
+    const net = (account: string) => ledger.flatMap((e) => e.postings).filter((p: Json) => p.account === account).reduce((sum: number, p: Json) => sum + p.amount, 0);
+    expect(net('fees:USD')).toBe(0);
+    expect(net('world:USD')).toBe(-1_000_000);
+    expect(fees).toBeGreaterThan(platformFees);
+  });
+
   it('006: user cancellation, refunded with reason USER_CANCELLATION', async () => {
     const { id } = await send('006');
     expect(await transaction(id)).toMatchObject({ status: 'FAILED', refund: { status: 'COMPLETED', reason: 'USER_CANCELLATION' } });

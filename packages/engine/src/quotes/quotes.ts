@@ -229,6 +229,11 @@ export function createQuote(tenant: TenantContext, request: CreateInput): Quote 
     delivery: deliveryFor(tenant, destination, source),
     outcome,
   };
+  // An immediate execution is checked in full before anything is stored, so a refusal leaves no quote behind.
+  if (request.immediatelyExecute) {
+    checkLimits(tenant, record.customerId, source.currency, priced.totalSendingAmount, { daily: true });
+    assertBalance(tenant, record.fundFrom, priced.totalSendingAmount);
+  }
   insertTransaction(tenant, transaction);
   quotes(tenant).insert(record);
   tenant.schedule(Date.parse(expiresAt) - now, EXPIRE_JOB, { quoteId });

@@ -88,6 +88,17 @@ describe('amounts, balances and limits', () => {
     expect((await call('POST', `/quotes/${created.body.id}/execute`)).body.status).toBe('COMPLETED');
   });
 
+  it('a refused immediatelyExecute stores nothing: no quote, no transaction, no event', async () => {
+    const payer = await customer();
+    await fund(payer.usd, 500);
+    const before = engine.sandbox(credentials.clientId).events({ limit: 100 }).data.length;
+    const refused = await pay(payer.usd, await account(payer.id), 1_000, { immediatelyExecute: true });
+    expect(refused.body.code).toBe('INSUFFICIENT_BALANCE');
+    expect(await outgoingCount()).toBe(0);
+    engine.sandbox(credentials.clientId).advance(60 * 60_000);
+    expect(engine.sandbox(credentials.clientId).events({ limit: 100 }).data).toHaveLength(before);
+  });
+
   it('INVALID_AMOUNT for zero or an amount that does not cover the fees; a bad body lists every field', async () => {
     const payer = await customer();
     const mxn = await account(payer.id, { accountType: 'GBP_ACCOUNT', sortCode: '040004', accountNumber: '12345678', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'G H' } }, {}, 'GBP');

@@ -53,6 +53,8 @@ const credit = (tenant: TenantContext, transaction: IncomingTransaction): void =
 
 /** Records a completed incoming payment; an internal account is credited from the outside world in the same step. */
 export function receivePayment(tenant: TenantContext, payment: IncomingPayment): IncomingTransaction {
+  // The largest balance the service holds applies to every credit (a refusal here moves nothing).
+  if (payment.accountId.startsWith('InternalAccount:')) assertCreditable(tenant, payment.accountId, payment.amount);
   const id = tenant.ids('Transaction');
   const code = payment.currency.code;
   const now = tenant.nowIso();

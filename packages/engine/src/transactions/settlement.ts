@@ -14,12 +14,12 @@
  */
 import type { OutgoingTransaction } from '@railyard/contract';
 import { z } from 'zod';
-import { platformInternalAccount, postToAccounts } from '../accounts/internal-accounts.js';
+import { assertCreditable, platformInternalAccount, postToAccounts } from '../accounts/internal-accounts.js';
 import type { TenantContext } from '../core/context.js';
 import { conflict, invalidField } from '../core/errors.js';
 import { outsideWorld } from '../ledger/ledger.js';
 import type { SettlementOutcome } from '../sandbox/magic-values.js';
-import { deliverToCustomer } from '../uma/uma.js';
+import { umaDepositAccount } from '../uma/uma.js';
 import { receivePayment } from './incoming.js';
 import { findTransaction, moveTransaction, setRefund } from './transactions.js';
 
@@ -123,8 +123,34 @@ function runStep(tenant: TenantContext, job: SettlementJob): void {
   }
 }
 
-/** PROCESSING → COMPLETED: pays out the held money, fees included, and delivers an internal payment. */
+/**
+ * The account an internal delivery credits; null when the money leaves the service; undefined when the receiver can no
+ * longer take it (the account is gone, not ACTIVE, or would pass the largest balance), checked before money moves.
+ */
+function deliveryAccount(tenant: TenantContext, delivery: Delivery, received: { amount: number; currency: { code: string } }): string | null | undefined {
+  if (delivery.kind === 'OUTSIDE') return null;
+  const accountId = delivery.kind === 'INTERNAL_ACCOUNT' ? delivery.accountId : umaDepositAccount(tenant, delivery.customerId, received.currency.code);
+  if (accountId === undefined || !accountId.startsWith('InternalAccount:')) return accountId;
+  try {
+    assertCreditable(tenant, accountId, received.amount);
+    return accountId;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * PROCESSING → COMPLETED: pays out the held money, fees included, and delivers an internal payment. A receiver that can
+ * no longer take the payment fails it (ACCOUNT_CANNOT_RECEIVE) and the source is refunded: a settlement step never
+ * throws with money half moved.
+ */
 function completePayment(tenant: TenantContext, transaction: OutgoingTransaction, record: SettlementRecord): void {
+  const received = transaction.receivedAmount!;
+  const target = deliveryAccount(tenant, record.delivery, received);
+  if (target === undefined) {
+    failPayment(tenant, transaction.id, 'ACCOUNT_CANNOT_RECEIVE', record.outcome);
+    return;
+  }
   const sending = record.currency;
   const platformFees = transaction.platformFees ?? 0;
   const service = (transaction.fees ?? 0) - platformFees;
@@ -137,28 +163,31 @@ function completePayment(tenant: TenantContext, transaction: OutgoingTransaction
   if (record.held > 0) postToAccounts(tenant, 'PAYMENT_SETTLEMENT', sending, postings, transaction.id);
   settlements(tenant).replace({ ...record, held: 0 });
 
-  const received = transaction.receivedAmount!;
   const { delivery } = record;
-  if (delivery.kind === 'INTERNAL_ACCOUNT') {
+  if (target !== null && delivery.kind !== 'OUTSIDE') {
+    const uma = delivery.kind === 'UMA_CUSTOMER';
     receivePayment(tenant, {
-      accountId: delivery.accountId, customerId: delivery.customerId, amount: received.amount, currency: received.currency, quoteId: transaction.quoteId!,
-      source: transaction.source,
-      ...(transaction.description === undefined ? {} : { description: transaction.description }),
+      accountId: target, customerId: uma ? delivery.customerId : delivery.customerId, amount: received.amount, currency: received.currency, quoteId: transaction.quoteId!,
+      source: uma ? { sourceType: 'UMA_ADDRESS', umaAddress: delivery.senderUmaAddress, currency: sending } : transaction.source,
+      ...(uma ? { description: `UMA payment from ${delivery.senderUmaAddress}` } : transaction.description === undefined ? {} : { description: transaction.description }),
     });
-  } else if (delivery.kind === 'UMA_CUSTOMER') {
-    deliverToCustomer(tenant, delivery.customerId, delivery.senderUmaAddress, received.amount, received.currency.code, { quoteId: transaction.quoteId! });
   }
   moveTransaction(tenant, transaction.id, 'COMPLETED');
 }
 
-/** COMPLETED → FAILED (PAYOUT_RETURNED): the receiving bank sends the payment back, and the source is refunded in full. */
+/**
+ * COMPLETED → FAILED (PAYOUT_RETURNED): the receiving bank sends back what it got, the service gives back its own fee,
+ * and the source is refunded both. The platform's fee stays with the platform (its revenue; it refunds its customer as
+ * it sees fit).
+ */
 function returnPayment(tenant: TenantContext, transaction: OutgoingTransaction, record: SettlementRecord): void {
-  const amount = transaction.sentAmount.amount;
-  postToAccounts(tenant, 'PAYMENT_RETURN', record.currency, [
-    { account: outsideWorld(record.currency), amount: -amount },
-    { account: inFlight(record.currency), amount },
-  ], transaction.id);
-  settlements(tenant).replace({ ...record, held: amount });
+  const platformFees = transaction.platformFees ?? 0;
+  const service = (transaction.fees ?? 0) - platformFees;
+  const returned = transaction.sentAmount.amount - service - platformFees;
+  const postings = [{ account: outsideWorld(record.currency), amount: -returned }, { account: inFlight(record.currency), amount: returned + service }];
+  if (service > 0) postings.push({ account: serviceFees(record.currency), amount: -service });
+  postToAccounts(tenant, 'PAYMENT_RETURN', record.currency, postings, transaction.id);
+  settlements(tenant).replace({ ...record, held: returned + service });
   failPayment(tenant, transaction.id, 'PAYOUT_RETURNED', record.outcome);
 }
 
@@ -208,7 +237,8 @@ export function cancelPayment(tenant: TenantContext, transactionId: string): Out
   if (transaction.status !== 'PROCESSING') {
     throw conflict(`Transaction ${transactionId} is ${transaction.status}; only a payout still PROCESSING can be cancelled`, 'TRANSACTION_NOT_CANCELLABLE');
   }
-  moveTransaction(tenant, transactionId, 'FAILED');
+  // No failure reason names a recall; QUOTE_EXECUTION_FAILED covers the whole path to settlement (SPEC §2.9).
+  moveTransaction(tenant, transactionId, 'FAILED', { failureReason: 'QUOTE_EXECUTION_FAILED' });
   refundHeld(tenant, transactionId, { refundReason: 'USER_CANCELLATION' });
   return findTransaction(tenant, transactionId) as OutgoingTransaction;
 }

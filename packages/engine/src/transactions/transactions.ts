@@ -28,8 +28,8 @@ type IncomingStatus = IncomingTransaction['status'];
  * → PENDING is an authorized real-time funding quote that now waits for its money.
  */
 export const OUTGOING_MOVES: Readonly<Record<OutgoingStatus, readonly OutgoingStatus[]>> = {
-  PENDING: ['PROCESSING', 'PENDING_AUTHORIZATION', 'EXPIRED', 'FAILED'],
-  PENDING_AUTHORIZATION: ['PROCESSING', 'PENDING', 'FAILED', 'EXPIRED'],
+  PENDING: ['PROCESSING', 'PENDING_AUTHORIZATION', 'EXPIRED'],
+  PENDING_AUTHORIZATION: ['PROCESSING', 'PENDING', 'FAILED'],
   PROCESSING: ['COMPLETED', 'FAILED'],
   COMPLETED: ['FAILED'],
   FAILED: [],

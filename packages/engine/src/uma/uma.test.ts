@@ -120,6 +120,27 @@ describe('UMA between customers, and incoming UMA payments', () => {
     expect(incoming).toMatchObject({ source: { sourceType: 'UMA_ADDRESS', umaAddress: payer.umaAddress }, receivedAmount: { amount: 4_000 } });
   });
 
+  it('a receiver that can no longer take the payment fails it (ACCOUNT_CANNOT_RECEIVE) and the payer is refunded', async () => {
+    const payer = await customer();
+    const payee = await customer();
+    await call('POST', `/sandbox/internal-accounts/${payer.usd}/fund`, { amount: 10_000 });
+    const deposit = await call('POST', '/customers/external-accounts', {
+      customerId: payee.id, currency: 'GBP', defaultUmaDepositAccount: true,
+      accountInfo: { accountType: 'GBP_ACCOUNT', sortCode: '040004', accountNumber: '12345678', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'U P' } },
+    });
+    const found = await lookup(payee.umaAddress, payer.id);
+    const quote = await call('POST', '/quotes', {
+      source: { sourceType: 'ACCOUNT', accountId: payer.usd }, destination: { destinationType: 'UMA_ADDRESS', umaAddress: payee.umaAddress, currency: 'GBP' },
+      lookupId: found.body.lookupId, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 10_000,
+    });
+    expect(quote.status, JSON.stringify(quote.body)).toBe(201);
+    await call('DELETE', `/customers/external-accounts/${deposit.body.id}`);
+    const executed = await call('POST', `/quotes/${quote.body.id}/execute`);
+    expect(executed.body.status).toBe('FAILED');
+    expect((await call('GET', `/transactions/${quote.body.transactionId}`)).body).toMatchObject({ failureReason: 'ACCOUNT_CANNOT_RECEIVE', refund: { status: 'COMPLETED' } });
+    expect(await balance(payer.usd)).toBe(10_000);
+  });
+
   it('POST /sandbox/uma/receive credits the primary internal account, or the default UMA deposit account', async () => {
     const payee = await customer();
     const received = await call('POST', '/sandbox/uma/receive', { senderUmaAddress: '$alice@wallet.example', receiverUmaAddress: payee.umaAddress, receivingCurrencyCode: 'USD', receivingCurrencyAmount: 1_500 });

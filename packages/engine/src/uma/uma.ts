@@ -127,17 +127,25 @@ export function receiverForQuote(
 }
 
 /**
- * Delivers an UMA payment to a customer of this platform: its default UMA deposit account when it has one (the money
- * is forwarded there), else its internal account in the currency. 400 INVALID_CURRENCY when it holds neither.
+ * Where an UMA payment to a customer lands: its default UMA deposit account when that takes the currency (the money is
+ * forwarded there), else its internal account in the currency; undefined when it holds neither.
+ */
+export function umaDepositAccount(tenant: TenantContext, customerId: string, currencyCode: string): string | undefined {
+  const deposit = defaultDepositAccount(tenant, customerId);
+  if (deposit?.currency === currencyCode) return deposit.id;
+  return accountsOf(tenant, customerId).find((a) => a.balance.currency.code === currencyCode)?.id;
+}
+
+/**
+ * Delivers an UMA payment to a customer of this platform at {@link umaDepositAccount}. 400 INVALID_CURRENCY when it
+ * holds no account for the currency.
  */
 export function deliverToCustomer(
   tenant: TenantContext, customerId: string, senderUmaAddress: string, amount: number, currencyCode: string,
   options: { quoteId?: string; awaitApproval?: boolean } = {},
 ): IncomingTransaction {
   const currency = marketCurrency(currencyCode);
-  const deposit = defaultDepositAccount(tenant, customerId);
-  const internal = accountsOf(tenant, customerId).find((a) => a.balance.currency.code === currencyCode);
-  const accountId = deposit?.currency === currencyCode ? deposit.id : internal?.id;
+  const accountId = umaDepositAccount(tenant, customerId, currencyCode);
   if (!currency || accountId === undefined) {
     throw new ApiError(400, 'INVALID_CURRENCY', `Customer ${customerId} cannot receive ${currencyCode}: it holds no ${currencyCode} account`);
   }
