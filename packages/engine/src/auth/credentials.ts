@@ -12,14 +12,14 @@ import { verifyAuthenticationResponse, verifyRegistrationResponse } from '@simpl
 import type { z } from 'zod';
 import { findInternalAccount } from '../accounts/internal-accounts.js';
 import type { TenantContext } from '../core/context.js';
-import { ApiError, invalidField, notFound } from '../core/errors.js';
+import { ApiError, invalidField, notFound, rateLimited } from '../core/errors.js';
 import type { HttpResult, Incoming } from '../http/app.js';
 import { LEGACY_OIDC_TOKEN, LEGACY_PASSKEY_SIGNATURE, WALLET_OTP_CODE } from '../sandbox/magic-values.js';
 import { findCustomer } from '../customers/customers.js';
 import { settingsOf } from '../platforms/config.js';
 import { enclaveSigner } from './enclave.js';
 import { AuthCredentialRecord, credentials } from './records.js';
-import { activeSessions, endSessionsOf, openSession, sessionSigning, type AuthSessionRecord } from './sessions.js';
+import { activeSessions, endSessionsOf, openSession, sessionsOf } from './sessions.js';
 import { signedAction } from './signed-retry.js';
 
 /** OTP codes are re-issued at most this often (REFERENCE §6: 429 with Retry-After). */
@@ -74,11 +74,7 @@ export async function challengeCredential(
   const now = tenant.clock.now();
   if (record.type === 'EMAIL_OTP' || record.type === 'SMS_OTP') {
     const wait = record.otp ? Date.parse(record.otp.issuedAt) + OTP_REISSUE_INTERVAL_MS - now : 0;
-    if (wait > 0) {
-      throw new ApiError(429, 'RATE_LIMITED', `A code was sent less than ${OTP_REISSUE_INTERVAL_MS / 1000} s ago: retry after ${Math.ceil(wait / 1000)} s`, undefined, {
-        'retry-after': String(Math.ceil(wait / 1000)),
-      });
-    }
+    if (wait > 0) throw rateLimited(`A code was sent less than ${OTP_REISSUE_INTERVAL_MS / 1000} s ago`, wait);
     const target = await generateP256KeyPairHex();
     const bundle = await createOtpTargetBundle({ targetPublicKeyHex: target.publicKeyUncompressedHex, signer: enclaveSigner, organizationId: tenant.platform.id });
     const updated: AuthCredentialRecord = {
@@ -254,10 +250,6 @@ async function checkOidcToken(tenant: TenantContext, token: string, clientPublic
 
 // ---------------------------------------------------------------------------------------------------------------------
 // Adding and removing credentials (signed actions)
-
-/** The signers of an account's ordinary actions: any active session of it. */
-const sessionsOf = (tenant: TenantContext, accountId: string) => (publicKey: string | undefined): AuthSessionRecord | undefined =>
-  sessionSigning(tenant, accountId, publicKey);
 
 /**
  * `POST /auth/credentials`: one EMAIL_OTP and one SMS_OTP per account (400 *_CREDENTIAL_ALREADY_EXISTS), passkeys

@@ -13,7 +13,7 @@ import { conflict } from '../core/errors.js';
 import { findCustomer, prepareCustomerUpdate, updateCustomer } from '../customers/customers.js';
 import type { HttpResult, Incoming } from '../http/app.js';
 import { credentials, type AuthCredentialRecord } from './records.js';
-import { sessionSigning } from './sessions.js';
+import { sessionsOf } from './sessions.js';
 import { signedAction } from './signed-retry.js';
 
 /** The EMAIL_OTP credentials of the customer's embedded wallets, by id. */
@@ -44,7 +44,7 @@ export async function updateCustomerTiedToWallets(
   const leg = await signedAction(tenant, request, signable, {
     accountId: walletId, activity: 'ACTIVITY_TYPE_UPDATE_USER_EMAIL',
     parameters: { customerId, email, credentialIds: tied.map((c) => c.id) },
-    signers: (publicKey) => sessionSigning(tenant, walletId, publicKey),
+    signers: sessionsOf(tenant, walletId),
   });
   if (!('signer' in leg)) return leg;
   const signedFor = (JSON.parse(leg.payloadToSign) as { parameters: { credentialIds: string[] } }).parameters.credentialIds;

@@ -44,6 +44,10 @@ export function sessionSigning(tenant: TenantContext, accountId: string, publicK
   return activeSessions(tenant, accountId).find((s) => publicKey === undefined || s.publicKey === publicKey);
 }
 
+/** The signers of an account's ordinary actions: any active session of it (see {@link sessionSigning}). */
+export const sessionsOf = (tenant: TenantContext, accountId: string) => (publicKey: string | undefined): AuthSessionRecord | undefined =>
+  sessionSigning(tenant, accountId, publicKey);
+
 /** An active session by id, or 404. */
 export function findSession(tenant: TenantContext, sessionId: string): AuthSessionRecord {
   const session = sessions(tenant).get(sessionId);

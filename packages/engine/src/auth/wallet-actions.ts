@@ -13,12 +13,9 @@ import { notFound } from '../core/errors.js';
 import type { HttpResult, Incoming } from '../http/app.js';
 import { findWallet } from './credentials.js';
 import { credentials } from './records.js';
-import { activeSessions, endSession, findSession, openSession, sessionSigning, sessionView, type AuthSessionRecord } from './sessions.js';
+import { activeSessions, endSession, findSession, openSession, sessionsOf, sessionView } from './sessions.js';
 import { signedAction } from './signed-retry.js';
 import { enclaveSigner } from './enclave.js';
-
-const anySession = (tenant: TenantContext, accountId: string) => (publicKey: string | undefined): AuthSessionRecord | undefined =>
-  sessionSigning(tenant, accountId, publicKey);
 
 /** `GET /auth/sessions?accountId=`: active sessions, never key material. */
 export function listSessions(tenant: TenantContext, accountId: string): { data: AuthSession[] } {
@@ -31,7 +28,7 @@ export async function revokeSession(tenant: TenantContext, sessionId: string, re
   const session = findSession(tenant, sessionId);
   const leg = await signedAction(tenant, request, signable, {
     accountId: session.accountId, activity: 'ACTIVITY_TYPE_DELETE_SESSIONS', type: session.type, parameters: { sessionId },
-    signers: anySession(tenant, session.accountId),
+    signers: sessionsOf(tenant, session.accountId),
   });
   if (!('signer' in leg)) return leg;
   endSession(tenant, sessionId);
@@ -46,7 +43,7 @@ export async function refreshSession(
   const leg = await signedAction(tenant, request, signable, {
     accountId: session.accountId, activity: 'ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION', type: session.type,
     parameters: { sessionId, clientPublicKey: body.clientPublicKey },
-    signers: anySession(tenant, session.accountId),
+    signers: sessionsOf(tenant, session.accountId),
   });
   if (!('signer' in leg)) return leg;
   const credential = credentials(tenant).get(session.credentialId);
@@ -69,7 +66,7 @@ export async function exportWallet(
   const wallet = findWallet(tenant, accountId);
   const leg = await signedAction(tenant, request, signable, {
     accountId: wallet.id, activity: 'ACTIVITY_TYPE_EXPORT_WALLET', parameters: { accountId: wallet.id, targetPublicKey: body.clientPublicKey },
-    signers: anySession(tenant, wallet.id),
+    signers: sessionsOf(tenant, wallet.id),
   });
   if (!('signer' in leg)) return leg;
   const encryptedWalletCredentials = await sealExportBundle({
@@ -85,7 +82,7 @@ export async function updateWallet(
   const wallet = findWallet(tenant, accountId);
   const leg = await signedAction(tenant, request, signable, {
     accountId: wallet.id, activity: 'ACTIVITY_TYPE_UPDATE_WALLET', parameters: { accountId: wallet.id, privateEnabled: body.privateEnabled },
-    signers: anySession(tenant, wallet.id),
+    signers: sessionsOf(tenant, wallet.id),
   });
   if (!('signer' in leg)) return leg;
   return setPrivacy(tenant, wallet.id, body.privateEnabled);

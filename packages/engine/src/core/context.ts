@@ -9,6 +9,9 @@ import type { SandboxEvent, WebhookEventType } from '@railyard/contract';
 /** A platform's events and the record of their webhook deliveries (DESIGN §3 `/_sandbox/events`). */
 export type OutboxEvent = SandboxEvent;
 
+/** The platform's outbox: every emitted event, with its delivery state. */
+export const eventsOf = (tenant: TenantContext) => tenant.store.collection<OutboxEvent>('events');
+
 /** Told of every emitted event (the webhook dispatcher). */
 export interface EventSink {
   emitted(tenant: TenantContext, event: OutboxEvent, options: EmitOptions): void;
@@ -43,7 +46,7 @@ export class TenantContext {
    * dispatcher.
    */
   emit(type: WebhookEventType, data: unknown, options: EmitOptions = {}): OutboxEvent {
-    const events = this.store.collection<OutboxEvent>('events');
+    const events = eventsOf(this);
     const id = (data as { id?: unknown } | null)?.id;
     const event: OutboxEvent = {
       id: this.ids('Webhook'), type, timestamp: this.nowIso(), data: structuredClone(data),

@@ -49,6 +49,12 @@ export const notFound = (what: string, id: string, code: ErrorCodeFor<404> = 'NO
 export const conflict = (message: string, code: ErrorCodeFor<409> = 'CONFLICT', details?: Record<string, unknown>): ApiError<409> =>
   new ApiError(409, code, message, details);
 
+/** 429 RATE_LIMITED with `Retry-After`: the caller may try again in `waitMs`. */
+export const rateLimited = (message: string, waitMs: number): ApiError<429> => {
+  const seconds = Math.ceil(waitMs / 1000);
+  return new ApiError(429, 'RATE_LIMITED', `${message}: retry after ${seconds} s`, undefined, { 'retry-after': String(seconds) });
+};
+
 function describeFieldErrors(errors: FieldError[]): string {
   if (errors.length === 0) return 'The request is invalid';
   const first = errors[0]!;

@@ -12,12 +12,12 @@ import { realtimeFundingInstructions } from '../accounts/funding-instructions.js
 import { findInternalAccount } from '../accounts/internal-accounts.js';
 import { assertScaSession } from '../sca/login.js';
 import { checkStamp } from '../auth/signed-retry.js';
-import { sessionSigning } from '../auth/sessions.js';
+import { sessionsOf } from '../auth/sessions.js';
 import type { Incoming } from '../http/app.js';
 import { answerScaChallenge, isScaCustomer, issueScaChallenge } from '../sca/sca.js';
 import { midRate } from '../config/exchange-rates.js';
 import type { TenantContext } from '../core/context.js';
-import { ApiError, conflict, invalidField, notFound } from '../core/errors.js';
+import { ApiError, conflict, invalidField, notFound, rateLimited } from '../core/errors.js';
 import { findCustomer } from '../customers/customers.js';
 import { standingFeeOf, umaDomainOf } from '../platforms/config.js';
 import { CROSS_CURRENCY_DESTINATION_OUTCOMES, INTERNAL_TRANSFER_OUTCOME, TRANSFER_OUTCOMES, lookupSuffix, type SettlementOutcome } from '../sandbox/magic-values.js';
@@ -277,7 +277,7 @@ export async function executeQuoteFromApi(tenant: TenantContext, quoteId: string
       throw new ApiError(401, 'WALLET_SIGNATURE_MISSING', `Quote ${quoteId} is paid from an embedded wallet: send ${WALLET_SIGNATURE_HEADER}, the stamp of its payloadToSign`);
     }
     const accountId = (record.quote.source as { accountId: string }).accountId;
-    await checkStamp(stamp, signing.payloadToSign, (publicKey) => sessionSigning(tenant, accountId, publicKey));
+    await checkStamp(stamp, signing.payloadToSign, sessionsOf(tenant, accountId));
   }
   return executeQuote(tenant, quoteId);
 }
@@ -406,11 +406,7 @@ export function resendQuoteAuthorization(tenant: TenantContext, quoteId: string)
   if (record.scaChallenge!.factor !== 'SMS_OTP') throw conflict(`Quote ${quoteId} waits for a ${record.scaChallenge!.factor}, which has no code to resend`);
   const now = tenant.clock.now();
   const wait = Date.parse(record.scaCodeSentAt!) + SCA_RESEND_INTERVAL_MS - now;
-  if (wait > 0) {
-    throw new ApiError(429, 'RATE_LIMITED', `The code was sent less than ${SCA_RESEND_INTERVAL_MS / 1000} seconds ago: retry after ${Math.ceil(wait / 1000)} s`, undefined, {
-      'retry-after': String(Math.ceil(wait / 1000)),
-    });
-  }
+  if (wait > 0) throw rateLimited(`The code was sent less than ${SCA_RESEND_INTERVAL_MS / 1000} seconds ago`, wait);
   quotes(tenant).replace({ ...record, scaCodeSentAt: new Date(now).toISOString() });
 }
 

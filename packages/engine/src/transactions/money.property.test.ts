@@ -4,8 +4,9 @@ import { createEngine } from '../engine.js';
 import { callApi, type Json } from '../testing/requests.js';
 
 // The ledger under random money movement (DESIGN §5): whatever sequence of funding, quotes, executions, failures,
-// refunds, returns, cancellations and clock moves runs, every currency sums to zero over all accounts (the outside
-// world included), no internal account goes negative, and each balance equals its postings.
+// refunds, returns, cancellations and clock moves runs (with platform fees on), no internal account goes negative, each
+// balance equals its postings, the money in flight is exactly what the payments under way hold, and the service's fee
+// account never goes below zero. (Every entry balancing is enforced by the ledger itself; checked here too.)
 
 /** Destinations by the outcome their account number triggers (SPEC §4.6). */
 const USD_SUFFIXES = ['001', '002', '003', '004', '005'];
@@ -27,6 +28,8 @@ describe('money under random operations', () => {
       fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 25 }), async (steps) => {
         const engine = createEngine({ platform: { regulated: true } });
         const call = (method: string, path: string, body?: unknown) => callApi(engine, method, path, body);
+        // Platform fees on cross-currency payments, so fees, returns and refunds all move money too.
+        await call('PATCH', '/config', { feeConfigs: [{ feeType: 'CROSS_CURRENCY_TRANSACTION', sourceCurrency: 'USD', variableFeeBps: 150, fixedFee: { amount: 30, currency: 'USD' } }] });
         const people: { id: string; usd: string; mxn: string; bank: Record<string, string>; fx: Record<string, string> }[] = [];
         for (let i = 0; i < 3; i++) {
           const created = (await call('POST', '/customers', {
@@ -81,8 +84,13 @@ describe('money under random operations', () => {
             expect(account.balance.amount).toBeGreaterThanOrEqual(0);
             expect(account.balance.amount).toBe(byAccount[account.id] ?? 0);
           }
+          // Money in flight is exactly what the payments under way hold.
+          const settlements = (engine.sandbox().snapshot().collections.settlements ?? []) as Json[];
+          const held: Record<string, number> = {};
+          for (const record of settlements) held[record.currency] = (held[record.currency] ?? 0) + record.held;
           for (const [account, amount] of Object.entries(byAccount)) {
-            if (account.startsWith('in-flight:')) expect(amount, account).toBeGreaterThanOrEqual(0);
+            if (account.startsWith('in-flight:')) expect(amount, account).toBe(held[account.slice('in-flight:'.length)] ?? 0);
+            if (account.startsWith('fees:')) expect(amount, account).toBeGreaterThanOrEqual(0);
           }
         }
         engine.close();

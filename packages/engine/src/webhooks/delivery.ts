@@ -12,7 +12,7 @@
  */
 import type { WebhookEventType } from '@railyard/contract';
 import { IncomingPaymentApproval, WEBHOOK_RETRY_POLICY, WEBHOOK_SIGNATURE_HEADER } from '@railyard/contract';
-import type { EmitOptions, EventSink, OutboxEvent, TenantContext } from '../core/context.js';
+import { eventsOf, type EmitOptions, type EventSink, type OutboxEvent, type TenantContext } from '../core/context.js';
 import { settingsOf } from '../platforms/config.js';
 import { approveIncoming, rejectIncoming } from '../transactions/incoming.js';
 import { signatureHeader, type WebhookKey } from './signing.js';
@@ -46,7 +46,6 @@ export interface DispatcherOptions {
   readonly keyOf: (platformId: string) => Promise<WebhookKey>;
 }
 
-const events = (tenant: TenantContext) => tenant.store.collection<OutboxEvent>('events');
 const ok = (status: number | undefined) => status !== undefined && status >= 200 && status < 300;
 
 /** `receiverCustomerInfo` of an approving answer's body, when it has a well-formed one. */
@@ -77,11 +76,11 @@ export class WebhookDispatcher implements EventSink {
   emitted(tenant: TenantContext, event: OutboxEvent, options: EmitOptions): void {
     const url = settingsOf(tenant).webhookEndpoint;
     if (url !== undefined && options.deliver !== false) {
-      const waiting = events(tenant).findBy('resource', event.resource).some((e) => e.id !== event.id && e.delivery?.status === 'PENDING');
+      const waiting = eventsOf(tenant).findBy('resource', event.resource).some((e) => e.id !== event.id && e.delivery?.status === 'PENDING');
       this.update(tenant, { ...event, delivery: { status: waiting ? 'QUEUED' : 'PENDING', url } });
       if (!waiting) this.start(tenant, event.id);
     }
-    for (const listener of this.listeners) listener(tenant, events(tenant).get(event.id)!);
+    for (const listener of this.listeners) listener(tenant, eventsOf(tenant).get(event.id)!);
   }
 
   /** Hears every emitted event (the awaitable outbox); returns the function that stops listening. */
@@ -119,7 +118,7 @@ export class WebhookDispatcher implements EventSink {
     } catch (error) {
       result = { url, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
     }
-    const current = events(tenant).get(event.id);
+    const current = eventsOf(tenant).get(event.id);
     if (current) {
       const attempt = {
         attempt: current.deliveries.length + 1, url, at, durationMs: Math.round((performance.now() - started) * 1000) / 1000,
@@ -136,10 +135,10 @@ export class WebhookDispatcher implements EventSink {
   }
 
   private async attempt(tenant: TenantContext, eventId: string): Promise<void> {
-    const event = events(tenant).get(eventId);
+    const event = eventsOf(tenant).get(eventId);
     if (!event?.delivery || event.delivery.status !== 'PENDING') return;
     const result = await this.send(tenant, event, event.delivery.url);
-    const current = events(tenant).get(eventId);
+    const current = eventsOf(tenant).get(eventId);
     // A reset or restore while the attempt was under way: the event is gone or no longer this attempt's to settle.
     if (!current?.delivery || current.delivery.status !== 'PENDING') return;
     // Any answer to INCOMING_PAYMENT.PENDING is the platform's decision, a 403 included.
@@ -164,7 +163,7 @@ export class WebhookDispatcher implements EventSink {
   private finish(tenant: TenantContext, event: OutboxEvent, status: 'DELIVERED' | 'FAILED'): void {
     const { nextAttemptAt: _done, ...delivery } = event.delivery!;
     this.update(tenant, { ...event, delivery: { ...delivery, status } });
-    const next = events(tenant).findBy('resource', event.resource)
+    const next = eventsOf(tenant).findBy('resource', event.resource)
       .filter((e) => e.delivery?.status === 'QUEUED')
       .sort((a, b) => (a.order ?? 0) - (b.order ?? 0))[0];
     if (next) {
@@ -188,6 +187,6 @@ export class WebhookDispatcher implements EventSink {
   }
 
   private update(tenant: TenantContext, event: OutboxEvent): void {
-    events(tenant).replace(event);
+    eventsOf(tenant).replace(event);
   }
 }

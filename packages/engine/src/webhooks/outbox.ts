@@ -3,7 +3,7 @@
  * `next` for a platform and type returns the oldest event it has not returned yet, so events emitted before the call
  * (an in-process payment settles within its own request) are found too.
  */
-import type { OutboxEvent, TenantContext } from '../core/context.js';
+import { eventsOf, type OutboxEvent, type TenantContext } from '../core/context.js';
 import type { WebhookDispatcher } from './delivery.js';
 
 /** Per platform and type: the ids of the events `next` returned (ids, not positions, so a reset starts afresh). */
@@ -20,7 +20,7 @@ export function nextEvent(dispatcher: WebhookDispatcher, tenant: TenantContext, 
     seen!.add(event.id);
     return event;
   };
-  const waiting = [...tenant.store.collection<OutboxEvent>('events').values()].filter(matches).sort((a, b) => (a.order ?? 0) - (b.order ?? 0))[0];
+  const waiting = [...eventsOf(tenant).values()].filter(matches).sort((a, b) => (a.order ?? 0) - (b.order ?? 0))[0];
   if (waiting) return Promise.resolve(take(waiting));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
