@@ -204,3 +204,19 @@ describe('the signed-retry runner', () => {
     expect(error).toBeInstanceOf(APIUserAbortError);
   });
 });
+
+describe('dependencies', () => {
+  it('the client depends on the contract only, never on @railyard/wallet (DESIGN: client -> contract)', async () => {
+    const { readFile, readdir } = await import('node:fs/promises');
+    const root = new URL('../../', import.meta.url);
+    const manifest = JSON.parse(await readFile(new URL('package.json', root), 'utf8')) as { dependencies: Record<string, string> };
+    expect(Object.keys(manifest.dependencies).sort()).toEqual(['@railyard/contract', 'ky']);
+    const sources = (await readdir(new URL('src/', root), { recursive: true })).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && !f.endsWith('test-support.ts'));
+    for (const file of sources) {
+      const text = await readFile(new URL(`src/${file}`, root), 'utf8');
+      // Import statements only (TSDoc examples may show the wallet and the engine).
+      expect(text, file).not.toMatch(/^(import|export)\b[^;]*?from ['"]@railyard\/(wallet|engine)['"]/m);
+      expect(text, file).not.toMatch(/import\(['"]@railyard\/(wallet|engine)['"]\)/);
+    }
+  });
+});

@@ -71,8 +71,6 @@ export interface SignedRequest<Op extends SignedOperationId = SignedOperationId>
   readonly path: string;
   /** The JSON body of the first leg; the retry sends the same bytes. */
   readonly body?: unknown;
-  /** Request headers that belong to the operation (none today), repeated on the retry. */
-  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /** A signed operation waiting for its stamp: the 202 of its first leg. Finish it with {@link SignedRetry.complete}. */
@@ -93,8 +91,11 @@ export interface SignedCompleted<T> {
 /**
  * What a signed operation called without a stamper resolves with: `SIGNATURE_REQUIRED` (the usual case: stamp
  * `challenge.payloadToSign` and call {@link SignedRetry.complete}) or `COMPLETED` (the service needed no signature).
+ * `SignedResult` alone is the result of any signed operation.
  */
-export type SignedResult<Op extends SignedOperationId> = SignatureRequired<Op> | SignedCompleted<WalletOperationResult<Op>>;
+export type SignedResult<Op extends SignedOperationId = SignedOperationId> = Op extends SignedOperationId
+  ? SignatureRequired<Op> | SignedCompleted<WalletOperationResult<Op>>
+  : never;
 
 /** How long the runner re-sends an operation that answers PROCESSING. */
 export interface ProcessingOptions {
@@ -210,7 +211,7 @@ export class SignedRetry {
     const header = typeof stamp === 'string' ? stamp : await stamp.stamp(pending.challenge.payloadToSign);
     if (typeof header !== 'string' || header === '') throw new RailyardError('The stamp must be a non-empty string: the Service-Wallet-Signature header value.');
     const { key, headers } = takeIdempotencyKey(options);
-    const signedHeaders = { ...headers, ...pending.request.headers, [WALLET_SIGNATURE_HEADER]: header, [REQUEST_ID_HEADER]: pending.challenge.requestId };
+    const signedHeaders = { ...headers, [WALLET_SIGNATURE_HEADER]: header, [REQUEST_ID_HEADER]: pending.challenge.requestId };
     const answer = await this.#settle(pending.request.operationId, pending.request, { ...options, headers: signedHeaders }, key, { pending, stamp: header });
     if ('challenge' in answer) {
       throw new RailyardError(

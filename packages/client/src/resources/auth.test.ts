@@ -5,7 +5,7 @@ import {
 } from '@railyard/wallet';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createClient, type RailyardClient } from '../client.js';
-import { AuthenticationError, BadRequestError, RateLimitError } from '../core/errors.js';
+import { AuthenticationError, BadRequestError, RateLimitError, WalletOperationTimeoutError } from '../core/errors.js';
 import type { WalletStamper } from '../core/signed-retry.js';
 import type { AuthMethod } from './auth.js';
 
@@ -172,6 +172,47 @@ describe('client.auth against an in-process engine', () => {
     const legacySession = await client.auth.credentials.verify(passkey.id, legacyAssertion, { requestId: legacy.requestId });
     const sealed: WalletStamper = await SessionKey.fromPrivateKeyHex(await decryptSessionSigningKey(legacySession.encryptedSessionSigningKey!, receiver));
     await expect(client.internalAccounts.update(accountId, { privateEnabled: false }, { stamper: sealed })).resolves.toMatchObject({ privateEnabled: false });
+  });
+
+  it('a busy service answers 200 PROCESSING: the runner re-sends the identical request with backoff until it settles', async () => {
+    const sleeps: number[] = [];
+    const patient = client.withOptions({ sleep: async (ms) => void sleeps.push(ms), random: () => 0 });
+    const { accountId, email } = await wallet();
+    const { session, key } = await signIn(email);
+    await expect(patient.sandbox.setWalletProcessing(2)).resolves.toEqual({ retries: 2 });
+    const next = await SessionKey.generate();
+    const refreshed = await patient.auth.sessions.refresh(session.id, { clientPublicKey: next.publicKeyCompressedHex }, { stamper: key });
+    expect(refreshed).toMatchObject({ accountId, type: 'EMAIL_OTP' });
+    expect(sleeps).toEqual([500, 1_000]);
+
+    // Out of budget: the error carries what complete() needs to go on.
+    await patient.sandbox.setWalletProcessing(3);
+    const error = await patient.internalAccounts.update(accountId, { privateEnabled: true }, { stamper: next, processingTimeout: 1_000 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WalletOperationTimeoutError);
+    const timeout = error as WalletOperationTimeoutError;
+    expect(timeout.serverMessage).toContain('not settled');
+    await expect(patient.signedRetry.complete(timeout.pending!, timeout.stamp!)).resolves.toMatchObject({ id: accountId, privateEnabled: true });
+  });
+
+  it('a payment from the wallet: execute carries the stamp of the quote’s payloadToSign (no 202, no Request-Id)', async () => {
+    const { customer, accountId, email } = await wallet();
+    const { key } = await signIn(email);
+    await client.sandbox.fundInternalAccount(accountId, 5_000_000);
+    const bank = await client.externalAccounts.create({
+      customerId: customer.id, currency: 'USD',
+      accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '123456789', routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Wally Wallet' } },
+    });
+    const quote = await client.quotes.create({
+      source: { sourceType: 'ACCOUNT', accountId }, destination: { destinationType: 'ACCOUNT', accountId: bank.id },
+      lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1_000_000,
+    });
+    const info = quote.paymentInstructions?.map((i) => i.accountOrWalletInfo).find((a) => a.accountType === 'EMBEDDED_WALLET');
+    expect(info?.accountType === 'EMBEDDED_WALLET' && info.payloadToSign).toEqual(expect.any(String));
+    const unsigned = await client.quotes.execute(quote.id).catch((e: unknown) => e);
+    expect((unsigned as AuthenticationError).code).toBe('WALLET_SIGNATURE_MISSING');
+    const payloadToSign = info?.accountType === 'EMBEDDED_WALLET' ? info.payloadToSign : '';
+    const executed = await client.quotes.execute(quote.id, undefined, { headers: { 'Service-Wallet-Signature': await key.stamp(payloadToSign) } });
+    expect(executed.id).toBe(quote.id);
   });
 
   it('OAUTH: registered with a token, verified with a fresh token whose nonce hashes the clientPublicKey', async () => {

@@ -27,6 +27,8 @@ export type OpenApiDocument = ResultOf<typeof controlPlaneEndpoints.getOpenApiDo
 export type SandboxWebhookKey = ResultOf<typeof controlPlaneEndpoints.getSandboxWebhookKey>;
 /** The sandbox's enclave signing key: `{ publicKeyHex }` (uncompressed hex), to pin in a wallet. */
 export type SandboxEnclaveKey = ResultOf<typeof controlPlaneEndpoints.getSandboxEnclaveKey>;
+/** Body of {@link Sandbox.setWalletProcessing}: `{ retries }`, how many signed retries answer 200 PROCESSING first (0–100). */
+export type SandboxWalletProcessingParams = BodyParams<typeof controlPlaneEndpoints.setSandboxWalletProcessing>;
 /** The body of {@link SandboxClockResource.advance}. */
 export type ClockAdvanceParams = BodyParams<typeof controlPlaneEndpoints.advanceSandboxClock>;
 
@@ -183,6 +185,16 @@ export class Sandbox extends APIResource {
    */
   enclaveKey(options?: RequestOptions): APIPromise<SandboxEnclaveKey> {
     return this._client.call(controlPlaneEndpoints.getSandboxEnclaveKey, {}, options);
+  }
+
+  /**
+   * Makes the platform's next `retries` signed retries of wallet operations answer 200 `{status: 'PROCESSING'}` (accepted,
+   * not settled) before settling (`PUT /_sandbox/wallet-processing`), as a busy service does (SPEC §4.2 rule 4): the
+   * signed-retry runner then re-sends the identical request with backoff. For testing that path; `0` turns it off.
+   */
+  setWalletProcessing(retries: number | SandboxWalletProcessingParams, options?: RequestOptions): APIPromise<SandboxWalletProcessingParams> {
+    const body: SandboxWalletProcessingParams = typeof retries === 'number' ? { retries } : retries;
+    return this._client.call(controlPlaneEndpoints.setSandboxWalletProcessing, { body }, options);
   }
 
   /** The OpenAPI 3.1 document of the API, as the sandbox serves it. */
