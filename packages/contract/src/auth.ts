@@ -227,6 +227,11 @@ export type OtpPlaintext = z.infer<typeof OtpPlaintext>;
 // `Service-Wallet-Signature` and `Request-Id` headers and gets the success response below (or 200 PROCESSING).
 
 const tag = 'Embedded wallet authentication';
+/** The other answers of every signed operation: the first leg's challenge, and a retry accepted but not settled. */
+const signedLegs = [
+  { status: 202, description: 'First leg: stamp payloadToSign and retry with Service-Wallet-Signature and Request-Id', schema: SignedRetryChallenge },
+  { status: 200, description: 'Accepted, not settled: re-send the identical request', schema: WalletOperationProcessing },
+] as const;
 const credentialParams = z.object({ credentialId: z.string() });
 const sessionParams = z.object({ sessionId: z.string() });
 const accountParams = z.object({ accountId: z.string() });
@@ -241,6 +246,7 @@ export const authEndpoints = {
     summary: 'Add a credential (passkey, OAuth, email or SMS code) to an embedded wallet',
     description: signed('The account already has a credential, so adding one is a signed action.') +
       ' One EMAIL_OTP and one SMS_OTP per account (400 *_CREDENTIAL_ALREADY_EXISTS); the same passkey twice: 400 PASSKEY_CREDENTIAL_ALREADY_EXISTS.',
+    alsoResponds: signedLegs,
     response: { status: 201, description: 'The credential', schema: AuthMethod },
     errors: [401, 409],
   }),
@@ -266,6 +272,7 @@ export const authEndpoints = {
     description:
       'OTP: the encrypted code; 202 signed retry stamped with the client key (the TEK), then the session. OAUTH: the OIDC token ' +
       'and clientPublicKey. PASSKEY: the assertion with the challenge\'s `Request-Id` header. A wrong code or failed check: 401.',
+    alsoResponds: [signedLegs[0]],
     response: { status: 200, description: 'The session', schema: AuthSession },
     errors: [401, 429],
   }),
@@ -273,6 +280,7 @@ export const authEndpoints = {
     operationId: 'deleteAuthCredential', method: 'DELETE', path: '/auth/credentials/{credentialId}', tag, params: credentialParams,
     summary: 'Remove a credential',
     description: signed('Signed by a session of another credential of the same account.') + ' The only credential: 400.',
+    alsoResponds: signedLegs,
     response: { status: 204, description: 'Removed' },
     errors: [401],
   }),
@@ -284,6 +292,7 @@ export const authEndpoints = {
   deleteAuthSession: defineEndpoint({
     operationId: 'deleteAuthSession', method: 'DELETE', path: '/auth/sessions/{sessionId}', tag, params: sessionParams,
     summary: 'Revoke a session', description: signed('A session may sign its own revocation.'),
+    alsoResponds: signedLegs,
     response: { status: 204, description: 'Revoked' },
     errors: [401],
   }),
@@ -291,6 +300,7 @@ export const authEndpoints = {
     operationId: 'refreshAuthSession', method: 'POST', path: '/auth/sessions/{sessionId}/refresh', tag, params: sessionParams,
     body: AuthSessionRefreshRequest,
     summary: 'A new session for the same credential', description: signed('The same clientPublicKey on both legs.'),
+    alsoResponds: signedLegs,
     response: { status: 201, description: 'The new session', schema: AuthSession },
     errors: [401],
   }),
@@ -298,6 +308,7 @@ export const authEndpoints = {
     operationId: 'exportWallet', method: 'POST', path: '/internal-accounts/{accountId}/export', tag, params: accountParams, body: WalletExportRequest,
     summary: 'Export the wallet credentials, sealed to a fresh client key (never stored by the service)',
     description: signed('A fresh uncompressed clientPublicKey, the same on both legs.'),
+    alsoResponds: signedLegs,
     response: { status: 200, description: 'The sealed credentials', schema: WalletExport },
     errors: [401],
   }),
@@ -305,6 +316,7 @@ export const authEndpoints = {
     operationId: 'updateInternalAccount', method: 'PATCH', path: '/internal-accounts/{accountId}', tag, params: accountParams,
     body: InternalAccountUpdateRequest,
     summary: "Change an embedded wallet's privacy", description: signed('Embedded wallets only.'),
+    alsoResponds: signedLegs,
     response: { status: 200, description: 'The account', schema: InternalAccount },
     errors: [401],
   }),

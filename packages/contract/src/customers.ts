@@ -409,6 +409,9 @@ export const customerEndpoints = {
   updateCustomer: defineEndpoint({
     operationId: 'updateCustomer', method: 'PATCH', path: '/customers/{customerId}', tag,
     summary: 'Update a customer (partial; customerType is required)', params: CustomerPath,
+    description:
+      'Changing an email that EMAIL_OTP wallet credentials are tied to is a signed action of the wallet: 202 with a ' +
+      'SignedRetryChallenge, then the signed retry (see the embedded-wallet operations).',
     body: CustomerUpdateRequest,
     response: { status: 200, description: 'The updated customer', schema: Customer },
     errors: [409, 410],

@@ -38,6 +38,11 @@ export interface Endpoint {
    * (an HTML page).
    */
   readonly response: { readonly status: number; readonly description: string; readonly schema?: z.ZodType; readonly contentType?: string };
+  /**
+   * Other successful answers (a signed operation's 202 challenge and 200 PROCESSING, a quote's 202). One with the same
+   * status as `response` is documented as a second form of it.
+   */
+  readonly alsoResponds?: readonly { readonly status: number; readonly description: string; readonly schema: z.ZodType }[];
   /** Error statuses the operation documents, beyond the 400/401/404/405/413/500 every operation can return. */
   readonly errors?: readonly ErrorStatus[];
   /** Railyard's `/_sandbox/` control plane: served at the root as well as under the base path. */

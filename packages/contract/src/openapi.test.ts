@@ -76,4 +76,13 @@ describe('OpenAPI document', () => {
     expect(document.servers[0].url).toBe('http://127.0.0.1:4100/2025-10-13');
     expect(document.info.version).toBe('2025-10-13');
   });
+
+  it('documents the other answers of signed operations: the 202 challenge and 200 PROCESSING', () => {
+    const add = document.paths['/auth/credentials'].post.responses;
+    expect(add['202'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/SignedRetryChallenge' });
+    expect(add['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/WalletOperationProcessing' });
+    const patch = document.paths['/internal-accounts/{accountId}'].patch.responses['200'].content['application/json'].schema;
+    expect(patch.oneOf).toEqual([{ $ref: '#/components/schemas/InternalAccount' }, { $ref: '#/components/schemas/WalletOperationProcessing' }]);
+    expect(document.paths['/quotes'].post.responses['202']).toBeDefined();
+  });
 });

@@ -58,6 +58,13 @@ export function buildOpenApiDocument(endpoints: Readonly<Record<string, Endpoint
           ? { description, content: { [contentType]: { schema: { type: 'string' } } } }
           : { description },
     };
+    for (const other of endpoint.alsoResponds ?? []) {
+      const ref = components.add(other.schema, 'output');
+      const existing = responses[other.status] as { description: string; content?: { 'application/json': { schema: unknown } } } | undefined;
+      responses[other.status] = existing?.content
+        ? { description: `${existing.description}; or ${other.description}`, content: { 'application/json': { schema: { oneOf: [existing.content['application/json'].schema, ref] } } } }
+        : { description: other.description, content: { 'application/json': { schema: ref } } };
+    }
     if (endpoint.public) operation.security = [];
     for (const status of new Set([...COMMON_ERRORS, ...(endpoint.errors ?? [])])) {
       responses[status] = { description: REASONS[status] ?? 'Error', content: { 'application/json': { schema: errorRef } } };

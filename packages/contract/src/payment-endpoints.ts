@@ -91,6 +91,7 @@ export const paymentEndpoints = {
       'Real-time funding quotes carry `paymentInstructions` and are paid by sending the money (in the sandbox, ' +
       '`POST /sandbox/send`). 202 for an SCA customer with real-time funding: PENDING_AUTHORIZATION with a `scaChallenge`.',
     response: { status: 201, description: 'The quote', schema: Quote },
+    alsoResponds: [{ status: 202, description: 'Real-time funding in an SCA region: PENDING_AUTHORIZATION with a scaChallenge', schema: Quote }],
     errors: [403, 404, 409, 410, 429],
   }),
   getQuote: defineEndpoint({
