@@ -10,7 +10,7 @@
  * @module
  */
 import {
-  authEndpoints, REQUEST_ID_HEADER, WALLET_SIGNATURE_HEADER, type Endpoint, type HttpMethod, type SignedRetryChallenge,
+  customerEndpoints, authEndpoints, REQUEST_ID_HEADER, WALLET_SIGNATURE_HEADER, type Endpoint, type HttpMethod, type SignedRetryChallenge,
 } from '@railyard/contract';
 import type { RailyardClient } from '../client.js';
 import { buildPath, type ResultOf } from './endpoint.js';
@@ -47,6 +47,8 @@ const WALLET_OPERATIONS = {
   refreshAuthSession: { endpoint: authEndpoints.refreshAuthSession, on200: 'processing' },
   exportWallet: { endpoint: authEndpoints.exportWallet, on200: 'status' },
   updateInternalAccount: { endpoint: authEndpoints.updateInternalAccount, on200: 'status' },
+  // A customer's email tied to EMAIL_OTP wallet credentials changes by a signed retry (SPEC §4.2).
+  updateCustomer: { endpoint: customerEndpoints.updateCustomer, on200: 'status' },
 } as const satisfies Record<string, { endpoint: Endpoint; on200: Reading200 }>;
 
 /** Every wallet operation the runner sends (its contract `operationId`). */

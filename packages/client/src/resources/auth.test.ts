@@ -230,4 +230,12 @@ describe('client.auth against an in-process engine', () => {
     const session = await client.auth.credentials.verify(oauth.id, { type: 'OAUTH', oidcToken: await token(), clientPublicKey: sessionKey.publicKeyCompressedHex });
     expect(session).toMatchObject({ type: 'OAUTH', accountId });
   });
+
+  it('customers.updateSigned changes an email tied to the wallet credentials in one call', async () => {
+    const { customer, accountId, email } = await wallet();
+    const { key } = await signIn(email);
+    const updated = await client.customers.updateSigned(customer.id, { customerType: 'INDIVIDUAL', email: 'wally.2@example.com' }, { stamper: key });
+    expect(updated.email).toBe('wally.2@example.com');
+    expect((await client.auth.credentials.list({ accountId })).data[0]!.nickname).toBe('wally.2@example.com');
+  });
 });

@@ -3,6 +3,7 @@ import type { APIPromise } from '../core/api-promise.js';
 import type { BodyParams, PageItemOf, QueryParams, ResultOf } from '../core/endpoint.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/types.js';
+import type { StampedRequestOptions } from '../core/signed-retry.js';
 import { APIResource } from './resource.js';
 
 
@@ -36,9 +37,18 @@ export class Customers extends APIResource {
     return this._client.call(customerEndpoints.getCustomer, { params: { customerId } }, options);
   }
 
-  /** Updates a customer: only the given fields change; `customerType` must match the customer's. */
+  /**
+   * Updates a customer (partial; `customerType` is required). Changing an email that EMAIL_OTP credentials of the
+   * customer's embedded wallet are tied to is a signed action of the wallet: pass `updateSigned` a `stamper` (a session
+   * key of the wallet, e.g. `@railyard/wallet`'s SessionKey) and the 202 → stamp → retry runs for you.
+   */
   update(customerId: string, body: CustomerUpdateParams, options?: RequestOptions): APIPromise<Customer> {
     return this._client.call(customerEndpoints.updateCustomer, { params: { customerId }, body }, options);
+  }
+
+  /** {@link Customers.update} as a signed action, for an email tied to wallet credentials: stamped by `options.stamper`. */
+  updateSigned(customerId: string, body: CustomerUpdateParams, options: StampedRequestOptions): Promise<Customer> {
+    return this._client.signedRetry.signed('updateCustomer', { params: { customerId }, body }, options) as Promise<Customer>;
   }
 
   /**
