@@ -1,12 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createClient, type RailyardClient } from '@railyard/client';
 import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundlePage } from './build.js';
 import { provisionWallet, startPasskeyWalletServer, type ProvisionedWallet, type RunningWalletServer } from './server.js';
+import { CHROMIUM, CHROMIUM_ARGS, hasChromium } from '../../test/support/chromium.js';
 
 // The passkey wallet page in a real browser (Debian Chromium through playwright-core, never a downloaded browser) with a
 // CDP virtual authenticator: the standalone sandbox server (`railyard serve --regulated`) in a child process, the
@@ -14,15 +14,8 @@ import { provisionWallet, startPasskeyWalletServer, type ProvisionedWallet, type
 // a passkey with navigator.credentials.create and signing in with navigator.credentials.get, all through
 // @railyard/wallet. Checked through the API: the passkey is a credential, and a PASSKEY session exists.
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) {
-  console.warn(`[browser tests] skipped: ${CHROMIUM} is not installed (apt-get install -y chromium; .ci/run installs it before the tests)`);
-}
-
-const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync',
+const ARGS = [
+  ...CHROMIUM_ARGS,
   // WebAuthn needs a domain as RP id (not an IP): the page is opened as http://localhost:<port>, resolved here to the
   // loopback address the backend listens on, never looked up.
   '--host-resolver-rules=MAP localhost 127.0.0.1',
@@ -67,7 +60,7 @@ describe.skipIf(!hasChromium)(`passkey wallet page in Chromium (${CHROMIUM})`, (
     wallet = await provisionWallet(client, { fullName: 'Wally Wallet', email: 'wally@example.com' });
     server = await startPasskeyWalletServer({ client, wallet, script: await bundlePage() });
 
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
     page = await browser.newPage();
     cdp = await page.context().newCDPSession(page);
     await cdp.send('WebAuthn.enable');

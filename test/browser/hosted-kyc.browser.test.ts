@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,21 +8,12 @@ import { createEngine, DEFAULT_CREDENTIALS, startServer, type RunningServer } fr
 import { chromium, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PNG_1X1 } from '../../packages/engine/src/hosted/testing.js';
+import { CHROMIUM, CHROMIUM_ARGS, hasChromium } from '../support/chromium.js';
 
 // The hosted verification page in a real browser (Debian Chromium through playwright-core, never a downloaded browser):
 // the standalone server in process, a customer and a link made through the API, the page opened, a document uploaded
 // through its form, Complete pressed, the redirect to redirectUri followed, and the used link reopened.
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) {
-  console.warn(`[browser tests] skipped: ${CHROMIUM} is not installed (apt-get install -y chromium; .ci/run installs it before the tests)`);
-}
-
-const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync',
-];
 
 describe.skipIf(!hasChromium)(`hosted verification page in Chromium (${CHROMIUM})`, () => {
   let server: RunningServer;

@@ -8,7 +8,7 @@
  * normalized to low-S by the sender and high-S signatures are accepted, as ECDSA allows.
  * @module
  */
-import { TypedWebhookEvent, WEBHOOK_SIGNATURE_HEADER, type WebhookEventType } from '@railyard/contract';
+import { derToP1363, p1363ToDer, TypedWebhookEvent, WEBHOOK_SIGNATURE_HEADER, type WebhookEventType } from '@railyard/contract';
 import { RailyardError } from '../core/errors.js';
 
 /** The raw request body as received: the text, or its bytes (`Uint8Array`, a Node `Buffer`, any typed array or `ArrayBuffer`). */
@@ -256,40 +256,13 @@ function pemBody(pem: unknown, label: 'PUBLIC KEY' | 'PRIVATE KEY', use: string)
   return der;
 }
 
-/**
- * The P1363 form (`r ‖ s`, 32 bytes each) of a strict DER ECDSA signature (`SEQUENCE { INTEGER r, INTEGER s }`), or
- * `undefined` when the bytes are not one.
- */
-function derToP1363(der: Uint8Array): Uint8Array<ArrayBuffer> | undefined {
-  if (der.length < 8 || der[0] !== 0x30 || der[1] !== der.length - 2) return undefined;
-  const out = new Uint8Array(2 * SCALAR);
-  let at = 2;
-  for (let part = 0; part < 2; part++) {
-    if (der[at] !== 0x02) return undefined;
-    const length = der[at + 1]!;
-    const start = at + 2;
-    if (length === 0 || length > SCALAR + 1 || start + length > der.length) return undefined;
-    let value = der.subarray(start, start + length);
-    if (value[0]! & 0x80) return undefined; // negative
-    if (value[0] === 0 && (length === 1 || !(value[1]! & 0x80))) return undefined; // not minimal (zero is never valid)
-    if (value[0] === 0) value = value.subarray(1);
-    if (value.length > SCALAR) return undefined;
-    out.set(value, (part + 1) * SCALAR - value.length);
-    at = start + length;
+/** WebCrypto's `r ‖ s` form of a DER signature, or undefined when it is not one (the contract's codec, not throwing). */
+function derToRaw(der: Uint8Array): Uint8Array<ArrayBuffer> | undefined {
+  try {
+    return derToP1363(der);
+  } catch {
+    return undefined;
   }
-  return at === der.length ? out : undefined;
-}
-
-/** DER encoding of a P1363 signature (what the sender puts in the header). */
-function p1363ToDer(raw: Uint8Array): Uint8Array {
-  const integer = (bytes: Uint8Array): number[] => {
-    let start = 0;
-    while (start < bytes.length - 1 && bytes[start] === 0) start++;
-    const trimmed = [...bytes.subarray(start)];
-    return trimmed[0]! & 0x80 ? [0x02, trimmed.length + 1, 0, ...trimmed] : [0x02, trimmed.length, ...trimmed];
-  };
-  const body = [...integer(raw.subarray(0, SCALAR)), ...integer(raw.subarray(SCALAR))];
-  return Uint8Array.from([0x30, body.length, ...body]);
 }
 
 // ---------------------------------------------------------------------------------------------------------------------
@@ -400,7 +373,7 @@ export class Webhooks {
     const bytes = bodyBytes(rawBody, 'rawBody');
     // The key first: a receiver's configuration error shows on every request, whatever the request carries.
     const key = await this.#publicKey(publicKeyPem);
-    const signature = derToP1363(signatureOf(headerValue(headers)));
+    const signature = derToRaw(signatureOf(headerValue(headers)));
     if (!signature) {
       throw new WebhookSignatureMalformedError(`The ${WEBHOOK_SIGNATURE_HEADER} signature is not a DER-encoded ECDSA P-256 signature.`);
     }

@@ -5,6 +5,8 @@
  * SPKI PEM at `GET /_sandbox/webhook-key`.
  */
 
+import { p1363ToDer } from '@railyard/contract';
+
 const ALGORITHM = { name: 'ECDSA', namedCurve: 'P-256' } as const;
 
 /** A platform's signing key pair. */
@@ -47,22 +49,8 @@ export async function importWebhookKey(privateKeyPem: string): Promise<WebhookKe
   return withPublicPem(privateKey, publicKey);
 }
 
-/** DER encoding of an ECDSA signature given as WebCrypto's fixed-width `r ‖ s`. */
-function derSignature(raw: Uint8Array): Uint8Array {
-  const integer = (bytes: Uint8Array): number[] => {
-    let start = 0;
-    while (start < bytes.length - 1 && bytes[start] === 0) start++;
-    const trimmed = [...bytes.subarray(start)];
-    // A leading 1 bit would read as negative: pad with a zero byte.
-    return trimmed[0]! & 0x80 ? [0x02, trimmed.length + 1, 0, ...trimmed] : [0x02, trimmed.length, ...trimmed];
-  };
-  const half = raw.length / 2;
-  const body = [...integer(raw.subarray(0, half)), ...integer(raw.subarray(half))];
-  return Uint8Array.from([0x30, body.length, ...body]);
-}
-
 /** The `X-Service-Signature` value for a raw body. */
 export async function signatureHeader(key: WebhookKey, body: string): Promise<string> {
   const raw = new Uint8Array(await crypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, key.privateKey, new TextEncoder().encode(body)));
-  return JSON.stringify({ v: '1', s: base64(derSignature(raw)) });
+  return JSON.stringify({ v: '1', s: base64(p1363ToDer(raw)) });
 }
