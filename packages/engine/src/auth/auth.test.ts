@@ -250,6 +250,11 @@ describe('credentials', () => {
     expect(session).toMatchObject({ status: 200, body: { type: 'PASSKEY', accountId } });
     expect(session.body.encryptedSessionSigningKey).toEqual(expect.any(String));
     expect((await call('POST', `/auth/credentials/${passkey.body.id}/verify`, assertion, { 'Request-Id': challenge.requestId })).status).toBe(401);
+    // The legacy literal assertion signature is still accepted (REFERENCE §13): it skips WebAuthn, not the challenge.
+    const compressed = await SessionKey.generate();
+    const again = (await call('POST', `/auth/credentials/${passkey.body.id}/challenge`, { clientPublicKey: compressed.publicKeyCompressedHex })).body;
+    const literal = { ...assertion, assertion: { ...assertion.assertion, signature: 'sandbox-valid-passkey-signature' } };
+    expect((await call('POST', `/auth/credentials/${passkey.body.id}/verify`, literal, { 'Request-Id': again.requestId })).status).toBe(200);
     // The sealed key opens with the client's key and signs for the account.
     const sessionKey = await SessionKey.fromPrivateKeyHex(await decryptSessionSigningKey(session.body.encryptedSessionSigningKey, legacyClient));
     const first = (await call('PATCH', `/internal-accounts/${accountId}`, { privateEnabled: true })).body;
