@@ -13,14 +13,13 @@ import type { z } from 'zod';
 import { findInternalAccount } from '../accounts/internal-accounts.js';
 import type { TenantContext } from '../core/context.js';
 import { ApiError, invalidField, notFound, rateLimited } from '../core/errors.js';
-import type { HttpResult, Incoming } from '../http/app.js';
 import { LEGACY_OIDC_TOKEN, LEGACY_PASSKEY_SIGNATURE, WALLET_OTP_CODE } from '../sandbox/magic-values.js';
 import { findCustomer } from '../customers/customers.js';
 import { settingsOf } from '../platforms/config.js';
 import { enclaveSigner } from './enclave.js';
 import { AuthCredentialRecord, credentials } from './records.js';
 import { activeSessions, endSessionsOf, openSession, sessionsOf } from './sessions.js';
-import { signedAction } from './signed-retry.js';
+import { signedAction, type SignedLegAnswer, type SignedRequest } from './signed-retry.js';
 
 /** OTP codes are re-issued at most this often (REFERENCE §6: 429 with Retry-After). */
 export const OTP_REISSUE_INTERVAL_MS = 30_000;
@@ -110,8 +109,8 @@ export async function challengeCredential(
  * signed retry stamped with the client's TEK gives the session (the TEK is its key). OAUTH and PASSKEY: the session at once.
  */
 export async function verifyCredential(
-  tenant: TenantContext, credentialId: string, body: z.output<typeof AuthCredentialVerifyRequest>, request: Incoming, signable: string,
-): Promise<AuthSession | HttpResult> {
+  tenant: TenantContext, credentialId: string, body: z.output<typeof AuthCredentialVerifyRequest>, request: SignedRequest,
+): Promise<AuthSession | SignedLegAnswer> {
   const record = findCredential(tenant, credentialId);
   if (body.type !== record.type) throw invalidField('type', `Credential ${credentialId} is ${record.type}`, { enum: [record.type] });
   if (body.type === 'EMAIL_OTP' || body.type === 'SMS_OTP') {
@@ -126,7 +125,7 @@ export async function verifyCredential(
     }
     if (opened.otpCode !== WALLET_OTP_CODE) throw unauthorized('Invalid OTP code');
     const tek = opened.publicKeyCompressedHex;
-    const leg = await signedAction(tenant, request, signable, {
+    const leg = await signedAction(tenant, request, {
       accountId: record.accountId, activity: 'ACTIVITY_TYPE_OTP_LOGIN', type: record.type,
       parameters: { credentialId: record.id, publicKey: tek },
       signers: () => undefined,
@@ -150,9 +149,9 @@ export async function verifyCredential(
 
 async function verifyPasskey(
   tenant: TenantContext, record: AuthCredentialRecord, assertion: z.output<typeof AuthCredentialVerifyRequest> & { type: 'PASSKEY' } extends { assertion: infer A } ? A : never,
-  request: Incoming,
+  request: SignedRequest,
 ): Promise<AuthSession> {
-  const requestId = request.header(REQUEST_ID_HEADER.toLowerCase());
+  const { requestId } = request;
   if (requestId === null) throw new ApiError(401, 'REQUEST_ID_MISSING', `Send the ${REQUEST_ID_HEADER} header: the requestId of the /challenge response`);
   const pending = record.passkeyChallenge;
   if (!pending || pending.requestId !== requestId) throw unauthorized(`Request-Id ${requestId} is not this credential's outstanding challenge: call /challenge again`);
@@ -257,11 +256,11 @@ async function checkOidcToken(tenant: TenantContext, token: string, clientPublic
  * credential already, so this is a signed action; every check runs on both legs.
  */
 export async function createCredential(
-  tenant: TenantContext, body: z.output<typeof AuthCredentialCreateRequest>, request: Incoming, signable: string,
-): Promise<AuthMethod | HttpResult> {
+  tenant: TenantContext, body: z.output<typeof AuthCredentialCreateRequest>, request: SignedRequest,
+): Promise<AuthMethod | SignedLegAnswer> {
   const wallet = findWallet(tenant, body.accountId);
   const prepared = await prepareCredential(tenant, body, credentials(tenant).findBy('accountId', wallet.id));
-  const leg = await signedAction(tenant, request, signable, {
+  const leg = await signedAction(tenant, request, {
     accountId: wallet.id, activity: 'ACTIVITY_TYPE_CREATE_AUTHENTICATORS', type: body.type,
     parameters: { accountId: wallet.id, type: body.type, nickname: prepared.nickname, ...(prepared.credentialId ? { credentialId: prepared.credentialId } : {}) },
     signers: sessionsOf(tenant, wallet.id),
@@ -348,10 +347,10 @@ function assertNotLast(tenant: TenantContext, record: AuthCredentialRecord): voi
  * `DELETE /auth/credentials/{id}`: signed by a session of another credential of the same account; the only credential
  * cannot be removed (400). Its sessions end with it.
  */
-export async function deleteCredential(tenant: TenantContext, credentialId: string, request: Incoming, signable: string): Promise<undefined | HttpResult> {
+export async function deleteCredential(tenant: TenantContext, credentialId: string, request: SignedRequest): Promise<undefined | SignedLegAnswer> {
   const record = findCredential(tenant, credentialId);
   assertNotLast(tenant, record);
-  const leg = await signedAction(tenant, request, signable, {
+  const leg = await signedAction(tenant, request, {
     accountId: record.accountId, activity: 'ACTIVITY_TYPE_DELETE_AUTHENTICATORS', type: record.type,
     parameters: { credentialId },
     signers: (publicKey) => activeSessions(tenant, record.accountId).find((s) => s.credentialId !== credentialId && (publicKey === undefined || s.publicKey === publicKey)),

@@ -5,16 +5,14 @@
  * credentials changed between the challenge and the signed retry.
  */
 import type { Customer, CustomerUpdateRequest } from '@railyard/contract';
-import { REQUEST_ID_HEADER } from '@railyard/contract';
 import type { z } from 'zod';
 import { accountsOf } from '../accounts/internal-accounts.js';
 import type { TenantContext } from '../core/context.js';
 import { conflict } from '../core/errors.js';
 import { findCustomer, prepareCustomerUpdate, updateCustomer } from '../customers/customers.js';
-import type { HttpResult, Incoming } from '../http/app.js';
 import { credentials, type AuthCredentialRecord } from './records.js';
 import { sessionsOf } from './sessions.js';
-import { signedAction } from './signed-retry.js';
+import { signedAction, type SignedLegAnswer, type SignedRequest } from './signed-retry.js';
 
 /** The EMAIL_OTP credentials of the customer's embedded wallets, by id. */
 function tiedCredentials(tenant: TenantContext, customerId: string): AuthCredentialRecord[] {
@@ -27,13 +25,13 @@ function tiedCredentials(tenant: TenantContext, customerId: string): AuthCredent
 
 /** `PATCH /customers/{id}`: a plain update, unless it changes an email that wallet credentials are tied to. */
 export async function updateCustomerTiedToWallets(
-  tenant: TenantContext, customerId: string, body: z.output<typeof CustomerUpdateRequest>, request: Incoming, signable: string,
-): Promise<Customer | HttpResult> {
+  tenant: TenantContext, customerId: string, body: z.output<typeof CustomerUpdateRequest>, request: SignedRequest,
+): Promise<Customer | SignedLegAnswer> {
   const email = (body as { email?: string }).email;
   const tied = tiedCredentials(tenant, customerId);
   const walletId = accountsOf(tenant, customerId).find((a) => a.type === 'EMBEDDED_WALLET')?.id;
   // A retry of a signed change goes on as one even when its credentials are gone meanwhile (then: set changed).
-  const retrying = request.header(REQUEST_ID_HEADER.toLowerCase()) !== null;
+  const retrying = request.requestId !== null;
   if (email === undefined || walletId === undefined || email === findCustomer(tenant, customerId).email || (tied.length === 0 && !retrying)) {
     return updateCustomer(tenant, customerId, body);
   }
@@ -41,7 +39,7 @@ export async function updateCustomerTiedToWallets(
   prepareCustomerUpdate(tenant, customerId, body);
   const taken = credentials(tenant).findBy('nickname', email).some((c) => c.type === 'EMAIL_OTP' && !tied.some((t) => t.id === c.id));
   if (taken) throw conflict(`${email} is already the email of another wallet's EMAIL_OTP credential`, 'EMAIL_OTP_EMAIL_ALREADY_EXISTS');
-  const leg = await signedAction(tenant, request, signable, {
+  const leg = await signedAction(tenant, request, {
     accountId: walletId, activity: 'ACTIVITY_TYPE_UPDATE_USER_EMAIL',
     parameters: { customerId, email, credentialIds: tied.map((c) => c.id) },
     signers: sessionsOf(tenant, walletId),

@@ -15,7 +15,6 @@ import { verifyStampSignature } from './stamp-verify.js';
 import { z } from 'zod';
 import type { TenantContext } from '../core/context.js';
 import { ApiError } from '../core/errors.js';
-import { HttpResult, type Incoming } from '../http/app.js';
 import { LEGACY_WALLET_SIGNATURE } from '../sandbox/magic-values.js';
 import { takeWalletProcessing } from '../platforms/config.js';
 
@@ -84,6 +83,21 @@ export async function checkStamp<S>(stamp: string, payload: string, signers: Sig
   return signer;
 }
 
+/** What a signed request carries: its signature headers (null when absent) and the exact request it signs. */
+export interface SignedRequest {
+  readonly stamp: string | null;
+  readonly requestId: string | null;
+  /** Method, path and exact body text: the retry must repeat them. */
+  readonly signable: string;
+}
+
+/** An answer of a signed operation other than its result: the first leg's challenge, or accepted but not settled. */
+export type SignedLegAnswer = { readonly challenge: SignedRetryChallenge } | { readonly processing: WalletOperationProcessing };
+
+/** Whether an operation's answer is a {@link SignedLegAnswer} rather than its result. */
+export const isSignedLegAnswer = (value: unknown): value is SignedLegAnswer =>
+  typeof value === 'object' && value !== null && ('challenge' in value || 'processing' in value);
+
 /** The retry passed every check: the operation may run, on behalf of `signer`. */
 export interface Signed<S> {
   readonly signer: S;
@@ -92,13 +106,12 @@ export interface Signed<S> {
 }
 
 /**
- * Runs one leg of a signed action. The first leg answers the 202 challenge (an {@link HttpResult} to return as it is);
- * the retry answers the signer once every check passes, and the caller then performs the operation.
+ * Runs one leg of a signed action. The first leg answers the challenge (the API's 202); the retry answers the signer
+ * once every check passes, and the caller then performs the operation.
  */
-export async function signedAction<S>(tenant: TenantContext, request: Incoming, signable: string, action: SignedAction<S>): Promise<HttpResult | Signed<S>> {
-  const stamp = request.header(WALLET_SIGNATURE_HEADER.toLowerCase());
-  const requestId = request.header(REQUEST_ID_HEADER.toLowerCase());
-  if (stamp === null && requestId === null) return firstLeg(tenant, signable, action);
+export async function signedAction<S>(tenant: TenantContext, request: SignedRequest, action: SignedAction<S>): Promise<SignedLegAnswer | Signed<S>> {
+  const { stamp, requestId, signable } = request;
+  if (stamp === null && requestId === null) return { challenge: firstLeg(tenant, signable, action) };
   if (stamp === null) throw unauthorized('WALLET_SIGNATURE_MISSING', `A signed retry carries the ${WALLET_SIGNATURE_HEADER} header: the stamp of payloadToSign`);
   if (requestId === null) throw unauthorized('REQUEST_ID_MISSING', `A signed retry carries the ${REQUEST_ID_HEADER} header: the requestId of the 202 challenge`);
 
@@ -119,14 +132,13 @@ export async function signedAction<S>(tenant: TenantContext, request: Incoming, 
   if (requests(tenant).get(requestId)!.used) throw unauthorized('UNAUTHORIZED', `Request-Id ${requestId} was already used: each challenge signs one request`);
   // Accepted but not settled (SPEC §4.2 rule 4): the id stays open, and the identical request is sent again.
   if (takeWalletProcessing(tenant)) {
-    const processing: WalletOperationProcessing = { status: 'PROCESSING', message: 'The operation is accepted and not settled yet: send the identical request again' };
-    return new HttpResult(200, processing, {}, false);
+    return { processing: { status: 'PROCESSING', message: 'The operation is accepted and not settled yet: send the identical request again' } };
   }
   requests(tenant).replace({ ...pending, used: true });
   return { signer, payloadToSign: pending.payloadToSign };
 }
 
-function firstLeg<S>(tenant: TenantContext, signable: string, action: SignedAction<S>): HttpResult {
+function firstLeg<S>(tenant: TenantContext, signable: string, action: SignedAction<S>): SignedRetryChallenge {
   const now = tenant.clock.now();
   const payloadToSign = JSON.stringify({
     organizationId: tenant.platform.id,
@@ -143,6 +155,5 @@ function firstLeg<S>(tenant: TenantContext, signable: string, action: SignedActi
   const challenge: SignedRetryChallenge = {
     ...(action.type ? { type: action.type } : {}), payloadToSign, requestId: record.id, expiresAt: record.expiresAt,
   };
-  // Not replayed under an Idempotency-Key: the signed retry carries the same key and must reach the operation.
-  return new HttpResult(202, challenge, {}, false);
+  return challenge;
 }

@@ -10,11 +10,10 @@ import type { z } from 'zod';
 import { setPrivacy } from '../accounts/internal-accounts.js';
 import type { TenantContext } from '../core/context.js';
 import { notFound } from '../core/errors.js';
-import type { HttpResult, Incoming } from '../http/app.js';
 import { findWallet } from './credentials.js';
 import { credentials } from './records.js';
 import { activeSessions, endSession, findSession, openSession, sessionsOf, sessionView } from './sessions.js';
-import { signedAction } from './signed-retry.js';
+import { signedAction, type SignedLegAnswer, type SignedRequest } from './signed-retry.js';
 import { enclaveSigner } from './enclave.js';
 
 /** `GET /auth/sessions?accountId=`: active sessions, never key material. */
@@ -24,9 +23,9 @@ export function listSessions(tenant: TenantContext, accountId: string): { data: 
 }
 
 /** `DELETE /auth/sessions/{id}`: signed by any session of the account, this one included. */
-export async function revokeSession(tenant: TenantContext, sessionId: string, request: Incoming, signable: string): Promise<undefined | HttpResult> {
+export async function revokeSession(tenant: TenantContext, sessionId: string, request: SignedRequest): Promise<undefined | SignedLegAnswer> {
   const session = findSession(tenant, sessionId);
-  const leg = await signedAction(tenant, request, signable, {
+  const leg = await signedAction(tenant, request, {
     accountId: session.accountId, activity: 'ACTIVITY_TYPE_DELETE_SESSIONS', type: session.type, parameters: { sessionId },
     signers: sessionsOf(tenant, session.accountId),
   });
@@ -37,10 +36,10 @@ export async function revokeSession(tenant: TenantContext, sessionId: string, re
 
 /** `POST /auth/sessions/{id}/refresh`: a new session of the same credential for the `clientPublicKey` of both legs. */
 export async function refreshSession(
-  tenant: TenantContext, sessionId: string, body: z.output<typeof AuthSessionRefreshRequest>, request: Incoming, signable: string,
-): Promise<AuthSession | HttpResult> {
+  tenant: TenantContext, sessionId: string, body: z.output<typeof AuthSessionRefreshRequest>, request: SignedRequest,
+): Promise<AuthSession | SignedLegAnswer> {
   const session = findSession(tenant, sessionId);
-  const leg = await signedAction(tenant, request, signable, {
+  const leg = await signedAction(tenant, request, {
     accountId: session.accountId, activity: 'ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION', type: session.type,
     parameters: { sessionId, clientPublicKey: body.clientPublicKey },
     signers: sessionsOf(tenant, session.accountId),
@@ -61,10 +60,10 @@ async function mnemonicOf(accountId: string): Promise<string> {
 
 /** `POST /internal-accounts/{id}/export`: the mnemonic sealed to the fresh key of both legs, in a signed enclave bundle. */
 export async function exportWallet(
-  tenant: TenantContext, accountId: string, body: z.output<typeof WalletExportRequest>, request: Incoming, signable: string,
-): Promise<WalletExport | HttpResult> {
+  tenant: TenantContext, accountId: string, body: z.output<typeof WalletExportRequest>, request: SignedRequest,
+): Promise<WalletExport | SignedLegAnswer> {
   const wallet = findWallet(tenant, accountId);
-  const leg = await signedAction(tenant, request, signable, {
+  const leg = await signedAction(tenant, request, {
     accountId: wallet.id, activity: 'ACTIVITY_TYPE_EXPORT_WALLET', parameters: { accountId: wallet.id, targetPublicKey: body.clientPublicKey },
     signers: sessionsOf(tenant, wallet.id),
   });
@@ -77,10 +76,10 @@ export async function exportWallet(
 
 /** `PATCH /internal-accounts/{id}`: the wallet's privacy, a signed action. */
 export async function updateWallet(
-  tenant: TenantContext, accountId: string, body: { privateEnabled: boolean }, request: Incoming, signable: string,
-): Promise<InternalAccount | HttpResult> {
+  tenant: TenantContext, accountId: string, body: { privateEnabled: boolean }, request: SignedRequest,
+): Promise<InternalAccount | SignedLegAnswer> {
   const wallet = findWallet(tenant, accountId);
-  const leg = await signedAction(tenant, request, signable, {
+  const leg = await signedAction(tenant, request, {
     accountId: wallet.id, activity: 'ACTIVITY_TYPE_UPDATE_WALLET', parameters: { accountId: wallet.id, privateEnabled: body.privateEnabled },
     signers: sessionsOf(tenant, wallet.id),
   });

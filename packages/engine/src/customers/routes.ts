@@ -1,5 +1,6 @@
 import { customerEndpoints as e } from '@railyard/contract';
 import { bind } from '../http/app.js';
+import { signedAnswer, signedRequestOf } from '../http/signed.js';
 import * as customers from './customers.js';
 import { updateCustomerTiedToWallets } from '../auth/customer-email.js';
 
@@ -12,7 +13,7 @@ export const customerRoutes = [
   bind(
     e.updateCustomer,
     // A change of an email that embedded-wallet credentials are tied to is a signed action (auth area).
-    ({ tenant, params, body, request, signable }) => updateCustomerTiedToWallets(tenant, params.customerId, body, request, signable),
+    ({ tenant, params, body, request, signable }) => signedAnswer(updateCustomerTiedToWallets(tenant, params.customerId, body, signedRequestOf(request, signable))),
     ({ tenant, params, body }) => customers.updateChecks(tenant, params.customerId ?? '', body),
   ),
   bind(e.deleteCustomer, ({ tenant, params }) => customers.deleteCustomer(tenant, params.customerId)),

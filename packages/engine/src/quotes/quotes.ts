@@ -13,7 +13,6 @@ import { findInternalAccount } from '../accounts/internal-accounts.js';
 import { assertScaSession } from '../sca/login.js';
 import { checkStamp } from '../auth/signed-retry.js';
 import { sessionsOf } from '../auth/sessions.js';
-import type { Incoming } from '../http/app.js';
 import { answerScaChallenge, isScaCustomer, issueScaChallenge } from '../sca/sca.js';
 import { midRate } from '../config/exchange-rates.js';
 import type { TenantContext } from '../core/context.js';
@@ -268,11 +267,10 @@ function walletSigningInstructions(
  * the stamp of its payloadToSign by an active session of the wallet (no Request-Id; 401 WALLET_SIGNATURE_* otherwise).
  * The signature is checked first; execution itself then runs without yielding.
  */
-export async function executeQuoteFromApi(tenant: TenantContext, quoteId: string, request: Incoming): Promise<Quote> {
+export async function executeQuoteFromApi(tenant: TenantContext, quoteId: string, stamp: string | null): Promise<Quote> {
   const record = findRecord(tenant, quoteId);
   const signing = record.quote.paymentInstructions?.find((i) => i.accountOrWalletInfo.accountType === 'EMBEDDED_WALLET')?.accountOrWalletInfo;
   if (signing && 'payloadToSign' in signing) {
-    const stamp = request.header(WALLET_SIGNATURE_HEADER.toLowerCase());
     if (stamp === null) {
       throw new ApiError(401, 'WALLET_SIGNATURE_MISSING', `Quote ${quoteId} is paid from an embedded wallet: send ${WALLET_SIGNATURE_HEADER}, the stamp of its payloadToSign`);
     }

@@ -1,5 +1,6 @@
 import { paymentEndpoints as e, umaEndpoints as uma } from '@railyard/contract';
 import { bind, HttpResult } from '../http/app.js';
+import { walletSignatureOf } from '../http/signed.js';
 import { approveIncoming, approvalTimeoutJob, APPROVAL_TIMEOUT_JOB, rejectIncoming } from '../transactions/incoming.js';
 import { cancelPayment, SETTLEMENT_JOB, settlementJob } from '../transactions/settlement.js';
 import { confirmReceipt, findTransaction, listTransactions } from '../transactions/transactions.js';
@@ -18,7 +19,7 @@ export const paymentRoutes = [
     return quote.status === 'PENDING_AUTHORIZATION' && quote.source.sourceType === 'REALTIME_FUNDING' ? new HttpResult(202, quote) : quote;
   }),
   bind(e.getQuote, ({ tenant, params }) => retrieveQuote(tenant, params.quoteId)),
-  bind(e.executeQuote, ({ tenant, params, request }) => executeQuoteFromApi(tenant, params.quoteId, request)),
+  bind(e.executeQuote, ({ tenant, params, request }) => executeQuoteFromApi(tenant, params.quoteId, walletSignatureOf(request))),
   bind(e.authorizeQuote, ({ tenant, params, body }) => authorizeQuote(tenant, params.quoteId, body)),
   bind(e.resendQuoteAuthorization, ({ tenant, params }) => resendQuoteAuthorization(tenant, params.quoteId)),
   bind(e.sandboxSend, ({ tenant, body }) => sandboxSend(tenant, body)),
