@@ -1,4 +1,5 @@
-// `pnpm demo`: starts the standalone server, runs examples/quickstart against it over HTTP, then stops the server.
+// `pnpm demo`: starts the standalone server, runs examples/quickstart (onboarding) and examples/payout (money
+// movement) against it over HTTP, then stops the server.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
@@ -25,16 +26,22 @@ const baseUrl = await new Promise((resolve, reject) => {
   server.once('exit', (code) => reject(new Error(`the server exited with ${code}`)));
 });
 
-console.log(`\n[demo] running examples/quickstart against ${baseUrl}\n`);
-const quickstart = spawn(process.execPath, ['--import', 'tsx', 'examples/quickstart/index.ts'], {
-  cwd: root,
-  env: { ...process.env, ...credentials, RAILYARD_BASE_URL: baseUrl },
-  stdio: 'inherit',
-});
-const [code] = await once(quickstart, 'exit');
+/** Runs one example against the server; resolves with its exit code. */
+async function runExample(name) {
+  console.log(`\n[demo] running examples/${name} against ${baseUrl}\n`);
+  const example = spawn(process.execPath, ['--import', 'tsx', `examples/${name}/index.ts`], {
+    cwd: root,
+    env: { ...process.env, ...credentials, RAILYARD_BASE_URL: baseUrl },
+    stdio: 'inherit',
+  });
+  const [exit] = await once(example, 'exit');
+  return exit;
+}
+let code = await runExample('quickstart');
+if (code === 0) code = await runExample('payout');
 
 server.stdout.on('data', (chunk) => process.stdout.write(String(chunk).trimEnd().replace(/^/gm, '[server] ') + '\n'));
 server.kill('SIGTERM');
 await once(server, 'exit');
-console.log(code === 0 ? '\n[demo] done' : `\n[demo] the quickstart failed (exit ${code})`);
+console.log(code === 0 ? '\n[demo] done' : `\n[demo] an example failed (exit ${code})`);
 process.exit(code ?? 1);
