@@ -5,14 +5,16 @@ import {
 } from './auth.js';
 
 const accountId = 'InternalAccount:0f1e2d3c-4b5a-4978-8695-a4b3c2d1e0f9';
-const compressed = `02${'a'.repeat(64)}`;
-const uncompressed = `04${'b'.repeat(128)}`;
+// A real P-256 point (the sandbox's documented enclave key), in both forms: keys must be on the curve.
+const uncompressed = '04f45abf4bacb86e120a64be1a884c1dece1dea7265a0bb21e1de53f9505359b4e26d383b80cb4424e5949fb3587aa9a64930543f02a4db009b62dd330e876eafd';
+const compressed = '03f45abf4bacb86e120a64be1a884c1dece1dea7265a0bb21e1de53f9505359b4e';
 
 describe('wallet auth schemas', () => {
   it('accepts compressed and uncompressed P-256 keys only', () => {
     expect(ClientPublicKey.safeParse(compressed).success).toBe(true);
     expect(ClientPublicKey.safeParse(uncompressed).success).toBe(true);
     expect(ClientPublicKey.safeParse(`05${'a'.repeat(64)}`).success).toBe(false);
+    expect(ClientPublicKey.safeParse(`02${'f'.repeat(64)}`).success).toBe(false);
     expect(ClientPublicKey.safeParse(`02${'a'.repeat(63)}`).success).toBe(false);
   });
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Timestamp, resourceId } from './common.js';
 import { InternalAccount, InternalAccountId, InternalAccountUpdateRequest } from './accounts.js';
 import { defineEndpoint } from './endpoint.js';
+import { isP256PublicKeyHex } from './wallet-crypto/p256.js';
 
 // Embedded-wallet authentication (SPEC §2.5, §4.2; REFERENCE §6, §7): schemas and endpoints.
 
@@ -28,11 +29,13 @@ const base64url = (what: string) => z.string().min(1).regex(/^[A-Za-z0-9_-]+={0,
 export const ClientPublicKey = z
   .string()
   .regex(/^(0[23][0-9a-fA-F]{64}|04[0-9a-fA-F]{128})$/, { message: 'must be a P-256 public key in hex (compressed 66 or uncompressed 130 characters)' })
+  .refine((hex) => !/^0[234]/.test(hex) || !/^[0-9a-fA-F]+$/.test(hex) || isP256PublicKeyHex(hex.toLowerCase()), { message: 'is not a point on the P-256 curve' })
   .meta({ id: 'ClientPublicKey' });
 /** An uncompressed P-256 public key in hex, as wallet export requires. */
 export const UncompressedPublicKey = z
   .string()
-  .regex(/^04[0-9a-fA-F]{128}$/, { message: 'must be an uncompressed P-256 public key in hex (04 + 128 characters)' });
+  .regex(/^04[0-9a-fA-F]{128}$/, { message: 'must be an uncompressed P-256 public key in hex (04 + 128 characters)' })
+  .refine((hex) => !/^04[0-9a-fA-F]{128}$/.test(hex) || isP256PublicKeyHex(hex.toLowerCase()), { message: 'is not a point on the P-256 curve' });
 
 /** Passkey labels: 1–100 letters, digits, spaces and `. _ - ' ( )`, trimmed (REFERENCE §6). */
 export const PasskeyNickname = z

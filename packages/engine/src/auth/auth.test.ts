@@ -365,3 +365,16 @@ describe('accepted but not settled (SPEC §4.2 rule 4)', () => {
     expect((await resend()).status).toBe(401);
   });
 });
+
+describe('client public keys off the curve', () => {
+  it('are refused with a field error before any challenge is issued', async () => {
+    const { accountId, emailCredential } = await wallet();
+    const { session } = await signIn(emailCredential.id);
+    const compressed = `02${'f'.repeat(64)}`;
+    const uncompressed = `04${'f'.repeat(128)}`;
+    const exported = await call('POST', `/internal-accounts/${accountId}/export`, { clientPublicKey: uncompressed });
+    expect(exported).toMatchObject({ status: 400, body: { details: { errors: [{ field: 'clientPublicKey', message: 'is not a point on the P-256 curve' }] } } });
+    expect((await call('POST', `/auth/sessions/${session.id}/refresh`, { clientPublicKey: compressed })).status).toBe(400);
+    expect((await call('POST', `/auth/credentials/${emailCredential.id}/challenge`, { clientPublicKey: compressed })).status).toBe(400);
+  });
+});
