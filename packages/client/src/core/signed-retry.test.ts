@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { APIUserAbortError, AuthenticationError, RailyardError, SignatureRequiredError, WalletOperationTimeoutError } from './errors.js';
-import { DEFAULT_PROCESSING_TIMEOUT_MS, type SignatureRequired, type WalletStamper } from './signed-retry.js';
+import { DEFAULT_PROCESSING_TIMEOUT_MS, MIN_PROCESSING_DELAY_MS, type SignatureRequired, type WalletStamper } from './signed-retry.js';
 import { errorBody, setup, type Recorded, type Reply } from '../test-support.js';
 
 // The signed-retry runner against a scripted fake fetch: the order of legs, what the retry repeats, how a 200 reads per
@@ -104,6 +104,15 @@ describe('the signed-retry runner', () => {
     expect(error).toBeInstanceOf(WalletOperationTimeoutError);
     expect(sleeps.slice(0, 6)).toEqual([500, 1_000, 2_000, 4_000, 8_000, 8_000]);
     expect(sleeps.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(DEFAULT_PROCESSING_TIMEOUT_MS);
+  });
+
+  it('Retry-After 0 still waits at least MIN_PROCESSING_DELAY_MS, so a PROCESSING server cannot make it a busy loop', async () => {
+    const eager = { ...processing, headers: { 'retry-after': '0' } };
+    const { client, sleeps } = setup([challenge, eager]); // PROCESSING with Retry-After 0 for ever
+    const error = await client.internalAccounts.update(ACCOUNT, { privateEnabled: false }, { stamper: recordingStamper() }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WalletOperationTimeoutError);
+    expect(new Set(sleeps)).toEqual(new Set([MIN_PROCESSING_DELAY_MS]));
+    expect(sleeps.length).toBe(Math.floor(DEFAULT_PROCESSING_TIMEOUT_MS / MIN_PROCESSING_DELAY_MS));
   });
 
   it('without a stamper: SIGNATURE_REQUIRED as plain JSON, finished later with complete(pending, stamp) and typed by the operation', async () => {

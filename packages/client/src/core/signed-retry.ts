@@ -99,6 +99,9 @@ export type SignedResult<Op extends SignedOperationId = SignedOperationId> = Op 
   ? SignatureRequired<Op> | SignedCompleted<WalletOperationResult<Op>>
   : never;
 
+/** The shortest wait between two re-sends of an operation that answered PROCESSING. */
+export const MIN_PROCESSING_DELAY_MS = 250;
+
 /** How long the runner re-sends an operation that answers PROCESSING. */
 export interface ProcessingOptions {
   /**
@@ -282,6 +285,9 @@ export class SignedRetry {
   ): Promise<{ challenge: SignedRetryChallenge } | { data: unknown }> {
     const budget = options.processingTimeout ?? DEFAULT_PROCESSING_TIMEOUT_MS;
     const { processingTimeout: _budget, stamper: _stamper, ...requestOptions } = options;
+    // The budget ends at a wall-clock deadline (the requests count too) or once the waits add up to it (an injected
+    // sleep takes no real time), whichever comes first.
+    const deadline = Date.now() + budget;
     let waited = 0;
     for (let send = 0; ; send++) {
       const answer = await this.#send(request, { ...requestOptions, idempotencyKey: send === 0 ? key : key === null ? null : undefined });
@@ -294,8 +300,9 @@ export class SignedRetry {
       const processing = answer.status === 200 &&
         (WALLET_OPERATIONS[operationId].on200 === 'processing' || (isRecord(answer.data) && answer.data.status === 'PROCESSING'));
       if (!processing) return { data: answer.data };
-      const delay = parseRetryAfter(answer.headers) ?? backoffDelay(send, this.#random());
-      if (waited + delay > budget) {
+      // Never re-send at once: a server answering PROCESSING with Retry-After 0 would make this a busy loop.
+      const delay = Math.max(parseRetryAfter(answer.headers) ?? backoffDelay(send, this.#random()), MIN_PROCESSING_DELAY_MS);
+      if (waited + delay > budget || Date.now() + delay > deadline) {
         throw new WalletOperationTimeoutError({
           operationId, timeout: budget, sends: send + 1,
           serverMessage: isRecord(answer.data) && typeof answer.data.message === 'string' ? answer.data.message : undefined,

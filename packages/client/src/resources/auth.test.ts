@@ -5,7 +5,7 @@ import {
 } from '@railyard/wallet';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createClient, type RailyardClient } from '../client.js';
-import { AuthenticationError, BadRequestError, RateLimitError, WalletOperationTimeoutError } from '../core/errors.js';
+import { AuthenticationError, BadRequestError, RateLimitError, SignatureRequiredError, WalletOperationTimeoutError } from '../core/errors.js';
 import type { WalletStamper } from '../core/signed-retry.js';
 import type { AuthMethod } from './auth.js';
 
@@ -237,5 +237,16 @@ describe('client.auth against an in-process engine', () => {
     const updated = await client.customers.updateSigned(customer.id, { customerType: 'INDIVIDUAL', email: 'wally.2@example.com' }, { stamper: key });
     expect(updated.email).toBe('wally.2@example.com');
     expect((await client.auth.credentials.list({ accountId })).data[0]!.nickname).toBe('wally.2@example.com');
+  });
+
+  it('customers.update of a wallet-tied email rejects with SignatureRequiredError, finished with signedRetry.complete', async () => {
+    const { customer, email } = await wallet();
+    const { key } = await signIn(email);
+    const error = await client.customers.update(customer.id, { customerType: 'INDIVIDUAL', email: 'wally.3@example.com' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SignatureRequiredError);
+    const pending = (error as SignatureRequiredError).pending;
+    expect(pending.request).toMatchObject({ operationId: 'updateCustomer', method: 'PATCH' });
+    const done = await client.signedRetry.complete(pending, key);
+    expect(done).toMatchObject({ email: 'wally.3@example.com' });
   });
 });

@@ -1,4 +1,6 @@
-import { contactVerificationEndpoints, customerEndpoints, kycLinkEndpoints } from '@railyard/contract';
+import { contactVerificationEndpoints, customerEndpoints, kycLinkEndpoints, type SignedRetryChallenge } from '@railyard/contract';
+import { buildPath } from '../core/endpoint.js';
+import { SignatureRequiredError } from '../core/errors.js';
 import type { APIPromise } from '../core/api-promise.js';
 import type { BodyParams, PageItemOf, QueryParams, ResultOf } from '../core/endpoint.js';
 import type { PagePromise } from '../core/pagination.js';
@@ -43,7 +45,14 @@ export class Customers extends APIResource {
    * key of the wallet, e.g. `@railyard/wallet`'s SessionKey) and the 202 → stamp → retry runs for you.
    */
   update(customerId: string, body: CustomerUpdateParams, options?: RequestOptions): APIPromise<Customer> {
-    return this._client.call(customerEndpoints.updateCustomer, { params: { customerId }, body }, options);
+    return this._client.call(customerEndpoints.updateCustomer, { params: { customerId }, body }, options)._thenUnwrap((data, raw) => {
+      // 202: the change needs the wallet's signature; say so instead of handing the challenge back as a Customer.
+      if (raw.response.status !== 202) return data;
+      throw new SignatureRequiredError({
+        status: 'SIGNATURE_REQUIRED', challenge: data as unknown as SignedRetryChallenge,
+        request: { operationId: 'updateCustomer', method: 'PATCH', path: buildPath(customerEndpoints.updateCustomer.path, { customerId }), body },
+      });
+    });
   }
 
   /** {@link Customers.update} as a signed action, for an email tied to wallet credentials: stamped by `options.stamper`. */
