@@ -228,4 +228,14 @@ describe('dependencies', () => {
       expect(text, file).not.toMatch(/import\(['"]@railyard\/(wallet|engine)['"]\)/);
     }
   });
+
+  it('complete() refuses a pending request whose path leaves its endpoint (query, fragment or dot segments)', async () => {
+    const { client, requests } = setup([]);
+    for (const path of ['/auth/sessions/X?y=/refresh', '/auth/sessions/../credentials/refresh', '/auth/sessions/%2e%2e/refresh']) {
+      const forged = { status: 'SIGNATURE_REQUIRED', challenge: { payloadToSign: 'p', requestId: 'Request:1', expiresAt: '2030-01-01T00:00:00Z' },
+        request: { operationId: 'refreshAuthSession', method: 'POST', path, body: {} } } as unknown as SignatureRequired;
+      await expect(client.signedRetry.complete(forged, 'stamp')).rejects.toBeInstanceOf(RailyardError);
+    }
+    expect(requests).toHaveLength(0);
+  });
 });

@@ -141,9 +141,13 @@ const isRecord = (value: unknown): value is Record<string, unknown> => value !==
 const isChallenge = (value: unknown): value is SignedRetryChallenge =>
   isRecord(value) && typeof value.payloadToSign === 'string' && typeof value.requestId === 'string';
 
-/** Whether a path (below the base URL) is one of the endpoint's, e.g. `/auth/sessions/Session%3Ax/refresh`. */
+/**
+ * Whether a path (below the base URL) is one of the endpoint's, e.g. `/auth/sessions/Session%3Ax/refresh`: a parameter
+ * is one segment, with no query, fragment or dot segment (plain or percent-encoded) that could reach another URL.
+ */
 function pathMatches(template: string, path: string): boolean {
-  const pattern = template.split(/\{[^}]+\}/).map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&')).join('[^/]+');
+  const pattern = template.split(/\{[^}]+\}/).map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&')).join('[^/?#]+');
+  if (/(^|\/)(\.|%2e){1,2}(\/|$)/i.test(path)) return false;
   return new RegExp(`^${pattern}$`).test(path);
 }
 

@@ -243,7 +243,8 @@ describe('transactions.waitFor, polling', () => {
 
   it('refuses nonsense options', async () => {
     const { client: fake } = setup(server([{ status: 'PROCESSING' }]));
-    await expect(fake.transactions.waitFor('Transaction:1', { interval: -1 })).rejects.toThrow(/interval must be a non-negative/);
+    await expect(fake.transactions.waitFor('Transaction:1', { interval: -1 })).rejects.toThrow(/interval must be at least 10 milliseconds/);
+    await expect(fake.transactions.waitFor('Transaction:1', { interval: 0 })).rejects.toThrow(/interval must be at least 10 milliseconds/);
     await expect(fake.transactions.waitFor('Transaction:1', { advanceClock: 0.5 })).rejects.toThrow(/advanceClock must be true or a positive whole number/);
     await expect(fake.transactions.waitFor('', {})).rejects.toThrow(/Missing path parameter "transactionId"/);
   });

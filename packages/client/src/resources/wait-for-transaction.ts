@@ -78,9 +78,9 @@ async function chooseStrategy(
   }
 }
 
-function validDuration(value: number | undefined, name: string, fallback: number): number {
+function validDuration(value: number | undefined, name: string, fallback: number, minimum = 0): number {
   if (value === undefined) return fallback;
-  if (Number.isNaN(value) || value < 0) throw new RailyardError(`${name} must be a non-negative number of milliseconds, got ${value}.`);
+  if (Number.isNaN(value) || value < minimum) throw new RailyardError(`${name} must be at least ${minimum} milliseconds, got ${value}.`);
   return value;
 }
 
@@ -97,7 +97,8 @@ export async function waitForTransaction(
   options: WaitForOptions,
   sleep: (ms: number, signal: AbortSignal | undefined) => Promise<void>,
 ): Promise<Transaction> {
-  const interval = validDuration(options.interval, 'interval', DEFAULT_WAIT_INTERVAL_MS);
+  // At least 10 ms between reads: `interval: 0` would busy-poll the API.
+  const interval = validDuration(options.interval, 'interval', DEFAULT_WAIT_INTERVAL_MS, 10);
   const timeout = validDuration(options.timeout, 'timeout', DEFAULT_WAIT_TIMEOUT_MS);
   const done = options.until ?? isTransactionSettled;
   const request: RequestOptions = { ...options.requestOptions, ...(options.signal ? { signal: options.signal } : {}) };
