@@ -238,4 +238,15 @@ describe('dependencies', () => {
     }
     expect(requests).toHaveLength(0);
   });
+
+  it('a stamper that never answers gives way to the AbortSignal', async () => {
+    const { client, requests } = setup([challenge]);
+    const controller = new AbortController();
+    const hanging: WalletStamper = { stamp: () => new Promise<string>(() => undefined) };
+    const waiting = client.internalAccounts.update(ACCOUNT, { privateEnabled: true }, { stamper: hanging, signal: controller.signal }).catch((e: unknown) => e);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    controller.abort();
+    expect(await waiting).toBeInstanceOf(APIUserAbortError);
+    expect(requests).toHaveLength(1);
+  });
 });

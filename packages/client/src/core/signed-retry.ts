@@ -14,7 +14,7 @@ import {
 } from '@railyard/contract';
 import type { RailyardClient } from '../client.js';
 import { buildPath, type ResultOf } from './endpoint.js';
-import { RailyardError, SignatureRequiredError, WalletOperationTimeoutError } from './errors.js';
+import { APIUserAbortError, RailyardError, SignatureRequiredError, WalletOperationTimeoutError } from './errors.js';
 import { backoffDelay, parseRetryAfter } from './retry.js';
 import type { RequestOptions } from './types.js';
 
@@ -151,6 +151,17 @@ function pathMatches(template: string, path: string): boolean {
   return new RegExp(`^${pattern}$`).test(path);
 }
 
+/** `work`, unless `signal` aborts first (a stamper waiting on a browser may never answer). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  if (signal.aborted) return Promise.reject(new APIUserAbortError());
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(new APIUserAbortError());
+    signal.addEventListener('abort', abort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+  });
+}
+
 /** Splits an `Idempotency-Key` header out of the caller's headers, so each request of an operation gets its own key. */
 function takeIdempotencyKey(options: RequestOptions): { key: string | null | undefined; headers: RequestOptions['headers'] } {
   let key = options.idempotencyKey;
@@ -217,7 +228,7 @@ export class SignedRetry {
     pending: SignatureRequired<Op>, stamp: string | WalletStamper, options: SignedRetryOptions = {},
   ): Promise<WalletOperationResult<Op>> {
     this.#check(pending);
-    const header = typeof stamp === 'string' ? stamp : await stamp.stamp(pending.challenge.payloadToSign);
+    const header = typeof stamp === 'string' ? stamp : await untilAborted(stamp.stamp(pending.challenge.payloadToSign), options.signal);
     if (typeof header !== 'string' || header === '') throw new RailyardError('The stamp must be a non-empty string: the Service-Wallet-Signature header value.');
     const { key, headers } = takeIdempotencyKey(options);
     const signedHeaders = { ...headers, [WALLET_SIGNATURE_HEADER]: header, [REQUEST_ID_HEADER]: pending.challenge.requestId };

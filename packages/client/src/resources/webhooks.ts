@@ -370,6 +370,11 @@ export class Webhooks {
    * @param publicKeyPem - The platform's P-256 public key, SPKI PEM.
    */
   async verify(rawBody: WebhookRawBody, headers: WebhookHeaders, publicKeyPem: string): Promise<void> {
+    await this.#verified(rawBody, headers, publicKeyPem);
+  }
+
+  /** Verifies and returns the exact bytes it verified (a copy), so `unwrap` parses those and nothing else. */
+  async #verified(rawBody: WebhookRawBody, headers: WebhookHeaders, publicKeyPem: string): Promise<Uint8Array<ArrayBuffer>> {
     const bytes = bodyBytes(rawBody, 'rawBody');
     // The key first: a receiver's configuration error shows on every request, whatever the request carries.
     const key = await this.#publicKey(publicKeyPem);
@@ -379,6 +384,7 @@ export class Webhooks {
     }
     // The crypto verify is the only check of the signature: nothing is compared by hand.
     if (!(await subtle().verify(ECDSA_SHA256, key, signature, bytes))) throw new WebhookSignatureMismatchError();
+    return bytes;
   }
 
   /**
@@ -398,10 +404,10 @@ export class Webhooks {
    * authentic body is not an event this SDK knows.
    */
   async unwrap(rawBody: WebhookRawBody, headers: WebhookHeaders, publicKeyPem: string): Promise<TypedWebhookEvent> {
-    await this.verify(rawBody, headers, publicKeyPem);
+    const bytes = await this.#verified(rawBody, headers, publicKeyPem);
     let payload: unknown;
     try {
-      const text = typeof rawBody === 'string' ? rawBody : new TextDecoder('utf-8', { fatal: true }).decode(bodyBytes(rawBody, 'rawBody'));
+      const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
       payload = JSON.parse(text);
     } catch (error) {
       throw new WebhookPayloadError('The webhook body verified but is not UTF-8 JSON.', undefined, [], { cause: error });
