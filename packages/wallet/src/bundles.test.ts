@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   compressP256PublicKey,
@@ -12,9 +11,10 @@ import {
   verifyWalletStamp,
 } from '@railyard/contract';
 import { DecryptionKey, SessionKey, decryptExportBundle, decryptSessionSigningKey, encryptOtp } from './index.js';
+import { readVectors, type VectorFile } from '../../../test/support/vectors.js';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
-const vectors = (name: string): Json => JSON.parse(readFileSync(new URL(`../../../../shared/vectors/${name}`, import.meta.url), 'utf8'));
+const vectors = (name: VectorFile): Json => readVectors<Json>(name);
 
 const otp = vectors('otp-bundles.json');
 const sessions = vectors('session-key-bundles.json');

@@ -1,10 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { compressP256PublicKey, verifyWalletStamp } from '@railyard/contract';
 import { DecryptionKey, SessionKey, decodeStamp, oauthNonce, signedRetryHeaders, STAMP_SCHEME } from './index.js';
+import { readVectors, type VectorFile } from '../../../test/support/vectors.js';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
-const vectors = (name: string): Json => JSON.parse(readFileSync(new URL(`../../../../shared/vectors/${name}`, import.meta.url), 'utf8'));
+const vectors = (name: VectorFile): Json => readVectors<Json>(name);
 
 const stamps = vectors('stamps.json');
 

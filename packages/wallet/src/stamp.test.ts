@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { decodeStamp, encodeStamp, STAMP_SCHEME } from './index.js';
+import { readVectors } from '../../../test/support/vectors.js';
 
-const vectors = JSON.parse(readFileSync(new URL('../../../../shared/vectors/stamps.json', import.meta.url), 'utf8'));
+const vectors = readVectors<{ cases: { stamp: string; payload: string; publicKeyCompressedHex: string; decoded: Record<string, string> }[] }>('stamps.json');
 
 describe('stamp encoding', () => {
   it('decodes every reference stamp to its documented fields', () => {

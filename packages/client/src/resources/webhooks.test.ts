@@ -1,5 +1,4 @@
 import { createPublicKey, generateKeyPairSync, verify as nodeVerify } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { createEngine, DEFAULT_CREDENTIALS } from '@railyard/engine';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { createClient } from '../client.js';
@@ -9,12 +8,13 @@ import {
   WebhookSignatureMissingError, WebhookUnsupportedVersionError, WebhookVerificationError, Webhooks, type TypedWebhookEvent,
   type WebhookEventOf, type WebhookVerificationReason,
 } from './webhooks.js';
+import { readVectors } from '../../../../test/support/vectors.js';
 
 // client.webhooks (SPEC §5 item 6, §6; REFERENCE §8): the shared vectors, every header form, every error kind, the
 // engine's own signatures, and test headers.
 
 interface Vector { name: string; rawBody: string; header: string; signatureIsHighS?: boolean }
-const vectors = JSON.parse(readFileSync(new URL('../../../../../shared/vectors/webhooks.json', import.meta.url), 'utf8')) as {
+const vectors = readVectors('webhooks.json') as {
   publicKeyPem: string; privateKeyPem: string; headerName: string; cases: Vector[]; mustReject: Vector[]; tolerated: Vector[];
 };
 const { publicKeyPem, privateKeyPem } = vectors;

@@ -1,10 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { base58CheckDecode, base58CheckEncode, base58DecodeStrict, base58Encode } from './base58.js';
 import { bytesToHex, hexToBytes, utf8Encode } from './bytes.js';
+import { readVectors } from '../../../../test/support/vectors.js';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
-const sessions: Json = JSON.parse(readFileSync(new URL('../../../../../shared/vectors/session-key-bundles.json', import.meta.url), 'utf8'));
+const sessions: Json = readVectors('session-key-bundles.json');
 
 describe('base58 (Bitcoin alphabet)', () => {
   it('encodes and decodes known values, keeping leading zeros', () => {

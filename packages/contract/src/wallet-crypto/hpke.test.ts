@@ -1,12 +1,12 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { bytesToHex, hexToBytes, utf8Encode } from './bytes.js';
 import { isWalletCryptoError } from './errors.js';
 import { HPKE_INFO, HPKE_INFO_HEX, hkdfExpand, hkdfExtract, hpkeOpen, hpkeReferenceAad, hpkeSeal } from './hpke.js';
 import { generateP256KeyPairHex, importP256PrivateKey } from './p256.js';
+import { readVectors, type VectorFile } from '../../../../test/support/vectors.js';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
-const vectors = (name: string): Json => JSON.parse(readFileSync(new URL(`../../../../../shared/vectors/${name}`, import.meta.url), 'utf8'));
+const vectors = (name: VectorFile): Json => readVectors<Json>(name);
 
 // RFC 5869 Appendix A.1 (HKDF-SHA256, test case 1).
 const RFC5869 = {

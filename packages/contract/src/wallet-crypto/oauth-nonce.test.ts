@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { computeOauthNonce, oauthNonceMatches } from './bundles.js';
+import { readVectors } from '../../../../test/support/vectors.js';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
-const vectors: Json = JSON.parse(readFileSync(new URL('../../../../../shared/vectors/oauth-nonce.json', import.meta.url), 'utf8'));
+const vectors: Json = readVectors('oauth-nonce.json');
 
 describe('OAuth nonce = sha256 hex of the clientPublicKey text', () => {
   for (const c of vectors.cases as Json[]) {

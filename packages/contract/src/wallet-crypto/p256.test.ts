@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { bytesToHex, hexToBytes } from './bytes.js';
 import {
@@ -17,9 +16,10 @@ import {
   signP256,
   verifyP256,
 } from './p256.js';
+import { readVectors, type VectorFile } from '../../../../test/support/vectors.js';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
-const vectors = (name: string): Json => JSON.parse(readFileSync(new URL(`../../../../../shared/vectors/${name}`, import.meta.url), 'utf8'));
+const vectors = (name: VectorFile): Json => readVectors<Json>(name);
 const stamps = vectors('stamps.json');
 const otp = vectors('otp-bundles.json');
 const sessions = vectors('session-key-bundles.json');

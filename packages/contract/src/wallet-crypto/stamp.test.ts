@@ -1,12 +1,12 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { WALLET_STAMP_SCHEME } from '../auth.js';
 import { base64UrlDecode, base64UrlEncode, utf8Encode } from './bytes.js';
 import { decompressP256PublicKey, importP256PrivateKey, isHighS, p256PublicKeyFromPrivate } from './p256.js';
 import { createWalletStamp, decodeWalletStamp, encodeWalletStamp, verifyWalletStamp } from './stamp.js';
+import { readVectors } from '../../../../test/support/vectors.js';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
-const vectors: Json = JSON.parse(readFileSync(new URL('../../../../../shared/vectors/stamps.json', import.meta.url), 'utf8'));
+const vectors: Json = readVectors('stamps.json');
 
 describe('stamps: every accept case of stamps.json', () => {
   it('has the documented scheme', () => expect(vectors.scheme).toBe(WALLET_STAMP_SCHEME));

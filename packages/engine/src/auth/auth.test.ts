@@ -1,12 +1,12 @@
 import { decryptExportBundle, decryptSessionSigningKey, DecryptionKey, encryptOtp, registerPasskey, assertPasskey, SessionKey, SoftwarePasskeyAuthenticator, signedRetryHeaders } from '@railyard/wallet';
 import { computeOauthNonce, createWalletStamp, decodeWalletStamp, encodeWalletStamp, generateP256KeyPairHex } from '@railyard/contract';
-import { readFileSync } from 'node:fs';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../engine.js';
 import { LEGACY_WALLET_SIGNATURE, WALLET_OTP_CODE } from '../sandbox/magic-values.js';
 import { callApi, type Json } from '../testing/requests.js';
 import { SANDBOX_ENCLAVE_PUBLIC_KEY_HEX } from './enclave.js';
 import { OTP_REISSUE_INTERVAL_MS } from './credentials.js';
+import { readVectors } from '../../../../test/support/vectors.js';
 
 // Embedded-wallet authentication through the public API (SPEC §2.5, §4.2, §5; REFERENCE §6, §7), with the client side
 // played by @railyard/wallet as a browser would.
@@ -190,7 +190,7 @@ describe('credentials', () => {
   it('OAUTH: the nonce of every reference vector is accepted for its clientPublicKey, and the decoded-bytes hash refused', async () => {
     const { accountId, emailCredential } = await wallet();
     const { key } = await signIn(emailCredential.id);
-    const vectors = JSON.parse(readFileSync(new URL('../../../../../shared/vectors/oauth-nonce.json', import.meta.url), 'utf8')) as Json;
+    const vectors = readVectors('oauth-nonce.json') as Json;
     const now = Math.floor(engine.clock.now() / 1000);
     const encode = (value: unknown) => btoa(JSON.stringify(value)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
     const token = (nonce: string) => `${encode({ alg: 'RS256' })}.${encode({ iss: 'https://appleid.apple.com', aud: 'app', sub: 'a-1', iat: now, exp: now + 600, nonce })}.sig`;

@@ -1,13 +1,13 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createEngine } from '../engine.js';
 import { callApi, type Json } from '../testing/requests.js';
 import { checkStamp } from './signed-retry.js';
+import { readVectors, type VectorFile } from '../../../../test/support/vectors.js';
 
 // The reference clients' own outputs (shared/vectors) through the engine's checks: every case accepted or refused as
 // the vectors say (stamps.json, otp-bundles.json, oauth-nonce.json).
 
-const vector = (name: string) => JSON.parse(readFileSync(new URL(`../../../../../shared/vectors/${name}`, import.meta.url), 'utf8')) as Json;
+const vector = (name: VectorFile) => readVectors<Json>(name);
 
 describe('reference stamps through the engine', () => {
   const stamps = vector('stamps.json');

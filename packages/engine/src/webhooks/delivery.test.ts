@@ -1,14 +1,14 @@
 import { createPublicKey, verify } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../engine.js';
 import { callApi, type Json } from '../testing/requests.js';
 import { FIRST_RETRY_MS, retryDelay } from './delivery.js';
+import { readVectors } from '../../../../test/support/vectors.js';
 
 // Webhook delivery (SPEC §6; REFERENCE §8): signed deliveries through an injected fetch, retries on the virtual clock,
 // order per resource, the no-retry rules, test sends, and the awaitable outbox.
 
-const vectors = JSON.parse(readFileSync(new URL('../../../../../shared/vectors/webhooks.json', import.meta.url), 'utf8')) as Json;
+const vectors = readVectors('webhooks.json') as Json;
 
 interface Delivery { url: string; body: string; signature: string }
 let deliveries: Delivery[];
