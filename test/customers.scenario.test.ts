@@ -96,9 +96,9 @@ describeOverTransports('customers', (scope) => {
     expect(wrongMethod).toMatchObject({ status: 405, body: { status: 405, code: 'METHOD_NOT_ALLOWED' } });
     expect(wrongMethod.headers.get('allow')).toBe('POST, GET');
     const unknown = await raw('GET', '/no-such-thing');
-    expect(unknown).toMatchObject({ status: 404, body: { status: 404, code: 'NOT_FOUND' } });
+    expect(unknown).toMatchObject({ status: 404, body: { status: 404, code: 'REFERENCE_NOT_FOUND' } });
     const huge = await raw('POST', '/customers', JSON.stringify({ customerType: 'INDIVIDUAL', fullName: 'x'.repeat(1_100_000) }), json);
-    expect(huge).toMatchObject({ status: 413, body: { status: 413, code: 'PAYLOAD_TOO_LARGE' } });
+    expect(huge).toMatchObject({ status: 413, body: { status: 413, code: 'INVALID_INPUT' } });
     expect((await scope.client.customers.list()).totalCount).toBe(0);
   });
 

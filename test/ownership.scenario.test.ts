@@ -123,7 +123,7 @@ describeOverTransports('wallet ownership', (scope) => {
     for (const call of unknownAccountCalls) {
       const notFound = await rejection(call());
       expect(notFound).toBeInstanceOf(NotFoundError);
-      expect(notFound).toMatchObject({ status: 404, code: 'NOT_FOUND', serverMessage: expect.stringContaining(UNKNOWN_ACCOUNT) });
+      expect(notFound).toMatchObject({ status: 404, code: 'REFERENCE_NOT_FOUND', serverMessage: expect.stringContaining(UNKNOWN_ACCOUNT) });
     }
   });
 

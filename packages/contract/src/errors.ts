@@ -1,8 +1,11 @@
 import { z } from 'zod';
 
 /**
- * Every error code, grouped by the HTTP status that carries it (SPEC §7, REFERENCE §11).
- * Codes marked "Railyard" are our own, for situations the spec names without a code.
+ * Every error code, grouped by the HTTP status that carries it: exactly the codes of SPEC §7 and REFERENCE §11 (and
+ * `FUNDING_SOURCE_INELIGIBLE`, which REFERENCE §10 and §15 name), nothing of our own, so a client switching on the
+ * documented set knows every code it can get. Where the spec names a situation without a code, the engine answers
+ * with the listed code that fits (see docs/errors.md): an unknown route or a resource without a not-found code of its
+ * own is 404 `REFERENCE_NOT_FOUND`; a body over the size limit is HTTP's 413 with `INVALID_INPUT`.
  */
 export const ERROR_CODES = {
   400: [
@@ -17,10 +20,8 @@ export const ERROR_CODES = {
     'CARDHOLDER_KYC_NOT_APPROVED', 'TRANSACTION_SIZE_LIMIT_EXCEEDED', 'EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED',
     // Document-rejection reasons (SPEC §7).
     'LOW_QUALITY', 'DATA_MISMATCH', 'EXPIRED', 'SUSPECTED_FRAUD', 'UNSUITABLE_DOCUMENT', 'INCOMPLETE',
-    // REFERENCE §10.
+    // REFERENCE §10, §15.
     'FUNDING_SOURCE_INELIGIBLE',
-    // Railyard: the source internal account holds less than the quote's totalSendingAmount.
-    'INSUFFICIENT_BALANCE',
   ],
   401: [
     'UNAUTHORIZED', 'INVALID_SIGNATURE', 'WALLET_SIGNATURE_MISSING', 'WALLET_SIGNATURE_MALFORMED', 'WALLET_SIGNATURE_BODY_MISMATCH',
@@ -30,8 +31,6 @@ export const ERROR_CODES = {
   404: [
     'TRANSACTION_NOT_FOUND', 'INVITATION_NOT_FOUND', 'USER_NOT_FOUND', 'QUOTE_NOT_FOUND', 'LOOKUP_REQUEST_NOT_FOUND', 'TOKEN_NOT_FOUND',
     'BULK_UPLOAD_JOB_NOT_FOUND', 'REFERENCE_NOT_FOUND', 'UMA_NOT_FOUND', 'STABLECOIN_PROVIDER_ACCOUNT_NOT_FOUND',
-    // Railyard: an unknown route, or a resource without a dedicated code.
-    'NOT_FOUND',
   ],
   405: ['METHOD_NOT_ALLOWED'],
   409: [
@@ -39,13 +38,11 @@ export const ERROR_CODES = {
     'EMAIL_OTP_CREDENTIAL_SET_CHANGED', 'PASSKEY_ALREADY_ENROLLED', 'SCA_SESSION_REQUIRED', 'BENEFICIARY_TRUSTED',
     'INVALID_STATE_TRANSITION', 'CARD_ALREADY_CLOSED', 'CARD_NOT_MUTABLE', 'CARD_LIMIT_REACHED',
     'STABLECOIN_GRID_ENABLEMENT_NOT_REQUESTABLE', 'CONFLICT',
-    // Railyard: an Idempotency-Key reused with a different request.
-    'IDEMPOTENCY_KEY_REUSED',
   ],
   410: ['CUSTOMER_DELETED'],
   412: ['UNSUPPORTED_UMA_VERSION'],
-  // Railyard: a request body above the size limit.
-  413: ['PAYLOAD_TOO_LARGE'],
+  // HTTP's status for a body over the size limit; the spec names no code for it, so it carries the listed INVALID_INPUT.
+  413: ['INVALID_INPUT'],
   422: ['DOCUMENT_REJECTED'],
   423: ['ACCOUNT_LOCKED'],
   424: [

@@ -20,7 +20,7 @@ describe('error mapping', () => {
       [409, 'CONFLICT', ConflictError],
       [410, 'CUSTOMER_DELETED', GoneError],
       [412, 'UNSUPPORTED_UMA_VERSION', PreconditionFailedError],
-      [413, 'PAYLOAD_TOO_LARGE', PayloadTooLargeError],
+      [413, 'INVALID_INPUT', PayloadTooLargeError],
       [422, 'DOCUMENT_REJECTED', UnprocessableEntityError],
       [423, 'ACCOUNT_LOCKED', LockedError],
       [424, 'LNURLP_REQUEST_FAILED', FailedDependencyError],

@@ -67,7 +67,7 @@ describe('pagination', () => {
     const { client, requests } = setup((req) => {
       calls++;
       if (req.search.get('cursor') === '2' && calls === 2) return errorBody(503, 'SERVICE_UNAVAILABLE', 'x');
-      if (req.search.get('cursor') === '4') return errorBody(404, 'NOT_FOUND', 'cursor expired');
+      if (req.search.get('cursor') === '4') return errorBody(404, 'REFERENCE_NOT_FOUND', 'cursor expired');
       return pagedServer(req);
     });
     const seen: string[] = [];

@@ -25,6 +25,13 @@ describe('retry policy (pure)', () => {
     expect(isRetryableResponse(409, none, { code: 'CONFLICT' })).toBe(false);
   });
 
+  it('follows the server\'s x-should-retry header over its own rules, as generated SDKs do', () => {
+    expect(isRetryableResponse(429, new Headers({ 'x-should-retry': 'false' }), { code: 'RATE_LIMITED' })).toBe(false);
+    expect(isRetryableResponse(503, new Headers({ 'x-should-retry': 'false' }), { code: 'SERVICE_UNAVAILABLE' })).toBe(false);
+    expect(isRetryableResponse(409, new Headers({ 'x-should-retry': 'true' }), { code: 'CONFLICT' })).toBe(true);
+    expect(isRetryableResponse(429, new Headers({ 'x-should-retry': 'maybe' }), { code: 'RATE_LIMITED' })).toBe(true);
+  });
+
   it('retries POST only with an Idempotency-Key', () => {
     expect(isRetryableMethod('GET', false)).toBe(true);
     expect(isRetryableMethod('DELETE', false)).toBe(true);

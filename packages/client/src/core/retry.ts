@@ -25,11 +25,15 @@ export function isRetryableStatus(status: number): boolean {
 export const NON_RETRYABLE_CODES: ReadonlySet<string> = new Set(['DAILY_VOLUME_LIMIT_EXCEEDED']);
 
 /**
- * Whether an error response is worth trying again: a retryable status ({@link isRetryableStatus}), unless its code is
+ * Whether an error response is worth trying again. The server's `x-should-retry` header decides when present (`true`
+ * or `false`, as generated SDKs read it). Otherwise: a retryable status ({@link isRetryableStatus}), unless its code is
  * one of {@link NON_RETRYABLE_CODES}, or the server replayed a stored response for the request's `Idempotency-Key`
  * (`Idempotent-Replayed: true`: the same key gets the same answer every time).
  */
 export function isRetryableResponse(status: number, headers: Headers, body: unknown): boolean {
+  const advice = headers.get('x-should-retry');
+  if (advice === 'true') return true;
+  if (advice === 'false') return false;
   if (!isRetryableStatus(status)) return false;
   if (headers.get('idempotent-replayed') === 'true') return false;
   const code = body !== null && typeof body === 'object' ? (body as { code?: unknown }).code : undefined;

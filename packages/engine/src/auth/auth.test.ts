@@ -100,6 +100,8 @@ describe('embedded wallets and email codes', () => {
       .toMatchObject({ status: 401, body: { code: 'UNAUTHORIZED', details: { reason: 'Invalid OTP code' } } });
     const again = await call('POST', `/auth/credentials/${emailCredential.id}/challenge`);
     expect(again).toMatchObject({ status: 429, body: { code: 'RATE_LIMITED' } });
+    // A re-issue limit lifts in seconds: no x-should-retry advice, so clients may wait Retry-After and try again.
+    expect(again.headers.get('x-should-retry')).toBeNull();
     expect(again.headers.get('retry-after')).toBe(String(OTP_REISSUE_INTERVAL_MS / 1000));
     engine.sandbox().advance(OTP_REISSUE_INTERVAL_MS);
     expect((await call('POST', `/auth/credentials/${emailCredential.id}/challenge`)).status).toBe(200);

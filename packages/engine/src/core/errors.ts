@@ -43,8 +43,23 @@ export const invalidInput = (errors: FieldError[], message?: string): ApiError<4
 export const invalidField = (field: string, message: string, constraint?: FieldError['constraint']): ApiError<400> =>
   invalidInput([constraint ? { field, message, constraint } : { field, message }]);
 
-export const notFound = (what: string, id: string, code: ErrorCodeFor<404> = 'NOT_FOUND'): ApiError<404> =>
+/**
+ * 404 for a resource. `code` names the resource where SPEC §7 has a code for it (USER_NOT_FOUND, QUOTE_NOT_FOUND, …);
+ * every other resource (documents, accounts, owners, verifications, credentials, sessions) is REFERENCE_NOT_FOUND,
+ * the listed code for "what the request refers to does not exist".
+ */
+export const notFound = (what: string, id: string, code: ErrorCodeFor<404> = 'REFERENCE_NOT_FOUND'): ApiError<404> =>
   new ApiError(404, code, `${what} ${id} was not found`);
+
+/**
+ * 413 for a body over `limit` bytes: HTTP's status, with the listed INVALID_INPUT (the spec names no code for it) and
+ * the field that is too large.
+ */
+export const payloadTooLarge = (limit: number, message: string, field = 'body'): ApiError<413> =>
+  new ApiError(413, 'INVALID_INPUT', message, {
+    maxBodyBytes: limit,
+    errors: [{ field, message: `is larger than ${limit} bytes, the limit for this request`, constraint: { maximum: limit } }],
+  });
 
 export const conflict = (message: string, code: ErrorCodeFor<409> = 'CONFLICT', details?: Record<string, unknown>): ApiError<409> =>
   new ApiError(409, code, message, details);

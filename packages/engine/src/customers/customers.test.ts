@@ -337,7 +337,7 @@ describe('Idempotency-Key', () => {
     await call('POST', '/customers', alice, { 'idempotency-key': 'k-2' });
     const other = await call('POST', '/customers', { ...alice, platformCustomerId: 'bob' }, { 'idempotency-key': 'k-2' });
     expect(other.status).toBe(409);
-    expect(other.body.code).toBe('IDEMPOTENCY_KEY_REUSED');
+    expect(other.body.code).toBe('CONFLICT');
     expect((await call('GET', '/customers')).body.totalCount).toBe(1);
   });
 

@@ -334,7 +334,7 @@ describe('POST /documents', () => {
       } as RequestInit);
       const { status, body: error } = await send(request);
       expect(status).toBe(413);
-      expect(error).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', details: { maxBodyBytes: DOCUMENT_FORM_LIMIT } });
+      expect(error).toMatchObject({ code: 'INVALID_INPUT', details: { maxBodyBytes: DOCUMENT_FORM_LIMIT, errors: [{ field: 'body' }] } });
       expect(error.message).toContain(`larger than ${DOCUMENT_FORM_LIMIT} bytes`);
       expect(pulled).toBeLessThan(DOCUMENT_FORM_LIMIT + 4 * chunk.byteLength);
     });
@@ -383,7 +383,7 @@ describe('POST /documents', () => {
       expect(stored()).toHaveLength(1);
       const otherFile = await upload(passport(holder), file('other.jpg'), { headers: { 'idempotency-key': 'doc-1' } });
       expect(otherFile.status).toBe(409);
-      expect(otherFile.body.code).toBe('IDEMPOTENCY_KEY_REUSED');
+      expect(otherFile.body.code).toBe('CONFLICT');
       expect(stored()).toHaveLength(1);
     });
   });
@@ -533,10 +533,10 @@ describe('GET /documents', () => {
     expect((await call('GET', `/documents/${body.id}`, undefined, other)).status).toBe(404);
   });
 
-  it('answers 404 NOT_FOUND for an unknown document', async () => {
+  it('answers 404 REFERENCE_NOT_FOUND for an unknown document (SPEC §7 has no document code)', async () => {
     const { status, body } = await call('GET', '/documents/Document:00000000-0000-4000-8000-000000000999');
     expect(status).toBe(404);
-    expect(body).toMatchObject({ code: 'NOT_FOUND', message: 'Document Document:00000000-0000-4000-8000-000000000999 was not found' });
+    expect(body).toMatchObject({ code: 'REFERENCE_NOT_FOUND', message: 'Document Document:00000000-0000-4000-8000-000000000999 was not found' });
   });
 });
 
@@ -595,7 +595,7 @@ describe('PUT /documents/{id}', () => {
   it('answers 404 for an unknown document', async () => {
     const { status, body } = await replace('Document:00000000-0000-4000-8000-000000000999', { documentType: 'OTHER', country: 'US' }, file('x.pdf', 'pdf'));
     expect(status).toBe(404);
-    expect(body.code).toBe('NOT_FOUND');
+    expect(body.code).toBe('REFERENCE_NOT_FOUND');
   });
 });
 
@@ -680,7 +680,7 @@ describe('the standalone server', () => {
         method: 'POST', body: tooBig, headers: { authorization: auth(), 'content-type': 'multipart/form-data; boundary=b' },
       });
       expect(over.status).toBe(413);
-      expect((await over.json()).code).toBe('PAYLOAD_TOO_LARGE');
+      expect((await over.json()).code).toBe('INVALID_INPUT');
     } finally {
       await server.close();
     }

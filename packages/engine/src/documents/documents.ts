@@ -51,7 +51,7 @@ export function documentView(record: DocumentRecord): Document {
   return view as Document;
 }
 
-/** A document by id, or 404 NOT_FOUND. */
+/** A document by id, or 404 REFERENCE_NOT_FOUND. */
 export function findDocument(tenant: TenantContext, documentId: string): DocumentRecord {
   const record = documents(tenant).get(documentId);
   if (!record) throw notFound('Document', documentId);

@@ -1,5 +1,5 @@
 import { DOCUMENT_FORM_MAX_BYTES, DOCUMENT_MAX_BYTES, DOCUMENT_MIME_TYPES, type DocumentMimeType, type FieldError } from '@railyard/contract';
-import { ApiError } from '../core/errors.js';
+import { ApiError, payloadTooLarge } from '../core/errors.js';
 import type { Incoming } from '../http/app.js';
 
 // Reading a document upload (multipart/form-data) and checking its file by content (SPEC §2.7, §8).
@@ -38,7 +38,7 @@ export async function readDocumentForm(request: Incoming): Promise<DocumentForm>
     bytes = await request.bytes(DOCUMENT_FORM_LIMIT);
   } catch (error) {
     if (error instanceof ApiError && error.status === 413) {
-      throw new ApiError(413, 'PAYLOAD_TOO_LARGE', `The upload is larger than ${DOCUMENT_FORM_LIMIT} bytes: a document file may be at most 10 MB (${DOCUMENT_MAX_BYTES} bytes)`, { maxFileBytes: DOCUMENT_MAX_BYTES });
+      throw payloadTooLarge(DOCUMENT_FORM_LIMIT, `The upload is larger than ${DOCUMENT_FORM_LIMIT} bytes: a document file may be at most 10 MB (${DOCUMENT_MAX_BYTES} bytes)`, 'file');
     }
     throw error;
   }

@@ -121,7 +121,7 @@ describe('POST /customers/{id}/kyc-link', () => {
     expect(engine.sandbox().snapshot().collections.kycLinks).toHaveLength(1);
     const other = await link(customer.id, 'https://platform.example/other', { 'idempotency-key': 'link-1' });
     expect(other.status).toBe(409);
-    expect(other.body.code).toBe('IDEMPOTENCY_KEY_REUSED');
+    expect(other.body.code).toBe('CONFLICT');
   });
 
   it('expires after 30 minutes of engine time', async () => {

@@ -10,11 +10,20 @@ const call = async (...args: Parameters<typeof apiRequest>) => {
 };
 
 describe('HTTP surface', () => {
-  it('answers an unknown route with 404 NOT_FOUND in the §2.4 shape', async () => {
+  it('answers an unknown route with 404 REFERENCE_NOT_FOUND (a listed code) in the §2.4 shape', async () => {
     const { status, body } = await call('GET', '/nothing-here');
     expect(status).toBe(404);
-    expect(body).toMatchObject({ status: 404, code: 'NOT_FOUND' });
+    expect(body).toMatchObject({ status: 404, code: 'REFERENCE_NOT_FOUND' });
     expect(typeof body.message).toBe('string');
+  });
+
+  it('marks a business-rule 409 x-should-retry: false, so generated clients do not retry it; a 404 carries no advice', async () => {
+    const body = { customerType: 'INDIVIDUAL', fullName: 'Ada Lovelace', platformCustomerId: 'retry-advice' };
+    expect((await call('POST', '/customers', body)).status).toBe(201);
+    const duplicate = await call('POST', '/customers', body);
+    expect(duplicate).toMatchObject({ status: 409, body: { code: 'CONFLICT' } });
+    expect(duplicate.headers.get('x-should-retry')).toBe('false');
+    expect((await call('GET', '/nothing-here')).headers.get('x-should-retry')).toBeNull();
   });
 
   it('answers a path outside the base path with 404', async () => {
@@ -53,11 +62,11 @@ describe('HTTP surface', () => {
     expect(body.message).toContain('application/json');
   });
 
-  it('refuses an oversized body with 413 PAYLOAD_TOO_LARGE', async () => {
+  it('refuses an oversized body with 413 and the listed INVALID_INPUT, naming the body', async () => {
     const big = JSON.stringify({ customerType: 'INDIVIDUAL', fullName: 'x'.repeat(1024 * 1024 + 10) });
     const { status, body } = await call('POST', '/customers', big);
     expect(status).toBe(413);
-    expect(body).toMatchObject({ status: 413, code: 'PAYLOAD_TOO_LARGE' });
+    expect(body).toMatchObject({ status: 413, code: 'INVALID_INPUT', details: { maxBodyBytes: 1024 * 1024, errors: [{ field: 'body' }] } });
   });
 
   it('requires a body where the endpoint has one', async () => {

@@ -2,7 +2,7 @@ import {
   BASE_PATH, IN_MEMORY_DISPATCH, type BodyOf, type Endpoint, type ParamsOf, type QueryOf, type ResponseOf, type WireReply, type WireRequest,
 } from '@railyard/contract';
 import type { FieldError } from '@railyard/contract';
-import { ApiError, invalidInput } from '../core/errors.js';
+import { ApiError, invalidInput, payloadTooLarge } from '../core/errors.js';
 import type { TenantContext } from '../core/context.js';
 import type { IdempotencyKeys } from '../core/idempotency.js';
 import type { Platform } from '../platforms/registry.js';
@@ -167,12 +167,12 @@ export function createHttpSurface(bindings: readonly Binding[], host: HttpHost):
     }
     const path = apiPath(url.pathname);
     if (path === undefined) {
-      throw new ApiError(404, 'NOT_FOUND', `No route ${url.pathname}: API paths start with ${BASE_PATH}`);
+      throw new ApiError(404, 'REFERENCE_NOT_FOUND', `No route ${url.pathname}: API paths start with ${BASE_PATH}`);
     }
     const method = incoming.method.toUpperCase();
     const match = router.find(method, path);
     if ('allowed' in match) {
-      if (match.allowed.length === 0) throw new ApiError(404, 'NOT_FOUND', `No route ${method} ${path}`);
+      if (match.allowed.length === 0) throw new ApiError(404, 'REFERENCE_NOT_FOUND', `No route ${method} ${path}`);
       const allow = match.allowed.join(', ');
       return jsonReply(405, new ApiError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}; use ${allow}`).toBody(), { allow });
     }
@@ -211,7 +211,7 @@ export function createHttpSurface(bindings: readonly Binding[], host: HttpHost):
 /** The platform a public endpoint's path names; an unknown one is a plain 404, like any unknown page. */
 function publicPlatform(host: HttpHost, params: Record<string, string>): Platform {
   const platform = params.platformId === undefined ? undefined : host.platformById(params.platformId);
-  if (!platform) throw new ApiError(404, 'NOT_FOUND', 'No such page');
+  if (!platform) throw new ApiError(404, 'REFERENCE_NOT_FOUND', 'No such page');
   return platform;
 }
 
@@ -335,8 +335,7 @@ function concat(chunks: Uint8Array[], size: number): Uint8Array {
   return out;
 }
 
-export const tooLarge = (limit: number) =>
-  new ApiError(413, 'PAYLOAD_TOO_LARGE', `The body is larger than ${limit} bytes, the limit for this request`, { maxBodyBytes: limit });
+export const tooLarge = (limit: number) => payloadTooLarge(limit, `The body is larger than ${limit} bytes, the limit for this request`);
 
 /** Validates params, query and body together and returns every problem, so one 400 lists every invalid field. */
 function validate(endpoint: Endpoint, params: Record<string, string>, search: URLSearchParams, raw: RawBody | undefined) {
@@ -382,7 +381,7 @@ async function withIdempotency(host: HttpHost, tenant: TenantContext, key: strin
   for (;;) {
     const found = host.idempotency.lookup(tenant.store, tenantId, key, fingerprint, tenant.clock.now());
     if (found.kind === 'mismatch') {
-      throw new ApiError(409, 'IDEMPOTENCY_KEY_REUSED', `Idempotency-Key ${key} was already used with a different request; use a new key for a new request`);
+      throw new ApiError(409, 'CONFLICT', `Idempotency-Key ${key} was already used with a different request; use a new key for a new request`, { idempotencyKey: key });
     }
     if (found.kind === 'replay') return { ...found.response, headers: { ...found.response.headers, 'idempotent-replayed': 'true' } };
     if (found.kind === 'in-flight') {
@@ -461,8 +460,17 @@ export function jsonReply(status: number, body: unknown, headers: Record<string,
   return { status, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) };
 }
 
+/**
+ * Generated clients retry 408, 409, 429 and 5xx unless the answer says otherwise. `x-should-retry: false` says a retry
+ * cannot change it: a 409 refuses the request for the state things are in, and a daily volume limit holds until the
+ * next UTC day (its `Retry-After` is hours).
+ */
+const retryCannotHelp = (error: ApiError): boolean => error.status === 409 || error.code === 'DAILY_VOLUME_LIMIT_EXCEEDED';
+
 function errorReply(error: unknown): WireReply {
-  if (error instanceof ApiError) return jsonReply(error.status, error.toBody(), error.headers);
+  if (error instanceof ApiError) {
+    return jsonReply(error.status, error.toBody(), retryCannotHelp(error) ? { ...error.headers, 'x-should-retry': 'false' } : error.headers);
+  }
   // A bug, not a client mistake: say so without leaking internals.
   console.error('[railyard] internal error', error);
   return jsonReply(500, { status: 500, code: 'INTERNAL_ERROR', message: 'The sandbox hit an internal error; this is a Railyard bug' });

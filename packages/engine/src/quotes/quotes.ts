@@ -302,18 +302,21 @@ function assertPayable(tenant: TenantContext, record: QuoteRecord): OutgoingTran
   return transaction;
 }
 
-/** An internal source must hold the whole amount: 400 INSUFFICIENT_BALANCE otherwise. */
+/**
+ * An internal source must hold the whole amount: otherwise 409 CONFLICT (the request is valid; the account's state
+ * refuses it), with `reason: INSUFFICIENT_BALANCE`, the balance and the amount required.
+ */
 function assertBalance(tenant: TenantContext, fundFrom: string | undefined, amount: number): void {
   if (!fundFrom?.startsWith('InternalAccount:')) return;
   const { balance } = findInternalAccount(tenant, fundFrom);
   if (balance.amount < amount) {
-    throw new ApiError(400, 'INSUFFICIENT_BALANCE', `Internal account ${fundFrom} holds ${balance.amount}, less than the ${amount} this payment needs`, {
-      balance: balance.amount, required: amount,
+    throw conflict(`Internal account ${fundFrom} holds ${balance.amount}, less than the ${amount} this payment needs`, 'CONFLICT', {
+      reason: 'INSUFFICIENT_BALANCE', balance: balance.amount, required: amount,
     });
   }
 }
 
-/** Takes the money and starts settlement; an internal source must hold the whole amount (400 INSUFFICIENT_BALANCE). */
+/** Takes the money and starts settlement; an internal source must hold the whole amount (409, see assertBalance). */
 function pay(tenant: TenantContext, record: QuoteRecord, transaction: OutgoingTransaction, fundFrom: string | undefined, amount: number): void {
   assertBalance(tenant, fundFrom, amount);
   startPayment(tenant, transaction.id, { from: fundFrom, amount, delivery: record.delivery, outcome: record.outcome });

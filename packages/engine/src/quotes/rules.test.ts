@@ -77,12 +77,13 @@ describe('who may pay', () => {
 });
 
 describe('amounts, balances and limits', () => {
-  it('INSUFFICIENT_BALANCE at execution leaves the quote PENDING and the balance untouched', async () => {
+  it('an insufficient balance at execution is 409 CONFLICT (reason INSUFFICIENT_BALANCE) and leaves the quote PENDING', async () => {
     const payer = await customer();
     await fund(payer.usd, 999);
     const created = await pay(payer.usd, await account(payer.id), 1_000);
     const refused = await call('POST', `/quotes/${created.body.id}/execute`);
-    expect(refused).toMatchObject({ status: 400, body: { code: 'INSUFFICIENT_BALANCE', details: { balance: 999, required: 1_000 } } });
+    expect(refused).toMatchObject({ status: 409, body: { code: 'CONFLICT', details: { reason: 'INSUFFICIENT_BALANCE', balance: 999, required: 1_000 } } });
+    expect(refused.headers.get('x-should-retry')).toBe('false');
     expect((await call('GET', `/quotes/${created.body.id}`)).body.status).toBe('PENDING');
     await fund(payer.usd, 1);
     expect((await call('POST', `/quotes/${created.body.id}/execute`)).body.status).toBe('COMPLETED');
@@ -93,7 +94,7 @@ describe('amounts, balances and limits', () => {
     await fund(payer.usd, 500);
     const before = engine.sandbox(credentials.clientId).events({ limit: 100 }).data.length;
     const refused = await pay(payer.usd, await account(payer.id), 1_000, { immediatelyExecute: true });
-    expect(refused.body.code).toBe('INSUFFICIENT_BALANCE');
+    expect(refused.body).toMatchObject({ code: 'CONFLICT', details: { reason: 'INSUFFICIENT_BALANCE' } });
     expect(await outgoingCount()).toBe(0);
     engine.sandbox(credentials.clientId).advance(60 * 60_000);
     expect(engine.sandbox(credentials.clientId).events({ limit: 100 }).data).toHaveLength(before);
@@ -128,6 +129,7 @@ describe('amounts, balances and limits', () => {
     expect((await pay(payer.usd, destination, 6_000, { immediatelyExecute: true })).status).toBe(201);
     const over = await pay(payer.usd, destination, 4_001, { immediatelyExecute: true });
     expect(over).toMatchObject({ status: 429, body: { code: 'DAILY_VOLUME_LIMIT_EXCEEDED', details: { dailyLimit: 10_000, sentToday: 6_000 } } });
+    expect(over.headers.get('x-should-retry')).toBe('false');
     const now = engine.sandbox(credentials.clientId).clock().now;
     const nextDay = (Math.floor(Date.parse(now) / 86_400_000) + 1) * 86_400_000;
     expect(over.headers.get('retry-after')).toBe(String(Math.ceil((nextDay - Date.parse(now)) / 1000)));
