@@ -111,7 +111,7 @@ export type InternalAccount = z.infer<typeof InternalAccount>;
 
 /** `PATCH /internal-accounts/{id}` (signed retry, embedded wallets): wallet privacy. */
 export const InternalAccountUpdateRequest = z
-  .strictObject({ privateEnabled: z.boolean() })
+  .object({ privateEnabled: z.boolean() })
   .meta({ id: 'InternalAccountUpdateRequest' });
 export type InternalAccountUpdateRequest = z.input<typeof InternalAccountUpdateRequest>;
 
@@ -119,7 +119,7 @@ export type InternalAccountUpdateRequest = z.input<typeof InternalAccountUpdateR
 export const SANDBOX_FUND_MAX = 100_000_000_000;
 /** `POST /sandbox/internal-accounts/{accountId}/fund`: credits at once and emits INCOMING_PAYMENT. */
 export const SandboxFundRequest = z
-  .strictObject({ amount: z.number().int().min(1).max(SANDBOX_FUND_MAX) })
+  .object({ amount: z.number().int().min(1).max(SANDBOX_FUND_MAX) })
   .meta({ id: 'SandboxFundRequest' });
 export type SandboxFundRequest = z.input<typeof SandboxFundRequest>;
 

@@ -123,7 +123,7 @@ export const WebAuthnTransport = z.enum(['usb', 'nfc', 'ble', 'internal', 'hybri
 
 /** Registration result of `navigator.credentials.create`. */
 export const PasskeyAttestation = z
-  .strictObject({
+  .object({
     credentialId: base64url('the credential rawId'),
     clientDataJson: base64url('clientDataJSON'),
     attestationObject: base64url('the attestation object'),
@@ -133,7 +133,7 @@ export const PasskeyAttestation = z
 
 /** Assertion of `navigator.credentials.get` (credential verify and SCA). */
 export const PasskeyAssertion = z
-  .strictObject({
+  .object({
     credentialId: base64url('the credential rawId'),
     clientDataJson: base64url('clientDataJSON'),
     authenticatorData: base64url('authenticatorData'),
@@ -153,10 +153,10 @@ const OidcToken = z.string().regex(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_
 /** `POST /auth/credentials`: OTP types need only `type` and `accountId`. */
 export const AuthCredentialCreateRequest = z
   .discriminatedUnion('type', [
-    z.strictObject({ type: z.literal('EMAIL_OTP'), ...accountId }),
-    z.strictObject({ type: z.literal('SMS_OTP'), ...accountId }),
-    z.strictObject({ type: z.literal('OAUTH'), ...accountId, oidcToken: OidcToken }),
-    z.strictObject({
+    z.object({ type: z.literal('EMAIL_OTP'), ...accountId }),
+    z.object({ type: z.literal('SMS_OTP'), ...accountId }),
+    z.object({ type: z.literal('OAUTH'), ...accountId, oidcToken: OidcToken }),
+    z.object({
       type: z.literal('PASSKEY'),
       ...accountId,
       /** The registration challenge issued by the integrator's backend, base64url, single use. */
@@ -170,26 +170,26 @@ export type AuthCredentialCreateRequest = z.input<typeof AuthCredentialCreateReq
 
 /** `POST /auth/credentials/{id}/challenge`: no body for OTP; PASSKEY binds `clientPublicKey` into the session payload. */
 export const AuthCredentialChallengeRequest = z
-  .strictObject({ clientPublicKey: ClientPublicKey.optional() })
+  .object({ clientPublicKey: ClientPublicKey.optional() })
   .meta({ id: 'AuthCredentialChallengeRequest' });
 export type AuthCredentialChallengeRequest = z.input<typeof AuthCredentialChallengeRequest>;
 
 /** `POST /auth/credentials/{id}/verify`, by credential type. */
 export const AuthCredentialVerifyRequest = z
   .discriminatedUnion('type', [
-    z.strictObject({ type: z.literal('EMAIL_OTP'), encryptedOtpBundle: z.string().min(1) }),
-    z.strictObject({ type: z.literal('SMS_OTP'), encryptedOtpBundle: z.string().min(1) }),
-    z.strictObject({ type: z.literal('OAUTH'), oidcToken: OidcToken, clientPublicKey: ClientPublicKey }),
-    z.strictObject({ type: z.literal('PASSKEY'), assertion: PasskeyAssertion }),
+    z.object({ type: z.literal('EMAIL_OTP'), encryptedOtpBundle: z.string().min(1) }),
+    z.object({ type: z.literal('SMS_OTP'), encryptedOtpBundle: z.string().min(1) }),
+    z.object({ type: z.literal('OAUTH'), oidcToken: OidcToken, clientPublicKey: ClientPublicKey }),
+    z.object({ type: z.literal('PASSKEY'), assertion: PasskeyAssertion }),
   ])
   .meta({ id: 'AuthCredentialVerifyRequest' });
 export type AuthCredentialVerifyRequest = z.input<typeof AuthCredentialVerifyRequest>;
 
 /** `POST /auth/sessions/{id}/refresh`: the same key on both legs. */
-export const AuthSessionRefreshRequest = z.strictObject({ clientPublicKey: ClientPublicKey }).meta({ id: 'AuthSessionRefreshRequest' });
+export const AuthSessionRefreshRequest = z.object({ clientPublicKey: ClientPublicKey }).meta({ id: 'AuthSessionRefreshRequest' });
 
 /** `POST /internal-accounts/{id}/export`: a fresh uncompressed key per export, on both legs. */
-export const WalletExportRequest = z.strictObject({ clientPublicKey: UncompressedPublicKey }).meta({ id: 'WalletExportRequest' });
+export const WalletExportRequest = z.object({ clientPublicKey: UncompressedPublicKey }).meta({ id: 'WalletExportRequest' });
 
 /** `GET /auth/credentials` and `GET /auth/sessions` query: `accountId` is required. */
 export const AuthAccountQuery = z.object({ accountId: z.string() });

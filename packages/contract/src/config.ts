@@ -34,7 +34,7 @@ export const SupportedCurrency = z
 export type SupportedCurrency = z.infer<typeof SupportedCurrency>;
 /** A supportedCurrencies item as PATCH writes it. */
 export const SupportedCurrencyRequest = z
-  .strictObject(supportedCurrencyWritable)
+  .object(supportedCurrencyWritable)
   .superRefine(minNotAboveMax)
   .meta({ id: 'SupportedCurrencyRequest' });
 
@@ -43,11 +43,11 @@ export const SupportedCurrencyRequest = z
  * NOT_IMPLEMENTED, so the schema accepts any code). PATCH merges by (feeType, sourceCurrency); both fees zero deactivates.
  */
 export const FeeConfig = z
-  .strictObject({
+  .object({
     feeType: z.literal('CROSS_CURRENCY_TRANSACTION'),
     sourceCurrency: CurrencyCode,
     variableFeeBps: z.number().int().min(0).max(10_000),
-    fixedFee: z.strictObject({ amount: MinorUnits, currency: CurrencyCode }),
+    fixedFee: z.object({ amount: MinorUnits, currency: CurrencyCode }),
   })
   .meta({ id: 'FeeConfig' });
 export type FeeConfig = z.infer<typeof FeeConfig>;
@@ -58,14 +58,14 @@ const https = (max: number) =>
 const cardTokenizationFields = {
   displayName: z.string().min(1).max(255),
   logoUrl: https(512),
-  email: z.strictObject({
+  email: z.object({
     fromAddress: Email, fromName: z.string().min(1).max(255), replyToAddress: Email, subject: z.string().min(1).max(255),
     bodyText: z.string().min(1).max(2000),
   }).partial(),
-  sms: z.strictObject({ templateSid: z.string().min(1).max(64), bodyText: z.string().min(1).max(480) }).partial(),
+  sms: z.object({ templateSid: z.string().min(1).max(64), bodyText: z.string().min(1).max(480) }).partial(),
 };
 /** Branding of the card-tokenization second factor; partial update. */
-export const CardTokenization2faConfig = z.strictObject(cardTokenizationFields).partial().meta({ id: 'CardTokenization2faConfig' });
+export const CardTokenization2faConfig = z.object(cardTokenizationFields).partial().meta({ id: 'CardTokenization2faConfig' });
 export type CardTokenization2faConfig = z.infer<typeof CardTokenization2faConfig>;
 
 /** Defaults of the embedded-wallet OTP configuration (REFERENCE §10). */
@@ -88,7 +88,7 @@ const embeddedWalletFields = {
   logoUrl: z.url().max(512),
 };
 /** Embedded-wallet OTP email settings; partial update (defaults in EMBEDDED_WALLET_CONFIG_DEFAULTS). */
-export const EmbeddedWalletConfig = z.strictObject(embeddedWalletFields).partial().meta({ id: 'EmbeddedWalletConfig' });
+export const EmbeddedWalletConfig = z.object(embeddedWalletFields).partial().meta({ id: 'EmbeddedWalletConfig' });
 export type EmbeddedWalletConfig = z.infer<typeof EmbeddedWalletConfig>;
 
 /** The platform's configuration. */
@@ -112,7 +112,7 @@ export type PlatformConfig = z.infer<typeof PlatformConfig>;
 
 /** `PATCH /config`: setting `webhookEndpoint` sends a TEST event. */
 export const PlatformConfigUpdateRequest = z
-  .strictObject({
+  .object({
     umaDomain: z.string().regex(/^[a-z0-9.-]+\.[a-z]{2,}$/i, { message: 'must be a domain name' }).optional(),
     webhookEndpoint: z.url().max(2048).optional(),
     supportedCurrencies: z.array(SupportedCurrencyRequest).optional(),

@@ -9,7 +9,7 @@ import { PageQuery, pageOf } from './pagination.js';
 export const ClockState = z.object({ now: Timestamp, mode: z.enum(['virtual', 'real']) }).meta({ id: 'SandboxClock' });
 export type ClockState = z.infer<typeof ClockState>;
 
-export const ClockAdvanceRequest = z.strictObject({
+export const ClockAdvanceRequest = z.object({
   ms: z.number().int().min(0).max(10 * 365 * 24 * 3600 * 1000),
 });
 
@@ -65,10 +65,16 @@ export type SandboxEvent = z.infer<typeof SandboxEvent>;
 
 export const SandboxEventQuery = PageQuery.extend({ type: z.string().optional() });
 
-export const PlatformCreateRequest = z.strictObject({
+export const PlatformCreateRequest = z.object({
   name: z.string().min(1).max(100).optional(),
   regulated: z.boolean().optional(),
   skipPaperwork: z.boolean().optional(),
+  /**
+   * Strict validation, off by default: requests naming fields the API does not know (or read-only fields of a resource)
+   * are refused with each field listed, and account identifiers must pass their checksums (IBAN mod-97, ABA routing,
+   * CLABE, EIP-55, base58check, bech32m). Catches typos in tests; the reference service is lenient, and so is the default.
+   */
+  strict: z.boolean().optional(),
   clientId: z.string().regex(/^[A-Za-z0-9_\-.]{3,100}$/).optional(),
   clientSecret: z.string().min(8).max(200).optional(),
 });
@@ -82,6 +88,7 @@ export const PlatformCredentials = z
     clientSecret: z.string(),
     regulated: z.boolean(),
     skipPaperwork: z.boolean(),
+    strict: z.boolean(),
   })
   .meta({ id: 'SandboxPlatform' });
 export type PlatformCredentials = z.infer<typeof PlatformCredentials>;
@@ -91,7 +98,7 @@ export type PlatformCredentials = z.infer<typeof PlatformCredentials>;
  * minor units; `null` removes a currency's limit. Limits apply from the next payment on (429 DAILY_VOLUME_LIMIT_EXCEEDED).
  */
 export const SandboxLimits = z
-  .strictObject({ dailyVolume: z.record(z.string().regex(/^[A-Z][A-Z0-9]{2,7}$/), z.number().int().min(0).max(MAX_AMOUNT).nullable()) })
+  .object({ dailyVolume: z.record(z.string().regex(/^[A-Z][A-Z0-9]{2,7}$/), z.number().int().min(0).max(MAX_AMOUNT).nullable()) })
   .meta({ id: 'SandboxLimits' });
 export type SandboxLimits = z.input<typeof SandboxLimits>;
 
@@ -101,7 +108,7 @@ export type SandboxLimits = z.input<typeof SandboxLimits>;
  * (same body, stamp and Request-Id) then settles it. Lets a client's back-off loop be tested against the sandbox.
  */
 export const SandboxWalletProcessing = z
-  .strictObject({ retries: z.number().int().min(0).max(100) })
+  .object({ retries: z.number().int().min(0).max(100) })
   .meta({ id: 'SandboxWalletProcessing' });
 
 const tag = 'Sandbox control plane';

@@ -3,8 +3,8 @@ import {
   Address, CountryCode, CurrencyCode, Email, IsoDate, PhoneNumber, SSN_PATTERN, Timestamp, idPattern, resourceId,
 } from './common.js';
 import { defineEndpoint } from './endpoint.js';
-import { PageQuery, QueryBoolean, pageOf } from './pagination.js';
-import { taxIdPatternFor, TAX_ID_FORMATS } from './tax-ids.js';
+import { PageQuery, QueryBoolean, TimeBound, pageOf } from './pagination.js';
+import { isValidTaxId, taxIdPatternFor, TAX_ID_FORMATS } from './tax-ids.js';
 
 // ---------------------------------------------------------------------------------------------------------------------
 // Enumerations (SPEC §2.6, REFERENCE §2.1)
@@ -76,10 +76,10 @@ export const CustomerId = resourceId('Customer').meta({ id: 'CustomerId' });
 
 /** Recorded end-user terms acceptance (REFERENCE §2.1); all fields required. */
 export const EndUserTermsConsent = z
-  .strictObject({
+  .object({
     acceptedAt: Timestamp,
     ipAddress: z.string().min(1).max(45),
-    termsVersion: z.string().min(1).max(32),
+    termsVersion: z.string().min(1),
     acceptanceMethod: AcceptanceMethod,
   })
   .meta({ id: 'EndUserTermsConsent' });
@@ -89,28 +89,29 @@ export type EndUserTermsConsent = z.infer<typeof EndUserTermsConsent>;
 export const EndUserTerms = z.object({ version: z.string(), url: z.url() }).meta({ id: 'EndUserTerms' });
 export type EndUserTerms = z.infer<typeof EndUserTerms>;
 
+/** A free-text explanation of an OTHER choice: 1–500 characters (REFERENCE §2.1). */
 const description = z.string().min(1).max(500);
 const nameField = z.string().min(1).max(250);
-/** `$<username>@<domain>`: username of a-z 0-9 - _ . +, case-insensitive, at most 64 characters with the `$` (REFERENCE §14). */
+/**
+ * `$<username>@<domain>` (REFERENCE §14): a mandatory `$`, a username of a-z 0-9 - _ . + (case-insensitive) of at most 64
+ * characters with the `$`, and the domain of the receiving service (any host: the sandbox's, a platform's, `localhost`).
+ */
 export const UmaAddress = z
   .string()
-  .max(64, { message: 'must be at most 64 characters, the $ included' })
-  .regex(/^\$[a-z0-9\-_.+]+@[a-z0-9.-]+\.[a-z]{2,}$/i, { message: 'must be an UMA address such as $alice@example.com' })
+  .regex(/^\$[a-z0-9\-_.+]{1,63}@[^@\s$]+$/i, { message: 'must be an UMA address such as $alice@example.com: a $, a username of at most 63 characters (a-z 0-9 - _ . +), @ and a domain' })
   .meta({ id: 'UmaAddress' });
-const PlatformCustomerId = z.string().min(1).max(255);
-const Currencies = z
-  .array(CurrencyCode)
-  .min(1)
-  .max(50)
-  .refine((codes) => new Set(codes).size === codes.length, { message: 'must not list a currency twice' });
-const Region = z.string().regex(/^[A-Z]{2,8}$/, { message: 'must be a region code such as US or EU' });
+const PlatformCustomerId = z.string().min(1);
+/** Currencies enabled on the customer; replaced wholesale on PATCH (REFERENCE §2.1). A currency listed twice counts once. */
+const Currencies = z.array(CurrencyCode).transform((codes) => [...new Set(codes)]);
+/** The region that picks between several offering the same currency (REFERENCE §2.1): an ISO 3166-1 alpha-2 country such as DE. */
+const Region = z.string().min(1);
 
 /** Individual enhanced-due-diligence fields (REFERENCE §2.1), optional and patchable. */
 const individualEdd = {
-  sourceOfFundsCategories: z.array(IndividualSourceOfFunds).min(1).optional(),
+  sourceOfFundsCategories: z.array(IndividualSourceOfFunds).optional(),
   sourceOfFundsOtherDescription: description.optional(),
-  sourceOfWealthCategories: z.array(SourceOfWealth).min(1).optional(),
-  sourceOfWealthOtherDescription: description.optional(),
+  sourceOfWealthCategories: z.array(SourceOfWealth).optional(),
+  sourceOfWealthOtherDescription: z.string().min(1).optional(),
   purposeOfAccount: PurposeOfAccount.optional(),
   purposeOfAccountOtherDescription: description.optional(),
   expectedMonthlyTransactionCount: ExpectedMonthlyTransactionCount.optional(),
@@ -121,10 +122,10 @@ const individualEdd = {
 };
 
 const businessInfoFields = {
-  legalName: z.string().min(1).max(255),
-  doingBusinessAs: z.string().min(1).max(255).optional(),
-  registrationNumber: z.string().min(1).max(100).optional(),
-  taxId: z.string().min(1).max(50),
+  legalName: z.string().min(1),
+  doingBusinessAs: z.string().min(1).optional(),
+  registrationNumber: z.string().min(1).optional(),
+  taxId: z.string().min(1),
   country: CountryCode,
   incorporatedOn: IsoDate,
   entityType: EntityType.optional(),
@@ -135,8 +136,8 @@ const businessInfoFields = {
   expectedCounterpartyCountries: z.array(CountryCode).optional(),
   purposeOfAccount: PurposeOfAccount.optional(),
   purposeOfAccountOtherDescription: description.optional(),
-  sourceOfFunds: z.string().min(1).max(500).optional(),
-  sourceOfFundsCategories: z.array(BusinessSourceOfFunds).min(1).optional(),
+  sourceOfFunds: z.string().min(1).optional(),
+  sourceOfFundsCategories: z.array(BusinessSourceOfFunds).optional(),
   sourceOfFundsOtherDescription: description.optional(),
   expectedMonthlyTransactionCount: ExpectedMonthlyTransactionCount.optional(),
   expectedMonthlyTransactionVolume: ExpectedMonthlyTransactionVolume.optional(),
@@ -145,9 +146,9 @@ const businessInfoFields = {
 };
 
 /** businessInfo as a BUSINESS create requires it: legalName, country, taxId, incorporatedOn. */
-export const BusinessInfoCreate = z.strictObject(businessInfoFields).meta({ id: 'BusinessInfoCreate' });
+export const BusinessInfoCreate = z.object(businessInfoFields).meta({ id: 'BusinessInfoCreate' });
 /** businessInfo on PATCH: every field optional. */
-export const BusinessInfoUpdate = z.strictObject(businessInfoFields).partial().meta({ id: 'BusinessInfoUpdate' });
+export const BusinessInfoUpdate = z.object(businessInfoFields).partial().meta({ id: 'BusinessInfoUpdate' });
 /** businessInfo in responses: only legalName is guaranteed. */
 export const BusinessInfo = z
   .object({ ...businessInfoFields })
@@ -167,12 +168,12 @@ const commonWritable = {
 };
 
 const individualWritable = {
-  fullName: z.string().trim().min(1).max(255).optional(),
+  fullName: z.string().trim().min(1).optional(),
   birthDate: IsoDate.optional(),
   nationality: CountryCode.optional(),
   address: Address.optional(),
   idType: z.enum(['SSN', 'ITIN'], { message: 'individuals accept only SSN or ITIN' }).optional(),
-  identifier: z.string().min(1).max(64).optional(),
+  identifier: z.string().min(1).optional(),
   countryOfIssuance: CountryCode.optional(),
   ...individualEdd,
 };
@@ -206,21 +207,22 @@ const BUSINESS_OTHER_PAIRS: [string, string][] = [
   ['purposeOfAccount', 'purposeOfAccountOtherDescription'],
 ];
 
-/** ITIN: 9XX-XX-XXXX with group digits 50–65, 70–88, 90–92 or 94–99. */
-export const ITIN_PATTERN = /^9\d{2}-(5\d|6[0-5]|7\d|8[0-8]|9[0-2]|9[4-9])-\d{4}$/;
+/** ITIN: `9##-##-####` (an ITIN always starts with 9; its group digits are not checked). */
+export const ITIN_PATTERN = /^9\d{2}-\d{2}-\d{4}$/;
 
-/** Individuals: SSN `###-##-####` or ITIN; countryOfIssuance must be US for both (REFERENCE §2.1). */
+/**
+ * Individuals: an SSN has the form `###-##-####` and an ITIN `9##-##-####`; countryOfIssuance must be US for both
+ * (REFERENCE §2.1). Whether idType and identifier are both present is a question for verification (MISSING_FIELD),
+ * not a refusal: a customer may be created with what the platform has so far.
+ */
 function checkIndividualIdentity(value: Record<string, unknown>, ctx: Ctx) {
   const { idType, identifier, countryOfIssuance } = value;
   if (typeof identifier === 'string') {
-    if (idType === undefined) requiredIssue(ctx, ['idType'], 'is required when identifier is given');
-    else if (idType === 'SSN' && !SSN_PATTERN.test(identifier)) {
+    if (idType === 'SSN' && !SSN_PATTERN.test(identifier)) {
       ctx.addIssue({ code: 'custom', path: ['identifier'], message: 'an SSN must have the form ###-##-####', params: { constraint: { format: 'us-ssn', pattern: SSN_PATTERN.source } } });
     } else if (idType === 'ITIN' && !ITIN_PATTERN.test(identifier)) {
-      ctx.addIssue({ code: 'custom', path: ['identifier'], message: 'an ITIN must have the form 9##-##-#### with a valid group number', params: { constraint: { pattern: ITIN_PATTERN.source } } });
+      ctx.addIssue({ code: 'custom', path: ['identifier'], message: 'an ITIN must have the form 9##-##-####', params: { constraint: { pattern: ITIN_PATTERN.source } } });
     }
-  } else if (idType !== undefined && identifier === undefined) {
-    requiredIssue(ctx, ['identifier'], 'is required when idType is given');
   }
   if (countryOfIssuance !== undefined && countryOfIssuance !== 'US' && (idType === 'SSN' || idType === 'ITIN')) {
     ctx.addIssue({ code: 'custom', path: ['countryOfIssuance'], message: 'must be US: SSN and ITIN are issued by the US only', params: { constraint: { enum: ['US'] } } });
@@ -231,7 +233,7 @@ function checkTaxId(businessInfo: Record<string, unknown>, ctx: Ctx) {
   const { taxId, country } = businessInfo;
   if (typeof taxId !== 'string') return;
   const pattern = taxIdPatternFor(typeof country === 'string' ? country : undefined);
-  if (!pattern.test(taxId)) {
+  if (!isValidTaxId(taxId, typeof country === 'string' ? country : undefined)) {
     const known = typeof country === 'string' ? TAX_ID_FORMATS[country]?.name : undefined;
     ctx.addIssue({
       code: 'custom', path: ['businessInfo', 'taxId'],
@@ -274,13 +276,13 @@ export const CUSTOMER_RULES = {
 
 /** `POST /customers` for an individual (KYC). */
 export const IndividualCustomerCreate = z
-  .strictObject({ customerType: z.literal('INDIVIDUAL'), ...commonWritable, ...individualWritable })
+  .object({ customerType: z.literal('INDIVIDUAL'), ...commonWritable, ...individualWritable })
   .superRefine(individualRules, always)
   .meta({ id: 'IndividualCustomerCreateRequest' });
 
 /** `POST /customers` for a business (KYB). */
 export const BusinessCustomerCreate = z
-  .strictObject({ customerType: z.literal('BUSINESS'), ...commonWritable, address: Address.optional(), businessInfo: BusinessInfoCreate })
+  .object({ customerType: z.literal('BUSINESS'), ...commonWritable, address: Address.optional(), businessInfo: BusinessInfoCreate })
   .superRefine(businessRules, always)
   .meta({ id: 'BusinessCustomerCreateRequest' });
 
@@ -292,13 +294,13 @@ export type CustomerCreateRequest = z.input<typeof CustomerCreateRequest>;
 
 /** `PATCH /customers/{id}` for an individual: `customerType` is required, everything else optional. */
 export const IndividualCustomerUpdate = z
-  .strictObject({ customerType: z.literal('INDIVIDUAL'), ...commonWritable, ...individualWritable })
+  .object({ customerType: z.literal('INDIVIDUAL'), ...commonWritable, ...individualWritable })
   .superRefine(oneContactChange, always)
   .meta({ id: 'IndividualCustomerUpdateRequest' });
 
 /** `PATCH /customers/{id}` for a business. */
 export const BusinessCustomerUpdate = z
-  .strictObject({ customerType: z.literal('BUSINESS'), ...commonWritable, address: Address.optional(), businessInfo: BusinessInfoUpdate.optional() })
+  .object({ customerType: z.literal('BUSINESS'), ...commonWritable, address: Address.optional(), businessInfo: BusinessInfoUpdate.optional() })
   .superRefine(oneContactChange, always)
   .meta({ id: 'BusinessCustomerUpdateRequest' });
 
@@ -360,7 +362,7 @@ export type BusinessCustomer = z.infer<typeof BusinessCustomer>;
 export const Customer = z.discriminatedUnion('customerType', [IndividualCustomer, BusinessCustomer]).meta({ id: 'Customer' });
 export type Customer = z.infer<typeof Customer>;
 
-const timeFilter = Timestamp.optional();
+const timeFilter = TimeBound.optional();
 /** `GET /customers` query (REFERENCE §1). */
 export const CustomerListQuery = PageQuery.extend({
   platformCustomerId: z.string().optional(),

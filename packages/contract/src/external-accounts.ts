@@ -59,14 +59,13 @@ export const ExternalAccountId = resourceId('ExternalAccount').meta({ id: 'Exter
 // ---------------------------------------------------------------------------------------------------------------------
 // Beneficiary (REFERENCE §3)
 
-/** Requests reject unknown fields; responses tolerate (and drop) them. */
+/**
+ * Request and response variants differ in fields (requests carry no server-set `paymentRails`); both ignore fields
+ * they do not know, as the reference does (a platform in strict mode is told about them: see unknown-fields.ts).
+ */
 type Mode = 'request' | 'response';
 type Shape = Readonly<Record<string, z.ZodType>>;
-const objectFor = <M extends Mode, S extends Shape>(mode: M, shape: S) =>
-  (mode === 'request' ? z.strictObject(shape) : z.object(shape)) as unknown as z.ZodObject<
-    { -readonly [K in keyof S]: S[K] },
-    M extends 'request' ? z.core.$strict : z.core.$strip
-  >;
+const objectFor = <S extends Shape>(_mode: Mode, shape: S) => z.object(shape) as unknown as z.ZodObject<{ -readonly [K in keyof S]: S[K] }, z.core.$strip>;
 
 const text = (max = 255) => z.string().min(1).max(max);
 const beneficiaryType = <T extends 'INDIVIDUAL' | 'BUSINESS'>(type: T) => z.literal(type);
@@ -302,7 +301,6 @@ type BeneficiaryShape<B, M extends Mode> = B extends BeneficiaryPair ? { benefic
 type DetailsShape<K extends ExternalAccountType, Rails extends boolean> = { accountType: z.ZodLiteral<K> } & {
   -readonly [F in keyof RowOf<K>['required']]: RowOf<K>['required'][F];
 } & Optionalize<RowOf<K>['optional']> & (Rails extends true ? RailsShape<RowOf<K>['paymentRails']> : {});
-type Strictness<M extends Mode> = M extends 'request' ? z.core.$strict : z.core.$strip;
 
 const detailsShape = (accountType: ExternalAccountType, rails: boolean): Record<string, z.ZodType> => {
   const row = rowOf(accountType);
@@ -334,7 +332,7 @@ export function accountDetails<K extends ExternalAccountType, Rails extends bool
 const pascal = (type: string) =>
   type.toLowerCase().split('_').map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join('');
 
-/** One `accountInfo` variant: a request (strict, no `paymentRails`) or a response (with `paymentRails`). */
+/** One `accountInfo` variant: a request (no `paymentRails`) or a response (with `paymentRails`). */
 function accountInfoVariant<K extends ExternalAccountType, M extends Mode>(accountType: K, mode: M) {
   const { beneficiary } = rowOf(accountType);
   const shape = {
@@ -344,7 +342,7 @@ function accountInfoVariant<K extends ExternalAccountType, M extends Mode>(accou
   const id = `${pascal(accountType)}Info${mode === 'request' ? 'Request' : ''}`;
   return withCheck(accountType, objectFor(mode, shape)).meta({ id }) as unknown as z.ZodObject<
     Flatten<DetailsShape<K, M extends 'response' ? true : false> & BeneficiaryShape<RowOf<K>['beneficiary'], M>>,
-    Strictness<M>
+    z.core.$strip
   >;
 }
 
@@ -407,7 +405,7 @@ const platformAccountFields = {
 
 /** `POST /platform/external-accounts`: an account on behalf of the platform. */
 export const PlatformExternalAccountCreateRequest = z
-  .strictObject({ ...platformAccountFields, platformAccountId: platformAccountFields.platformAccountId.optional() })
+  .object({ ...platformAccountFields, platformAccountId: platformAccountFields.platformAccountId.optional() })
   .meta({ id: 'PlatformExternalAccountCreateRequest' });
 export type PlatformExternalAccountCreateRequest = z.input<typeof PlatformExternalAccountCreateRequest>;
 
@@ -423,7 +421,7 @@ export const OwnershipChallengeMethod = z.enum(['WALLET_SIGNATURE', 'LIVENESS'])
 export type OwnershipChallengeMethod = z.infer<typeof OwnershipChallengeMethod>;
 
 /** `POST .../external-accounts/{id}/challenge` body. */
-export const OwnershipChallengeRequest = z.strictObject({ method: OwnershipChallengeMethod }).meta({ id: 'OwnershipChallengeRequest' });
+export const OwnershipChallengeRequest = z.object({ method: OwnershipChallengeMethod }).meta({ id: 'OwnershipChallengeRequest' });
 export type OwnershipChallengeRequest = z.input<typeof OwnershipChallengeRequest>;
 
 /** 201 of the challenge: a message to sign, or a hosted liveness link that completes asynchronously. */
@@ -440,7 +438,7 @@ export type OwnershipChallenge = z.infer<typeof OwnershipChallenge>;
  * for EVM chains, base64 for Bitcoin, base58 Ed25519 for Solana). `signatureScheme` is Bitcoin only, `bip137` by default.
  */
 export const OwnershipVerifyRequest = z
-  .strictObject({ signature: z.string().min(1).max(1024), signatureScheme: z.enum(['bip137', 'electrum']).optional() })
+  .object({ signature: z.string().min(1).max(1024), signatureScheme: z.enum(['bip137', 'electrum']).optional() })
   .meta({ id: 'OwnershipVerifyRequest' });
 export type OwnershipVerifyRequest = z.input<typeof OwnershipVerifyRequest>;
 

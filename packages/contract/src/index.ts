@@ -30,3 +30,4 @@ export * from './account-checks.js';
 export * from './payment-endpoints.js';
 export * from './uma.js';
 export * from './wallet-crypto/index.js';
+export * from './unknown-fields.js';

@@ -13,7 +13,7 @@ const BeneficialOwnerPath = z.object({ beneficialOwnerId: z.string() });
 
 /** A reviewer's decision on a verification in manual review (Railyard control plane). */
 export const VerificationDecisionRequest = z
-  .strictObject({ decision: z.enum(['APPROVED', 'REJECTED', 'HOLD']) })
+  .object({ decision: z.enum(['APPROVED', 'REJECTED', 'HOLD']) })
   .meta({ id: 'VerificationDecisionRequest' });
 export type VerificationDecisionRequest = z.input<typeof VerificationDecisionRequest>;
 

@@ -17,7 +17,7 @@ export const CONTACT_CODE_TTL_MS = 10 * 60 * 1000;
 
 /** `POST /customers/{customerId}/verify-email/confirm` and `…/verify-phone/confirm`. */
 export const ContactVerificationConfirmRequest = z
-  .strictObject({ code: z.string().min(1, { message: 'must not be empty' }).max(32) })
+  .object({ code: z.string().min(1, { message: 'must not be empty' }).max(32) })
   .meta({ id: 'ContactVerificationConfirmRequest' });
 export type ContactVerificationConfirmRequest = z.input<typeof ContactVerificationConfirmRequest>;
 
@@ -47,7 +47,7 @@ export const RedirectUri = z
   });
 
 /** `POST /customers/{customerId}/kyc-link` body. */
-export const KycLinkCreateRequest = z.strictObject({ redirectUri: RedirectUri }).meta({ id: 'KycLinkCreateRequest' });
+export const KycLinkCreateRequest = z.object({ redirectUri: RedirectUri }).meta({ id: 'KycLinkCreateRequest' });
 export type KycLinkCreateRequest = z.input<typeof KycLinkCreateRequest>;
 
 /** Identity-verification providers of hosted links (REFERENCE §2.1). */

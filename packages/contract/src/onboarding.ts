@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import {
-  Address, CountryCode, Email, IdentificationType, IsoDate, PhoneNumber, SSN_PATTERN, Timestamp, resourceId,
+  Address, CountryCode, Email, IdentificationType, IsoDate, SSN_PATTERN, Timestamp, resourceId,
 } from './common.js';
 import { anyResourceId } from './accounts.js';
 import { CustomerId, ITIN_PATTERN, VerificationState } from './customers.js';
@@ -23,11 +23,16 @@ export type DocumentType = z.infer<typeof DocumentType>;
 
 /** Identity documents: `documentNumber` and `issuingAuthority` are required. */
 export const IDENTITY_DOCUMENT_TYPES = ['PASSPORT', 'DRIVERS_LICENSE', 'NATIONAL_ID'] as const satisfies readonly DocumentType[];
-/** Documents uploaded one side at a time (`side` FRONT or BACK); a passport is a single image. */
+/**
+ * Documents with two sides (`side` FRONT or BACK, SPEC §2.7); a passport is a single image. `side` is optional on upload:
+ * verification asks for the missing side of a two-sided document (INCOMPLETE_DOCUMENT).
+ */
 export const TWO_SIDED_DOCUMENT_TYPES = ['DRIVERS_LICENSE', 'NATIONAL_ID'] as const satisfies readonly DocumentType[];
 /**
- * Proof-of-address documents: dated (`issuedOn`) within the last {@link PROOF_OF_ADDRESS_MAX_AGE_MONTHS} months (SPEC §2.7).
- * Railyard: the generic PROOF_OF_ADDRESS type is held to the same rule.
+ * Proof-of-address documents, which must be dated within the last {@link PROOF_OF_ADDRESS_MAX_AGE_MONTHS} months
+ * (SPEC §2.7). The service reads the date off the document; the sandbox takes it from the optional `issuedOn` field
+ * (Railyard's), and reports an older one as EXPIRED_DOCUMENT at verification. Without `issuedOn` a document is current.
+ * The generic PROOF_OF_ADDRESS type counts too.
  */
 export const PROOF_OF_ADDRESS_DOCUMENT_TYPES = [
   'UTILITY_BILL', 'ELECTRICITY_BILL', 'RENT_OR_LEASE_AGREEMENT', 'BANK_STATEMENT', 'TAX_RETURN', 'PROOF_OF_ADDRESS',
@@ -62,7 +67,7 @@ export const Document = z
     side: DocumentSide.optional(),
     documentNumber: z.string().optional(),
     issuingAuthority: z.string().optional(),
-    /** Railyard: the date the document was issued (required for proof of address). */
+    /** Railyard: the date the document was issued, when the upload gave one (see PROOF_OF_ADDRESS_DOCUMENT_TYPES). */
     issuedOn: IsoDate.optional(),
     createdAt: Timestamp,
     updatedAt: Timestamp.optional(),
@@ -75,9 +80,8 @@ const always = { when: () => true };
 const includes = (list: readonly string[], value: unknown) => typeof value === 'string' && list.includes(value);
 
 /**
- * Cross-field rules of an upload (SPEC §2.7): identity documents need a number and an issuing authority; two-sided ones
- * need `side` and a passport (a single image) takes none; proof of address needs `issuedOn`. How old `issuedOn` may be
- * depends on today, so the engine checks that against its clock.
+ * The one cross-field rule of an upload (SPEC §2.7): identity documents need a number and an issuing authority. `side`
+ * and `issuedOn` are optional everywhere (a `side` on a passport is kept and means nothing).
  */
 function checkDocumentFields(value: Record<string, unknown>, ctx: Ctx) {
   if (value === null || typeof value !== 'object') return; // the object schema reports it (refinements run regardless)
@@ -89,18 +93,6 @@ function checkDocumentFields(value: Record<string, unknown>, ctx: Ctx) {
       }
     }
   }
-  if (includes(TWO_SIDED_DOCUMENT_TYPES, type) && value.side === undefined) {
-    ctx.addIssue({ code: 'custom', path: ['side'], message: `is required for ${String(type)}: upload each side (FRONT, BACK) as its own document`, params: { constraint: { required: true, enum: ['FRONT', 'BACK'] } } });
-  }
-  if (type === 'PASSPORT' && value.side !== undefined) {
-    ctx.addIssue({ code: 'custom', path: ['side'], message: 'must not be sent for a PASSPORT, which is a single image' });
-  }
-  if (includes(PROOF_OF_ADDRESS_DOCUMENT_TYPES, type) && value.issuedOn === undefined) {
-    ctx.addIssue({
-      code: 'custom', path: ['issuedOn'], params: { constraint: { required: true, format: 'date' } },
-      message: `is required for proof of address (${String(type)}): the date on the document, within the last ${PROOF_OF_ADDRESS_MAX_AGE_MONTHS} months`,
-    });
-  }
 }
 
 /** The file part: PDF, JPEG or PNG, at most 10 MB (the engine also checks the content, not only the declared type). */
@@ -111,31 +103,32 @@ const documentTextFields = {
   documentType: DocumentType,
   country: CountryCode,
   side: DocumentSide.optional(),
-  documentNumber: z.string().min(1).max(100).optional(),
-  issuingAuthority: z.string().min(1).max(255).optional(),
+  documentNumber: z.string().min(1).optional(),
+  issuingAuthority: z.string().min(1).optional(),
+  /** Railyard: the date on the document; a proof of address older than 3 months is reported at verification. */
   issuedOn: IsoDate.optional(),
 };
 
 /** The text fields of `POST /documents` (the form without its `file` part): what the engine validates them with. */
 export const DocumentUploadFields = z
-  .strictObject({ ...documentTextFields, documentHolder: DocumentHolder })
+  .object({ ...documentTextFields, documentHolder: DocumentHolder })
   .superRefine((value, ctx) => checkDocumentFields(value as Record<string, unknown>, ctx), always);
 
 /** The text fields of `PUT /documents/{id}`: those of an upload minus `documentHolder`. */
 export const DocumentReplaceFields = z
-  .strictObject(documentTextFields)
+  .object(documentTextFields)
   .superRefine((value, ctx) => checkDocumentFields(value as Record<string, unknown>, ctx), always);
 
 /** `POST /documents` (multipart/form-data): the `file` part (PDF, JPEG or PNG, at most 10 MB) and the text fields. */
 export const DocumentUploadRequest = z
-  .strictObject({ file: DocumentFile, ...documentTextFields, documentHolder: DocumentHolder })
+  .object({ file: DocumentFile, ...documentTextFields, documentHolder: DocumentHolder })
   .superRefine((value, ctx) => checkDocumentFields(value as Record<string, unknown>, ctx), always)
   .meta({ id: 'DocumentUploadRequest' });
 export type DocumentUploadRequest = z.input<typeof DocumentUploadRequest>;
 
 /** `PUT /documents/{id}` (multipart/form-data): replaces the file and its fields; the holder stays. */
 export const DocumentReplaceRequest = z
-  .strictObject({ file: DocumentFile, ...documentTextFields })
+  .object({ file: DocumentFile, ...documentTextFields })
   .superRefine((value, ctx) => checkDocumentFields(value as Record<string, unknown>, ctx), always)
   .meta({ id: 'DocumentReplaceRequest' });
 export type DocumentReplaceRequest = z.input<typeof DocumentReplaceRequest>;
@@ -156,8 +149,9 @@ export const documentEndpoints = {
     operationId: 'uploadDocument', method: 'POST', path: '/documents', tag: documentsTag,
     summary: 'Upload a document for a customer or beneficial owner (multipart/form-data)',
     description:
-      'PDF, JPEG or PNG, at most 10 MB, checked by content. Identity documents need documentNumber and issuingAuthority; ' +
-      'DRIVERS_LICENSE and NATIONAL_ID need side; proof of address needs issuedOn within the last 3 months. ' +
+      'PDF, JPEG or PNG, at most 10 MB, checked by content. Identity documents need documentNumber and issuingAuthority. ' +
+      'DRIVERS_LICENSE and NATIONAL_ID take a side (FRONT or BACK); verification asks for a missing one. A proof of address ' +
+      'may carry issuedOn (Railyard); verification reports one older than 3 months as EXPIRED_DOCUMENT. ' +
       'A photo that fails the corner, focus or color check is 422 DOCUMENT_REJECTED.',
     body: DocumentUploadRequest, multipart: true, maxBodyBytes: DOCUMENT_FORM_MAX_BYTES,
     response: { status: 201, description: 'The stored document', schema: Document },
@@ -255,7 +249,7 @@ export const Verification = z
 export type Verification = z.infer<typeof Verification>;
 
 /** `POST /verifications` body. */
-export const VerificationCreateRequest = z.strictObject({ customerId: CustomerId }).meta({ id: 'VerificationCreateRequest' });
+export const VerificationCreateRequest = z.object({ customerId: CustomerId }).meta({ id: 'VerificationCreateRequest' });
 export type VerificationCreateRequest = z.input<typeof VerificationCreateRequest>;
 
 /** `GET /verifications` query. */
@@ -275,7 +269,7 @@ export type BeneficialOwnerRole = z.infer<typeof BeneficialOwnerRole>;
 /** Owners at or above this percentage must be registered (plus one control person). */
 export const BENEFICIAL_OWNER_THRESHOLD_PERCENT = 25;
 
-const name = z.string().trim().min(1).max(255);
+const name = z.string().trim().min(1);
 const personalInfoFields = {
   firstName: name,
   middleName: name.optional(),
@@ -283,10 +277,10 @@ const personalInfoFields = {
   birthDate: IsoDate,
   nationality: CountryCode,
   email: Email.optional(),
-  phoneNumber: PhoneNumber.optional(),
+  phoneNumber: z.string().min(1).optional(),
   address: Address,
   idType: IdentificationType,
-  identifier: z.string().min(1).max(64),
+  identifier: z.string().min(1),
   countryOfIssuance: CountryCode.optional(),
 };
 
@@ -306,16 +300,16 @@ function checkIdentifier(value: Record<string, unknown>, ctx: Ctx) {
 
 /** personalInfo on create: name, birth date, nationality, address and identification are required. */
 export const PersonalInfoCreate = z
-  .strictObject(personalInfoFields)
+  .object(personalInfoFields)
   .superRefine((value, ctx) => checkIdentifier(value as Record<string, unknown>, ctx), always)
   .meta({ id: 'PersonalInfoCreate' });
 /** personalInfo on PATCH: any subset. */
 export const PersonalInfoUpdate = z
-  .strictObject(personalInfoFields)
+  .object(personalInfoFields)
   .partial()
   .superRefine((value, ctx) => checkIdentifier(value as Record<string, unknown>, ctx), always)
   .meta({ id: 'PersonalInfoUpdate' });
-/** personalInfo in responses. */
+/** personalInfo in responses: everything the owner was registered with, `identifier` included (REFERENCE §5). */
 export const PersonalInfo = z
   .object(personalInfoFields)
   .partial()
@@ -326,18 +320,19 @@ export type PersonalInfo = z.infer<typeof PersonalInfo>;
 const ownerFields = {
   customerId: CustomerId,
   roles: z.array(BeneficialOwnerRole).min(1),
-  ownershipPercentage: z.number().int().min(0).max(100),
+  /** SPEC §2.7: a number, so a share such as 24.5 is kept as it is. */
+  ownershipPercentage: z.number().min(0).max(100),
 };
 
 /** `POST /beneficial-owners`. */
 export const BeneficialOwnerCreateRequest = z
-  .strictObject({ ...ownerFields, personalInfo: PersonalInfoCreate })
+  .object({ ...ownerFields, personalInfo: PersonalInfoCreate })
   .meta({ id: 'BeneficialOwnerCreateRequest' });
 export type BeneficialOwnerCreateRequest = z.input<typeof BeneficialOwnerCreateRequest>;
 
 /** `PATCH /beneficial-owners/{id}`: any subset; the owning customer cannot change. */
 export const BeneficialOwnerUpdateRequest = z
-  .strictObject({ roles: ownerFields.roles, ownershipPercentage: ownerFields.ownershipPercentage, personalInfo: PersonalInfoUpdate })
+  .object({ roles: ownerFields.roles, ownershipPercentage: ownerFields.ownershipPercentage, personalInfo: PersonalInfoUpdate })
   .partial()
   .meta({ id: 'BeneficialOwnerUpdateRequest' });
 export type BeneficialOwnerUpdateRequest = z.input<typeof BeneficialOwnerUpdateRequest>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { IsoDate, Timestamp } from './common.js';
 
 /** Page size bounds of every paginated list (REFERENCE §1, DESIGN §3). */
 export const PAGE_LIMIT_DEFAULT = 20;
@@ -13,6 +14,12 @@ export const PageQuery = z.object({
     .default(PAGE_LIMIT_DEFAULT),
   cursor: z.string().min(1).max(512).optional(),
 });
+
+/**
+ * A bound of a time-range filter (`createdAfter`, `startDate`, …; inclusive): an ISO 8601 UTC timestamp, or a date
+ * `YYYY-MM-DD`, which covers its whole UTC day (from its first millisecond as a lower bound, to its last as an upper).
+ */
+export const TimeBound = z.union([Timestamp, IsoDate], { message: 'must be an ISO 8601 UTC timestamp or a date YYYY-MM-DD' });
 
 /** Sort order accepted by some lists. */
 export const SortOrder = z.enum(['asc', 'desc']);

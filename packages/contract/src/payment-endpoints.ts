@@ -15,7 +15,7 @@ import {
 
 /** `POST /sandbox/send`: pays a real-time-funding quote as if the payer had sent the money (SPEC §4.6). */
 export const SandboxSendRequest = z
-  .strictObject({
+  .object({
     quoteId: QuoteId,
     /** Must be the quote's sending (funding) currency. */
     currencyCode: CurrencyCode,
@@ -27,9 +27,9 @@ export type SandboxSendRequest = z.input<typeof SandboxSendRequest>;
 
 /** `POST /transfer-in` (deprecated): pull from a pullable external account into an internal account. */
 export const TransferInRequest = z
-  .strictObject({
-    source: z.strictObject({ accountId: anyResourceId('ExternalAccount') }),
-    destination: z.strictObject({ accountId: anyResourceId('InternalAccount') }),
+  .object({
+    source: z.object({ accountId: anyResourceId('ExternalAccount') }),
+    destination: z.object({ accountId: anyResourceId('InternalAccount') }),
     amount: MinorUnits.min(1),
   })
   .meta({ id: 'TransferInRequest' });
@@ -37,9 +37,9 @@ export type TransferInRequest = z.input<typeof TransferInRequest>;
 
 /** `POST /transfer-out` (deprecated): pay from an internal account to an external account. */
 export const TransferOutRequest = z
-  .strictObject({
-    source: z.strictObject({ accountId: anyResourceId('InternalAccount') }),
-    destination: z.strictObject({ accountId: anyResourceId('ExternalAccount'), paymentRail: PaymentRail.optional() }),
+  .object({
+    source: z.object({ accountId: anyResourceId('InternalAccount') }),
+    destination: z.object({ accountId: anyResourceId('ExternalAccount'), paymentRail: PaymentRail.optional() }),
     amount: MinorUnits.min(1),
     remittanceInformation: z.string().max(REMITTANCE_INFORMATION_MAX).optional(),
     purposeOfPayment: PurposeOfPayment.optional(),

@@ -62,11 +62,11 @@ const destinationVariants = {
 
 /** Where the money of a quote comes from. */
 export const QuoteSource = z
-  .discriminatedUnion('sourceType', [z.strictObject(sourceVariants.account), z.strictObject(sourceVariants.realtime)])
+  .discriminatedUnion('sourceType', [z.object(sourceVariants.account), z.object(sourceVariants.realtime)])
   .meta({ id: 'QuoteSourceRequest' });
 /** Where the money of a quote goes: an account (optionally on a given rail) or an UMA address. */
 export const QuoteDestination = z
-  .discriminatedUnion('destinationType', [z.strictObject(destinationVariants.account), z.strictObject(destinationVariants.uma)])
+  .discriminatedUnion('destinationType', [z.object(destinationVariants.account), z.object(destinationVariants.uma)])
   .meta({ id: 'QuoteDestinationRequest' });
 
 // ---------------------------------------------------------------------------------------------------------------------
@@ -74,15 +74,15 @@ export const QuoteDestination = z
 
 /** A per-quote platform fee replacing the standing `feeConfigs` (USD sending currency only). */
 export const PlatformFeeOverride = z
-  .strictObject({
-    platformFixedFee: z.strictObject({ amount: MinorUnits, currency: CurrencyCode }),
+  .object({
+    platformFixedFee: z.object({ amount: MinorUnits, currency: CurrencyCode }),
     platformVariableFeeBps: z.number().int().min(0).max(10_000),
   })
   .meta({ id: 'PlatformFeeOverride' });
 
 /** `POST /quotes` body (REFERENCE §4.1). */
 export const QuoteRequest = z
-  .strictObject({
+  .object({
     source: QuoteSource,
     destination: QuoteDestination,
     lockedCurrencySide: LockedCurrencySide,
@@ -108,7 +108,7 @@ export const QuoteRequest = z
 export type QuoteRequest = z.input<typeof QuoteRequest>;
 
 /** `POST /quotes/{quoteId}/execute` optional body. */
-export const QuoteExecuteRequest = z.strictObject({ scaFactor: QuoteScaFactor.optional() }).meta({ id: 'QuoteExecuteRequest' });
+export const QuoteExecuteRequest = z.object({ scaFactor: QuoteScaFactor.optional() }).meta({ id: 'QuoteExecuteRequest' });
 export type QuoteExecuteRequest = z.input<typeof QuoteExecuteRequest>;
 
 /** `POST /quotes/{quoteId}/authorize`: an SMS `code`, or a `passkeyAssertion` with its `origin`. */

@@ -26,7 +26,7 @@ export const ScaChallenge = z
 export type ScaChallenge = z.infer<typeof ScaChallenge>;
 
 /** The answer to an SCA challenge: an SMS `code`, or a `passkeyAssertion` with its `origin` (exactly one). */
-export const ScaResponse = z.strictObject({
+export const ScaResponse = z.object({
   code: z.string().min(1).max(16).optional(),
   passkeyAssertion: PasskeyAssertion.optional(),
   origin: z.string().min(1).optional(),
@@ -104,7 +104,7 @@ export const SCA_SESSION_DAYS = 180;
 export const ScaCustomerQuery = z.object({ customerId: z.string().regex(/^Customer:/, { message: 'must be a Customer id' }) });
 
 /** `POST /sca/login/start`: which factor to log in with (SMS_OTP in the sandbox). */
-export const ScaLoginStartRequest = z.strictObject({ factor: ScaFactor }).meta({ id: 'ScaLoginStartRequest' });
+export const ScaLoginStartRequest = z.object({ factor: ScaFactor }).meta({ id: 'ScaLoginStartRequest' });
 export const ScaLoginStart = z
   .object({ factor: ScaFactor, challengeId: z.string().optional(), expiresAt: Timestamp.optional() })
   .meta({ id: 'ScaLoginStart' });

@@ -1,9 +1,10 @@
 /**
- * Business tax-id formats by country of incorporation (SPEC §2.6: "taxId validated against country").
- * Countries not listed accept any 2–50 character identifier of letters, digits, spaces, dots, dashes and slashes.
+ * Business tax-id formats by country of incorporation (SPEC §2.6: "taxId validated against country"). A value may carry
+ * the name of its scheme in front (`EIN-123456789`, `VAT: GB123456789`), as the reference's own examples do; the rest
+ * must match the country's format. Countries not listed accept any identifier with a letter or digit in it.
  */
 export const TAX_ID_FORMATS: Readonly<Record<string, { pattern: RegExp; name: string }>> = {
-  US: { pattern: /^\d{2}-?\d{7}$/, name: 'EIN (##-#######)' },
+  US: { pattern: /^\d{2}-?\d{7}$/, name: 'EIN (##-####### or 9 digits, optionally written EIN-#########)' },
   GB: { pattern: /^(\d{10}|GB\d{9}|GB\d{12})$/, name: 'UTR (10 digits) or VAT number (GB + 9 or 12 digits)' },
   CA: { pattern: /^\d{9}([A-Z]{2}\d{4})?$/, name: 'Business Number (9 digits, optional program account)' },
   MX: { pattern: /^[A-ZÑ&]{3}\d{6}[A-Z0-9]{3}$/, name: 'RFC (12 characters)' },
@@ -13,8 +14,16 @@ export const TAX_ID_FORMATS: Readonly<Record<string, { pattern: RegExp; name: st
   FR: { pattern: /^(FR[0-9A-Z]{2}\d{9}|\d{9}|\d{14})$/, name: 'SIREN, SIRET or VAT number' },
 };
 
-const GENERIC_TAX_ID = /^[A-Za-z0-9][A-Za-z0-9 .\-/]{1,49}$/;
+const GENERIC_TAX_ID = /[A-Za-z0-9]/;
+/** A scheme label in front of the number: `EIN-`, `VAT `, `RFC: `. */
+const SCHEME_LABEL = /^[A-Za-z]{2,6}(?:[-:]\s?|\s)/;
 
-/** The pattern a business tax id must match for its country of incorporation. */
+/** The pattern a business tax id (without a scheme label) must match for its country of incorporation. */
 export const taxIdPatternFor = (country: string | undefined): RegExp =>
   (country !== undefined && TAX_ID_FORMATS[country]?.pattern) || GENERIC_TAX_ID;
+
+/** True when `taxId` is valid for `country`, with or without a scheme label in front. */
+export function isValidTaxId(taxId: string, country: string | undefined): boolean {
+  const pattern = taxIdPatternFor(country);
+  return pattern.test(taxId) || pattern.test(taxId.replace(SCHEME_LABEL, ''));
+}

@@ -3,7 +3,7 @@ import { CountryCode, CurrencyAmount, CurrencyCode, MinorUnits, Timestamp, resou
 import { InternalAccountId, PaymentInstructions, anyResourceId } from './accounts.js';
 import { CustomerId, CustomerInfoFieldName } from './customers.js';
 import { PaymentRail } from './external-accounts.js';
-import { PageQuery, SortOrder } from './pagination.js';
+import { PageQuery, SortOrder, TimeBound } from './pagination.js';
 import { QuoteId, RateDetails, TransactionId } from './quotes.js';
 
 // Transactions (SPEC §2.9, §3.5; REFERENCE §4.3, §10 CardTransaction). Schemas only.
@@ -265,19 +265,19 @@ export const TransactionListQuery = PageQuery.extend({
   status: TransactionStatus.optional(),
   type: z.enum(['INCOMING', 'OUTGOING']).optional(),
   reference: z.string().optional(),
-  startDate: Timestamp.optional(),
-  endDate: Timestamp.optional(),
+  startDate: TimeBound.optional(),
+  endDate: TimeBound.optional(),
   sortOrder: SortOrder.default('desc'),
 });
 export type TransactionListQuery = z.input<typeof TransactionListQuery>;
 
 /** `POST /transactions/{id}/approve`. */
 export const TransactionApproveRequest = z
-  .strictObject({ receiverCustomerInfo: z.partialRecord(CustomerInfoFieldName, z.unknown()).optional() })
+  .object({ receiverCustomerInfo: z.partialRecord(CustomerInfoFieldName, z.unknown()).optional() })
   .meta({ id: 'TransactionApproveRequest' });
 /** `POST /transactions/{id}/reject` and `/cancel`. */
-export const TransactionReasonRequest = z.strictObject({ reason: z.string().min(1).max(1024).optional() }).meta({ id: 'TransactionReasonRequest' });
+export const TransactionReasonRequest = z.object({ reason: z.string().min(1).max(1024).optional() }).meta({ id: 'TransactionReasonRequest' });
 /** `POST /transactions/{id}/confirm`: defaults to now; a repeat overwrites. */
 export const TransactionConfirmRequest = z
-  .strictObject({ receiptDeliveryConfirmedAt: Timestamp.optional() })
+  .object({ receiptDeliveryConfirmedAt: Timestamp.optional() })
   .meta({ id: 'TransactionConfirmRequest' });

@@ -39,7 +39,7 @@ export const UmaReceiverLookupQuery = z.object({
 
 /** `POST /sandbox/uma/receive`: an UMA payment arrives for a customer of the platform (REFERENCE §13). */
 export const SandboxUmaReceiveRequest = z
-  .strictObject({
+  .object({
     senderUmaAddress: UmaAddress,
     /** The receiving customer's UMA address, or give `customerId`. */
     receiverUmaAddress: UmaAddress.optional(),

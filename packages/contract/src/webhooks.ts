@@ -56,7 +56,7 @@ export const WEBHOOK_DATA_SCHEMAS = {
   INVITATION: opaque,
   BULK_UPLOAD: opaque,
   AGENT_ACTION: opaque,
-  TEST: z.strictObject({}),
+  TEST: z.object({}),
 } as const satisfies Record<WebhookEventGroup, z.ZodType>;
 
 /** The envelope POSTed to the platform's webhook endpoint. `id` is unique per delivery: de-duplicate on it. */
@@ -111,7 +111,7 @@ export const WEBHOOK_RETRY_POLICY = {
 } as const;
 
 /** `POST /sandbox/webhooks/test` body (SPEC §4.6): the URL to deliver to, else the configured `webhookEndpoint`. */
-export const WebhookTestRequest = z.strictObject({ url: z.url().optional() }).meta({ id: 'WebhookTestRequest' });
+export const WebhookTestRequest = z.object({ url: z.url().optional() }).meta({ id: 'WebhookTestRequest' });
 export type WebhookTestRequest = z.input<typeof WebhookTestRequest>;
 
 /** 200 of the test delivery: what the receiver answered. */

@@ -4,9 +4,10 @@ import { createEngine } from './engine.js';
 import { DEFAULT_CREDENTIALS } from './platforms/registry.js';
 import { startServer } from './server/server.js';
 
-const USAGE = `Usage: railyard serve [--port 4100] [--host 127.0.0.1] [--clock real|virtual] [--regulated] [--skip-paperwork]
+const USAGE = `Usage: railyard serve [--port 4100] [--host 127.0.0.1] [--clock real|virtual] [--regulated] [--skip-paperwork] [--strict]
 
-Starts the Railyard sandbox over HTTP. The default platform's credentials come from
+Starts the Railyard sandbox over HTTP. --strict refuses request fields the API does not know (listing each one) and
+account identifiers that fail their checksums; by default both are accepted, as the reference service does. The default platform's credentials come from
 RAILYARD_CLIENT_ID / RAILYARD_CLIENT_SECRET (defaults: ${DEFAULT_CREDENTIALS.clientId} / ${DEFAULT_CREDENTIALS.clientSecret}).`;
 
 async function main(argv: string[]): Promise<number> {
@@ -29,6 +30,7 @@ async function main(argv: string[]): Promise<number> {
         clock: { type: 'string', default: 'real' },
         regulated: { type: 'boolean', default: false },
         'skip-paperwork': { type: 'boolean', default: false },
+        strict: { type: 'boolean', default: false },
       },
     }));
   } catch (error) {
@@ -48,7 +50,7 @@ async function main(argv: string[]): Promise<number> {
   const clientSecret = process.env.RAILYARD_CLIENT_SECRET || DEFAULT_CREDENTIALS.clientSecret;
   const engine = createEngine({
     clock: values.clock,
-    platform: { clientId, clientSecret, regulated: values.regulated, skipPaperwork: values['skip-paperwork'] },
+    platform: { clientId, clientSecret, regulated: values.regulated, skipPaperwork: values['skip-paperwork'], strict: values.strict },
   });
   // Listen for signals before announcing readiness, so a signal right after the banner still shuts down cleanly.
   const stopped = new Promise<string>((resolve) => {
@@ -59,7 +61,7 @@ async function main(argv: string[]): Promise<number> {
   console.log(`Railyard sandbox listening on ${server.baseUrl}`);
   console.log(`  client id:     ${clientId}`);
   console.log(`  client secret: ${clientSecret}`);
-  console.log(`  clock: ${values.clock}  regulated: ${values.regulated}  skip paperwork: ${values['skip-paperwork']}`);
+  console.log(`  clock: ${values.clock}  regulated: ${values.regulated}  skip paperwork: ${values['skip-paperwork']}  strict: ${values.strict}`);
   console.log(`  OpenAPI: ${server.baseUrl}/_sandbox/openapi.json`);
 
   console.log(`Received ${await stopped}, shutting down`);

@@ -76,7 +76,7 @@ describe('client.documents against an in-process engine', () => {
     const invalid = await client.documents.upload({ documentHolder: holder, documentType: 'NATIONAL_ID', country: 'US', file: new Uint8Array([1, 2, 3]) }).catch((e: unknown) => e);
     expect(invalid).toBeInstanceOf(BadRequestError);
     const fields = ((invalid as BadRequestError).body as { details: { errors: { field: string }[] } }).details.errors.map((e) => e.field).sort();
-    expect(fields).toEqual(['documentNumber', 'file', 'issuingAuthority', 'side']);
+    expect(fields).toEqual(['documentNumber', 'file', 'issuingAuthority']);
 
     const blurry = await client.documents.upload({ ...passport, documentHolder: holder, file: JPEG, fileName: 'passport_blurry.jpg' }).catch((e: unknown) => e);
     expect(blurry).toBeInstanceOf(UnprocessableEntityError);

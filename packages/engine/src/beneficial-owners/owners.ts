@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import type { TenantContext } from '../core/context.js';
 import { ApiError, invalidField, notFound } from '../core/errors.js';
 import { paginate } from '../core/pagination.js';
-import { findCustomer, statusOf } from '../customers/customers.js';
+import { findCustomer } from '../customers/customers.js';
 
 // Beneficial owners (SPEC §2.7, REFERENCE §5): the people who own or control a business customer.
 
@@ -18,12 +18,11 @@ export const BENEFICIAL_OWNERS = 'beneficialOwners';
 
 const owners = (tenant: TenantContext) => tenant.store.collection<BeneficialOwner>(BENEFICIAL_OWNERS);
 
-/** An owner as the API returns it: `personalInfo.identifier` is write-only, like a customer's. */
-export function ownerView(owner: BeneficialOwner): BeneficialOwner {
-  if (owner.personalInfo.identifier === undefined) return owner;
-  const { identifier: _writeOnly, ...personalInfo } = owner.personalInfo;
-  return { ...owner, personalInfo };
-}
+/**
+ * An owner as the API returns it: the stored record, `personalInfo.identifier` included (REFERENCE §5 lists it among the
+ * required response fields; only an individual customer's own `identifier` is write-only).
+ */
+export const ownerView = (owner: BeneficialOwner): BeneficialOwner => owner;
 
 /** An owner by id, or 404. */
 export function findOwner(tenant: TenantContext, ownerId: string): BeneficialOwner {
@@ -35,19 +34,23 @@ export function findOwner(tenant: TenantContext, ownerId: string): BeneficialOwn
 /** The owners of a business customer, oldest first (stored records, identifier included). */
 export const ownersOf = (tenant: TenantContext, customerId: string): BeneficialOwner[] => owners(tenant).findBy('customerId', customerId);
 
-/** `POST /beneficial-owners`: only for an existing, not deleted business customer. Owners start UNVERIFIED. */
+/**
+ * `POST /beneficial-owners`: only for an existing, not deleted business customer, whatever its status (REFERENCE §5).
+ * Owners start UNVERIFIED. An SSN or ITIN is issued by the US, so its countryOfIssuance defaults to US.
+ */
 export function createOwner(tenant: TenantContext, input: CreateInput): BeneficialOwner {
   const customer = findCustomer(tenant, input.customerId);
   if (customer.isDeleted) throw new ApiError(410, 'CUSTOMER_DELETED', `Customer ${customer.id} was deleted`);
   if (customer.customerType !== 'BUSINESS') throw invalidField('customerId', 'must be a BUSINESS customer: only businesses have beneficial owners');
-  assertOwnersOpen(customer.id, statusOf(customer));
   const now = tenant.nowIso();
+  const { idType, countryOfIssuance } = input.personalInfo;
+  const usIssued = idType === 'SSN' || idType === 'ITIN';
   const owner: BeneficialOwner = {
     id: tenant.ids('BeneficialOwner'),
     customerId: input.customerId,
     roles: input.roles,
     ownershipPercentage: input.ownershipPercentage,
-    personalInfo: { ...input.personalInfo, countryOfIssuance: input.personalInfo.countryOfIssuance ?? 'US' },
+    personalInfo: { ...input.personalInfo, ...(countryOfIssuance === undefined && usIssued ? { countryOfIssuance: 'US' } : {}) },
     kycStatus: 'UNVERIFIED',
     createdAt: now,
     updatedAt: now,
@@ -56,10 +59,9 @@ export function createOwner(tenant: TenantContext, input: CreateInput): Benefici
   return ownerView(owner);
 }
 
-/** `PATCH /beneficial-owners/{id}`: any subset; `personalInfo` is merged field by field. */
+/** `PATCH /beneficial-owners/{id}`: any subset, at any status of the business; `personalInfo` is merged field by field. */
 export function updateOwner(tenant: TenantContext, ownerId: string, input: UpdateInput): BeneficialOwner {
   const existing = findOwner(tenant, ownerId);
-  assertOwnersOpen(existing.customerId, statusOf(findCustomer(tenant, existing.customerId)));
   const personalInfo = { ...existing.personalInfo, ...input.personalInfo };
   const identifierProblem = identifierError(personalInfo);
   if (identifierProblem) throw invalidField('personalInfo.identifier', identifierProblem, { pattern: identifierPatternOf(personalInfo.idType)!.source });
@@ -79,13 +81,6 @@ export function listOwners(tenant: TenantContext, query: z.output<typeof Benefic
   findCustomer(tenant, query.customerId);
   const entries = owners(tenant).newestFirst().filter(({ value }) => value.customerId === query.customerId);
   return paginate(entries, query, ownerView);
-}
-
-/** Owners are evidence of a business's verification: fixed while it is reviewed and once it is decided. */
-function assertOwnersOpen(customerId: string, status: VerificationState) {
-  if (status === 'PENDING' || status === 'APPROVED' || status === 'REJECTED') {
-    throw new ApiError(409, 'INVALID_STATE_TRANSITION', `Customer ${customerId} is ${status}; its beneficial owners can no longer change`);
-  }
 }
 
 const identifierPatternOf = (idType: string | undefined) => (idType === 'SSN' ? SSN_PATTERN : idType === 'ITIN' ? ITIN_PATTERN : undefined);

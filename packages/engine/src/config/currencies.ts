@@ -21,14 +21,19 @@ const profile = (
   maxAmount: 1_000_000 * 10 ** decimals,
 });
 
-/** The currencies a sandbox platform supports by default, and their provider requirements. */
+/**
+ * The currencies a sandbox platform supports by default, and their provider requirements. The reference names the
+ * mechanism (SPEC §2.6) but no values, so the sandbox requires only what it needs to work: a USDB customer's embedded
+ * wallet signs in by email code, so USDB requires an email. What a provider asks for at verification time (birth date,
+ * address, documents) is the verification packet's business, not a refusal at create.
+ */
 export const CURRENCIES: Readonly<Record<string, CurrencyProfile>> = Object.fromEntries(
   [
     profile('USD', 'US Dollar', '$', 2, 'US', 'INTERNAL_FIAT'),
-    profile('EUR', 'Euro', '€', 2, 'EU', 'INTERNAL_FIAT', ['FULL_NAME', 'BIRTH_DATE', 'NATIONALITY', 'POSTAL_ADDRESS', 'EMAIL']),
-    profile('GBP', 'Pound Sterling', '£', 2, 'GB', 'INTERNAL_FIAT', ['FULL_NAME', 'POSTAL_ADDRESS']),
-    profile('MXN', 'Mexican Peso', '$', 2, 'MX', 'INTERNAL_FIAT', ['FULL_NAME', 'BIRTH_DATE', 'NATIONALITY']),
-    profile('BRL', 'Brazilian Real', 'R$', 2, 'BR', 'INTERNAL_FIAT', ['FULL_NAME', 'BIRTH_DATE']),
+    profile('EUR', 'Euro', '€', 2, 'EU', 'INTERNAL_FIAT'),
+    profile('GBP', 'Pound Sterling', '£', 2, 'GB', 'INTERNAL_FIAT'),
+    profile('MXN', 'Mexican Peso', '$', 2, 'MX', 'INTERNAL_FIAT'),
+    profile('BRL', 'Brazilian Real', 'R$', 2, 'BR', 'INTERNAL_FIAT'),
     profile('USDC', 'USD Coin', 'USDC', 6, 'US', 'INTERNAL_CRYPTO'),
     profile('BTC', 'Bitcoin', '₿', 8, 'US', 'INTERNAL_CRYPTO'),
     // Embedded wallets are provisioned for customers holding USDB (REFERENCE §13); their first credential is an email code.

@@ -1,7 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../engine.js';
 import { callApi, type Json } from '../testing/requests.js';
-import { CONTACT_VERIFICATION_BY_REGION, requiredChannels } from './contact-verification.js';
+import { contactRulesOf, missingContactFields, requiredChannels } from './contact-verification.js';
+import { EU_MEMBER_STATES } from '../config/regions.js';
 
 // Contact verification through the public API (SPEC §2.6, §3.4, §4.3; REFERENCE §2.1, §13).
 
@@ -32,11 +33,45 @@ const create = async (body: Json) => {
 };
 
 describe('which channels a region requires', () => {
-  it('is data: the EU requires email always and phone when the customer has one; other regions none', () => {
-    expect(CONTACT_VERIFICATION_BY_REGION).toEqual({ EU: { email: 'always', phone: 'when-present' } });
-    expect(requiredChannels({ region: 'EU', email: 'a@b.eu' })).toEqual(['email']);
-    expect(requiredChannels({ region: 'EU', email: 'a@b.eu', phoneNumber: '+33123456789' })).toEqual(['email', 'phone']);
-    expect(requiredChannels({ region: 'US', email: 'a@b.com', phoneNumber: '+14155550100' })).toEqual([]);
+  it('is keyed on countries: every EU/EEA member state (and EU) requires email, and phone when on file; others none', () => {
+    for (const region of [...EU_MEMBER_STATES, 'IS', 'LI', 'NO', 'EU', 'de']) {
+      expect(contactRulesOf(region), region).toEqual({ email: 'required', phone: 'if-present' });
+      expect(requiredChannels({ region, email: 'a@b.eu' }), region).toEqual(['email']);
+      expect(requiredChannels({ region, email: 'a@b.eu', phoneNumber: '+33123456789' }), region).toEqual(['email', 'phone']);
+    }
+    for (const region of ['US', 'GB', 'CH', 'MX', undefined]) {
+      expect(requiredChannels({ region, email: 'a@b.com', phoneNumber: '+14155550100' }), region).toEqual([]);
+    }
+  });
+
+  it('lists only channels with a contact on file; a missing required email is asked for by verification instead', () => {
+    expect(requiredChannels({ region: 'DE' })).toEqual([]);
+    expect(missingContactFields({ region: 'DE' })).toEqual(['email']);
+    expect(missingContactFields({ region: 'DE', email: 'a@b.de' })).toEqual([]);
+    expect(missingContactFields({ region: 'US' })).toEqual([]);
+  });
+
+  it('a customer with region DE gets contactVerification and cannot get a kyc-link before verifying its email', async () => {
+    const de = await create({ ...euIndividual, region: 'DE', nationality: 'DE' });
+    expect(de.region).toBe('DE');
+    expect(de.contactVerification).toEqual({ email: 'PENDING' });
+    expect((await call('POST', path(de.id, '/kyc-link'), { redirectUri: 'https://app.example.com/done' })).status).toBe(409);
+    await call('POST', path(de.id, '/verify-email'));
+    await call('POST', path(de.id, '/verify-email/confirm'), { code: '123456' });
+    expect((await call('POST', path(de.id, '/kyc-link'), { redirectUri: 'https://app.example.com/done' })).status).toBe(201);
+  });
+
+  it('a customer of an EU/EEA region without an email is not stuck: no channel to verify, and verification asks for the email', async () => {
+    const { email: _none, currencies: _eur, ...withoutEmail } = euIndividual;
+    const nl = await create({ ...withoutEmail, region: 'NL', currencies: ['USD'] });
+    expect(nl).not.toHaveProperty('contactVerification');
+    const send = await call('POST', path(nl.id, '/verify-email'));
+    expect(send).toMatchObject({ status: 409, body: { code: 'CONFLICT' } });
+    expect(send.body.message).toContain('has no email to verify; add email with PATCH');
+    const submitted = await call('POST', '/verifications', { customerId: nl.id });
+    expect(submitted.body.errors).toContainEqual(expect.objectContaining({ type: 'MISSING_FIELD', field: 'email' }));
+    const patched = await call('PATCH', path(nl.id), { customerType: 'INDIVIDUAL', email: 'anne@example.nl' });
+    expect(patched.body.contactVerification).toEqual({ email: 'PENDING' });
   });
 
   it('shows contactVerification only for a region that requires a channel, with only those channels, PENDING', async () => {
@@ -94,12 +129,13 @@ describe('POST /customers/{id}/verify-email and /confirm', () => {
   });
 
   it('409 when the region requires email but the customer has none on file, until a PATCH adds one', async () => {
-    const noEmail = await create({ customerType: 'INDIVIDUAL', fullName: 'Jean Valjean', region: 'EU' });
-    expect(noEmail.contactVerification).toEqual({ email: 'PENDING' });
+    const noEmail = await create({ customerType: 'INDIVIDUAL', fullName: 'Jean Valjean', region: 'FR' });
+    expect(noEmail).not.toHaveProperty('contactVerification');
     const res = await call('POST', path(noEmail.id, '/verify-email'));
     expect(res.status).toBe(409);
-    expect(res.body.message).toMatch(/has no email to send a code to; add email with PATCH/);
-    await call('PATCH', path(noEmail.id), { customerType: 'INDIVIDUAL', email: 'jean@example.eu' });
+    expect(res.body.message).toMatch(/has no email to verify; add email with PATCH/);
+    const patched = await call('PATCH', path(noEmail.id), { customerType: 'INDIVIDUAL', email: 'jean@example.eu' });
+    expect(patched.body.contactVerification).toEqual({ email: 'PENDING' });
     expect((await call('POST', path(noEmail.id, '/verify-email'))).status).toBe(204);
   });
 

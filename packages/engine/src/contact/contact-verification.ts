@@ -4,22 +4,29 @@ import type { TenantContext } from '../core/context.js';
 import { ApiError, conflict, invalidField } from '../core/errors.js';
 import { type CustomerRecord, customerView, findCustomer } from '../customers/customers.js';
 import { CONTACT_VERIFICATION_CODE } from '../sandbox/magic-values.js';
+import { isEeaRegion } from '../config/regions.js';
 
 // Contact verification (SPEC §2.6, §3.4, §4.3; REFERENCE §2.1, §13): which channels a region requires, one-time codes,
 // and the PENDING → VERIFIED move of each channel.
 
 /**
- * When a region requires a channel: `always`, or only `when-present` (the customer has that contact on file).
+ * How a region treats a contact channel. Either way a contact on file must be verified before a hosted link is issued
+ * (SPEC §3.4: only present channels are listed). `required`: the customer must also have one (SPEC §2.6), which
+ * verification asks for (MISSING_FIELD) while it is absent; `if-present`: verified only when on file.
  */
-export type ChannelRule = 'always' | 'when-present';
+export type ChannelRule = 'required' | 'if-present';
 
 /**
- * The contact channels each region's provider requires to be verified, as data. Regions not listed require none, so
- * their customers carry no `contactVerification`.
+ * The contact channels each group of regions verifies, as data: the EU/EEA member states require an email and verify a
+ * phone number when one is on file. Every other region verifies none, so its customers carry no `contactVerification`.
  */
-export const CONTACT_VERIFICATION_BY_REGION: Readonly<Record<string, Readonly<Partial<Record<ContactChannel, ChannelRule>>>>> = {
-  EU: { email: 'always', phone: 'when-present' },
-};
+export const CONTACT_VERIFICATION_RULES: readonly { readonly regions: string; readonly applies: (region: string | undefined) => boolean; readonly channels: Readonly<Partial<Record<ContactChannel, ChannelRule>>> }[] = [
+  { regions: 'EU/EEA member states (and EU)', applies: isEeaRegion, channels: { email: 'required', phone: 'if-present' } },
+];
+
+/** The rules of a customer's region. */
+export const contactRulesOf = (region: string | undefined): Readonly<Partial<Record<ContactChannel, ChannelRule>>> =>
+  CONTACT_VERIFICATION_RULES.find((rule) => rule.applies(region))?.channels ?? {};
 
 /** The customer field each channel verifies. */
 export const CHANNEL_FIELD = { email: 'email', phone: 'phoneNumber' } as const satisfies Record<ContactChannel, keyof CustomerRecord>;
@@ -32,13 +39,16 @@ type ContactStatuses = NonNullable<Customer['contactVerification']>;
 /** What the rules read of a customer. */
 type ContactFields = { region?: string | undefined; email?: string | undefined; phoneNumber?: string | undefined };
 
-/** The channels a customer's region requires, given the contacts on file. */
+/** The channels a customer's region verifies that the customer has a contact for: the ones listed and checked. */
 export function requiredChannels(customer: ContactFields): ContactChannel[] {
-  const rules = CONTACT_VERIFICATION_BY_REGION[customer.region ?? ''] ?? {};
-  return ContactChannel.options.filter((channel) => {
-    const rule = rules[channel];
-    return rule === 'always' || (rule === 'when-present' && customer[CHANNEL_FIELD[channel]] !== undefined);
-  });
+  const rules = contactRulesOf(customer.region);
+  return ContactChannel.options.filter((channel) => rules[channel] !== undefined && customer[CHANNEL_FIELD[channel]] !== undefined);
+}
+
+/** The contact fields a customer's region requires that the customer does not have yet (verification asks for them). */
+export function missingContactFields(customer: ContactFields): (typeof CHANNEL_FIELD)[ContactChannel][] {
+  const rules = contactRulesOf(customer.region);
+  return ContactChannel.options.filter((channel) => rules[channel] === 'required' && customer[CHANNEL_FIELD[channel]] === undefined).map((channel) => CHANNEL_FIELD[channel]);
 }
 
 /** `contactVerification` of a new customer: every required channel PENDING, or undefined when none is required. */
@@ -98,15 +108,20 @@ const codeId = (customerId: string, channel: ContactChannel) => `${customerId}/$
 
 /**
  * The customer and its contact for `channel`, after the checks both send and confirm make: 404 USER_NOT_FOUND,
- * 410 CUSTOMER_DELETED, 409 CONFLICT for a channel the region does not require or one already VERIFIED.
+ * 410 CUSTOMER_DELETED, 409 CONFLICT for a channel the region does not verify, one without a contact on file, or one
+ * already VERIFIED.
  */
-function channelOf(tenant: TenantContext, customerId: string, channel: ContactChannel) {
+function channelOf(tenant: TenantContext, customerId: string, channel: ContactChannel): { customer: CustomerRecord; contact: string } {
   const customer = findCustomer(tenant, customerId);
   if (customer.isDeleted) throw new ApiError(410, 'CUSTOMER_DELETED', `Customer ${customerId} was deleted`);
   const status = customer.contactVerification?.[channel];
-  if (status === undefined) {
+  const contact = customer[CHANNEL_FIELD[channel]];
+  if (status === undefined || contact === undefined) {
+    const verified = contactRulesOf(customer.region)[channel] !== undefined;
     throw conflict(
-      `Customer ${customerId} needs no ${CHANNEL_NAME[channel]} verification: the provider of region ${customer.region ?? '(none)'} does not require it`,
+      verified
+        ? `Customer ${customerId} has no ${CHANNEL_NAME[channel]} to verify; add ${CHANNEL_FIELD[channel]} with PATCH /customers/${customerId} first`
+        : `Customer ${customerId} needs no ${CHANNEL_NAME[channel]} verification: the provider of region ${customer.region ?? '(none)'} does not require it`,
       'CONFLICT',
       { channel },
     );
@@ -114,7 +129,7 @@ function channelOf(tenant: TenantContext, customerId: string, channel: ContactCh
   if (status === 'VERIFIED') {
     throw conflict(`The ${CHANNEL_NAME[channel]} of customer ${customerId} is already VERIFIED`, 'CONFLICT', { channel });
   }
-  return { customer, contact: customer[CHANNEL_FIELD[channel]] };
+  return { customer, contact };
 }
 
 /**
@@ -124,13 +139,6 @@ function channelOf(tenant: TenantContext, customerId: string, channel: ContactCh
  */
 export function sendContactCode(tenant: TenantContext, customerId: string, channel: ContactChannel): void {
   const { contact } = channelOf(tenant, customerId, channel);
-  if (contact === undefined) {
-    throw conflict(
-      `Customer ${customerId} has no ${CHANNEL_NAME[channel]} to send a code to; add ${CHANNEL_FIELD[channel]} with PATCH /customers/${customerId} first`,
-      'CONFLICT',
-      { channel },
-    );
-  }
   const now = tenant.clock.now();
   const record: ContactCodeRecord = {
     id: codeId(customerId, channel),
@@ -156,7 +164,7 @@ export function confirmContactCode(tenant: TenantContext, customerId: string, ch
   const { customer, contact } = channelOf(tenant, customerId, channel);
   const pending = codes(tenant).get(codeId(customerId, channel));
   const resend = `request one with POST /customers/${customerId}/${CHANNEL_PATH[channel]}`;
-  if (pending === undefined || contact === undefined || pending.sentTo !== contact) {
+  if (pending === undefined || pending.sentTo !== contact) {
     const why = pending === undefined ? `no code was sent to this customer's ${CHANNEL_NAME[channel]}` : `no code was sent to the current ${CHANNEL_NAME[channel]} (it changed since)`;
     throw invalidField('code', `${why}; ${resend}`);
   }

@@ -1,4 +1,4 @@
-import type { FieldConstraint, FieldError } from '@railyard/contract';
+import { splitUnknownFields, type FieldConstraint, type FieldError } from '@railyard/contract';
 import type { z } from 'zod';
 
 type Issue = z.core.$ZodIssue;
@@ -98,4 +98,16 @@ export function dedupeFieldErrors(errors: FieldError[]): FieldError[] {
     seen.add(key);
     return true;
   });
+}
+
+/** The message of a field a request schema does not know (listed only for a platform in strict mode). */
+export const UNKNOWN_FIELD_MESSAGE = 'is not a field of this request (unknown, or read-only); strict mode refuses it';
+
+/**
+ * The fields of `value` that `schema` does not know, as FieldErrors for a platform in strict mode, and the value
+ * without them (what the domain checks see). Lenient platforms ignore such fields, as the reference does.
+ */
+export function unknownFieldsOf<T>(schema: z.ZodType, value: T, prefix?: string): { known: T; errors: FieldError[] } {
+  const { known, paths } = splitUnknownFields(schema, value);
+  return { known, errors: paths.map((path) => ({ field: prefix ? `${prefix}.${path}` : path, message: UNKNOWN_FIELD_MESSAGE })) };
 }

@@ -40,3 +40,9 @@ function decodeCursor(cursor: string): number {
   if (!match) throw invalidField('cursor', 'cursor is not one this API returned; pass nextCursor from the previous page');
   return Number(match[1]);
 }
+
+/** Epoch ms a lower time bound starts at: a timestamp as given, a date-only bound at its UTC day's first millisecond. */
+export const rangeStart = (bound: string): number => Date.parse(bound.length === 10 ? `${bound}T00:00:00.000Z` : bound);
+
+/** Epoch ms an upper time bound ends at: a timestamp as given, a date-only bound at its UTC day's last millisecond. */
+export const rangeEnd = (bound: string): number => Date.parse(bound.length === 10 ? `${bound}T23:59:59.999Z` : bound);

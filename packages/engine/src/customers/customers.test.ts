@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../engine.js';
-import { apiRequest } from '../testing/requests.js';
+import { apiRequest, callApi } from '../testing/requests.js';
 
 let engine: Engine;
 beforeEach(() => {
@@ -69,12 +69,12 @@ describe('POST /customers', () => {
       identifier: '123456789',
       phoneNumber: '555-1234',
       sourceOfFundsCategories: ['SALARY', 'OTHER'],
-      favouriteColour: 'blue',
+      favouriteColour: 'blue', // not a field: ignored, as the reference does (a strict platform lists it, below)
     });
     expect(status).toBe(400);
     expect(body).toMatchObject({ status: 400, code: 'INVALID_INPUT' });
     expect(fields(body)).toEqual([
-      'address.country', 'address.postalCode', 'birthDate', 'favouriteColour', 'identifier', 'nationality', 'phoneNumber', 'sourceOfFundsOtherDescription',
+      'address.country', 'address.postalCode', 'birthDate', 'identifier', 'nationality', 'phoneNumber', 'sourceOfFundsOtherDescription',
     ]);
     const byField = Object.fromEntries(body.details.errors.map((e: Json) => [e.field, e]));
     expect(byField.identifier.constraint).toMatchObject({ format: 'us-ssn' });
@@ -100,14 +100,42 @@ describe('POST /customers', () => {
   });
 
   it('lists schema and platform problems in one response', async () => {
-    const { status, body } = await call('POST', '/customers', { customerType: 'INDIVIDUAL', fullName: 'Eva Euro', currencies: ['EUR', 'XYZ'], birthDate: 'bad' });
+    const { status, body } = await call('POST', '/customers', { customerType: 'INDIVIDUAL', fullName: 'Wanda Wallet', currencies: ['USDB', 'XYZ'], birthDate: 'bad' });
     expect(status).toBe(400);
-    expect(fields(body)).toEqual(['address', 'birthDate', 'currencies.1', 'email', 'nationality']);
+    expect(fields(body)).toEqual(['birthDate', 'currencies.1', 'email']);
   });
 
-  it('refuses a currency listed twice', async () => {
-    const { body } = await call('POST', '/customers', { ...alice, currencies: ['USD', 'USD'] });
-    expect(body.details.errors).toEqual([{ field: 'currencies', message: 'must not list a currency twice' }]);
+  it('counts a currency listed twice once', async () => {
+    const { status, body } = await call('POST', '/customers', { ...alice, currencies: ['USD', 'USD'] });
+    expect(status).toBe(201);
+    expect(body.currencies).toEqual(['USD']);
+    expect((await call('GET', `/customers/internal-accounts?customerId=${body.id}`)).body.totalCount).toBe(1);
+  });
+
+  it('infers the currencies from the region when none are sent: the local currency where the platform offers it, else USD', async () => {
+    const region = async (r: string) => (await call('POST', '/customers', { customerType: 'INDIVIDUAL', fullName: `Person of ${r}`, region: r })).body;
+    expect(await region('MX')).toMatchObject({ region: 'MX', currencies: ['MXN'] });
+    expect(await region('DE')).toMatchObject({ region: 'DE', currencies: ['EUR'] });
+    expect(await region('GB')).toMatchObject({ region: 'GB', currencies: ['GBP'] });
+    expect(await region('JP')).toMatchObject({ region: 'JP', currencies: ['USD'] });
+    expect((await call('POST', '/customers', { customerType: 'INDIVIDUAL', fullName: 'No Region' })).body).toMatchObject({ region: 'US', currencies: ['USD'] });
+  });
+
+  it('ignores fields it does not know; a strict platform lists each of them with the other problems', async () => {
+    const body = { ...alice, favouriteColour: 'blue', address: { ...alice.address, floor: 3 } };
+    const lenient = await call('POST', '/customers', body);
+    expect(lenient.status).toBe(201);
+    expect(lenient.body).not.toHaveProperty('favouriteColour');
+    expect(lenient.body.address).not.toHaveProperty('floor');
+    engine.createPlatform({ clientId: 'strict-platform', clientSecret: 'strict-secret', strict: true });
+    const strict = await callApi(engine, 'POST', '/customers', { ...body, birthDate: 'soon' }, undefined, { clientId: 'strict-platform', clientSecret: 'strict-secret' });
+    expect(strict.status).toBe(400);
+    expect(fields(strict.body)).toEqual(['address.floor', 'birthDate', 'favouriteColour']);
+    expect(strict.body.details.errors.find((e: Json) => e.field === 'favouriteColour').message).toContain('not a field of this request');
+    const unknownQuery = await callApi(engine, 'GET', '/customers?limit=5&colour=blue', undefined, undefined, { clientId: 'strict-platform', clientSecret: 'strict-secret' });
+    expect(unknownQuery.status).toBe(400);
+    expect(fields(unknownQuery.body)).toEqual(['colour']);
+    expect((await callApi(engine, 'GET', '/customers', undefined, undefined, { clientId: 'strict-platform', clientSecret: 'strict-secret' })).body.totalCount).toBe(0);
   });
 
   it('rejects an unknown customerType with the accepted values', async () => {
@@ -125,10 +153,10 @@ describe('POST /customers', () => {
     expect(goodItin.status).toBe(201);
   });
 
-  it('adds the provider-required fields of the customer currencies', async () => {
-    const { status, body } = await call('POST', '/customers', { customerType: 'INDIVIDUAL', fullName: 'Eva Euro', currencies: ['EUR'] });
+  it('adds the provider-required fields of the customer currencies (USDB: an email for the wallet)', async () => {
+    const { status, body } = await call('POST', '/customers', { customerType: 'INDIVIDUAL', fullName: 'Wanda Wallet', currencies: ['USDB'] });
     expect(status).toBe(400);
-    expect(fields(body)).toEqual(['address', 'birthDate', 'email', 'nationality']);
+    expect(fields(body)).toEqual(['email']);
     const ok = await call('POST', '/customers', { ...alice, currencies: ['EUR'] });
     expect(ok.status).toBe(201);
     expect(ok.body.region).toBe('EU');
@@ -176,7 +204,7 @@ describe('POST /customers', () => {
 
   it('changes no state when it refuses a request', async () => {
     await call('POST', '/customers', { ...alice, nationality: 'XX' });
-    await call('POST', '/customers', { ...alice, currencies: ['EUR'], email: undefined });
+    await call('POST', '/customers', { ...alice, currencies: ['USDB'], email: undefined });
     const list = await call('GET', '/customers');
     expect(list.body.totalCount).toBe(0);
     expect((await call('GET', '/customers/internal-accounts')).body.totalCount).toBe(0);
@@ -249,9 +277,9 @@ describe('retrieve, update, delete', () => {
     // The stored idType makes a new identifier alone acceptable, and it is checked as an SSN.
     expect((await call('PATCH', path, { customerType: 'INDIVIDUAL', identifier: '987-65-4321' })).status).toBe(200);
     expect(fields((await call('PATCH', path, { customerType: 'INDIVIDUAL', identifier: '987654321' })).body)).toEqual(['identifier']);
-    // Moving to EUR needs the EUR provider's fields: Alice has them, Nia has only a name.
+    // Moving to USDB needs the USDB provider's email: Nia has only a name.
     const nia = await call('POST', '/customers', { customerType: 'INDIVIDUAL', platformCustomerId: 'nia', fullName: 'Nia Nowhere' });
-    expect(fields((await call('PATCH', `/customers/${nia.body.id}`, { customerType: 'INDIVIDUAL', currencies: ['EUR'], nationality: 'FR' })).body)).toEqual(['address', 'birthDate', 'email']);
+    expect(fields((await call('PATCH', `/customers/${nia.body.id}`, { customerType: 'INDIVIDUAL', currencies: ['USDB'], nationality: 'FR' })).body)).toEqual(['email']);
     expect((await call('GET', path)).body).toMatchObject({ countryOfIssuance: 'US', currencies: ['USD'] });
     expect((await call('GET', `/customers/${nia.body.id}`)).body).not.toHaveProperty('nationality');
 
@@ -368,8 +396,10 @@ describe('GET /config', () => {
     const { status, body } = await call('GET', '/config');
     expect(status).toBe(200);
     expect(body.isRegulatedFinancialInstitution).toBe(false);
+    const usdb = body.supportedCurrencies.find((c: Json) => c.currencyCode === 'USDB');
+    expect(usdb.providerRequiredCustomerFields).toEqual(['EMAIL']);
     const eur = body.supportedCurrencies.find((c: Json) => c.currencyCode === 'EUR');
-    expect(eur.providerRequiredCustomerFields).toEqual(['FULL_NAME', 'BIRTH_DATE', 'NATIONALITY', 'POSTAL_ADDRESS', 'EMAIL']);
+    expect(eur).not.toHaveProperty('providerRequiredCustomerFields');
     const usd = body.supportedCurrencies.find((c: Json) => c.currencyCode === 'USD');
     expect(usd).not.toHaveProperty('providerRequiredCustomerFields');
     expect(usd).toMatchObject({ minAmount: 1, maxAmount: 100_000_000, enabledTransactionTypes: ['INCOMING', 'OUTGOING'] });

@@ -10,12 +10,13 @@ import { CURRENCIES, DEFAULT_CUSTOMER_CURRENCIES, END_USER_TERMS } from '../conf
 import type { TenantContext } from '../core/context.js';
 import { ApiError, conflict, invalidInput, notFound } from '../core/errors.js';
 import { toFieldErrors } from '../core/field-errors.js';
-import { paginate } from '../core/pagination.js';
+import { paginate, rangeEnd, rangeStart } from '../core/pagination.js';
 import { ownersOf, ownerView } from '../beneficial-owners/owners.js';
 import { INDIVIDUAL_KYC, lookupSuffix } from '../sandbox/magic-values.js';
 import { CUSTOMER_FIELD_PATHS, valueAt } from './required-fields.js';
 import { initialContactVerification, withContactVerification } from '../contact/contact-verification.js';
 import { umaDomainOf } from '../platforms/config.js';
+import { localCurrencyOf } from '../config/regions.js';
 import { provisionWalletCredential } from '../auth/records.js';
 
 // Customers (SPEC §2.6, §3.2, §4.3; REFERENCE §2.1).
@@ -53,7 +54,7 @@ export const findCustomerByUmaAddress = (tenant: TenantContext, umaAddress: stri
 /** `POST /customers`. */
 export function createCustomer(tenant: TenantContext, request: CreateInput): Customer {
   const input = normalizeUmaAddress(request);
-  const currencies = input.currencies ?? [...DEFAULT_CUSTOMER_CURRENCIES];
+  const currencies = input.currencies ?? defaultCurrencies(tenant, input.region);
   throwIfAny(createChecks(tenant, input));
   checkTermsVersion(input.endUserTermsConsent?.termsVersion);
   checkUniqueness(tenant, input.platformCustomerId, input.umaAddress);
@@ -188,12 +189,21 @@ export function listCustomers(tenant: TenantContext, query: ListInput): Page<Cus
   return paginate(entries, query, (record) => customerView(record, tenant));
 }
 
+/**
+ * The currencies of a customer created without `currencies`: its region's local currency when the platform offers it
+ * (REFERENCE: inferred from the region), else {@link DEFAULT_CUSTOMER_CURRENCIES}.
+ */
+function defaultCurrencies(tenant: TenantContext, region: string | undefined): string[] {
+  const local = region === undefined ? undefined : localCurrencyOf(region);
+  return local !== undefined && tenant.platform.supportedCurrencies.includes(local) ? [local] : [...DEFAULT_CUSTOMER_CURRENCIES];
+}
+
 /** `GET /customers/end-user-terms`. */
 export const currentEndUserTerms = (): EndUserTerms => ({ ...END_USER_TERMS[0] });
 
-/** Inclusive time-range filter on ISO timestamps. */
+/** Inclusive time-range filter on ISO timestamps (a date-only bound covers its whole UTC day). */
 const within = (at: string, after: string | undefined, before: string | undefined): boolean =>
-  (after === undefined || Date.parse(at) >= Date.parse(after)) && (before === undefined || Date.parse(at) <= Date.parse(before));
+  (after === undefined || Date.parse(at) >= rangeStart(after)) && (before === undefined || Date.parse(at) <= rangeEnd(before));
 
 /**
  * Checks of `POST /customers` that need the platform: every currency is one it offers, and each currency's
@@ -201,21 +211,27 @@ const within = (at: string, after: string | undefined, before: string | undefine
  */
 export function createChecks(tenant: TenantContext, body: unknown): FieldError[] {
   const raw = asRecord(body);
-  const currencies = raw.currencies === undefined ? [...DEFAULT_CUSTOMER_CURRENCIES] : stringsOf(raw.currencies);
+  const currencies = raw.currencies === undefined ? defaultCurrencies(tenant, typeof raw.region === 'string' ? raw.region : undefined) : stringsOf(raw.currencies);
   return platformRuleErrors(tenant, raw, currencies);
 }
 
 /**
  * Checks of `PATCH /customers/{id}` on the customer as it would be after the update: the cross-field rules of the
- * contract (SSN/ITIN issued in the US, tax id for the country, OTHER descriptions) and the platform rules.
+ * contract (SSN/ITIN issued in the US, tax id for the country, OTHER descriptions) and the platform rules. Only
+ * problems the update brings are reported: one the customer already had (a record restored from elsewhere) does not
+ * block an unrelated change.
  */
 export function updateChecks(tenant: TenantContext, customerId: string, body: unknown): FieldError[] {
   const existing = customers(tenant).get(customerId);
   const patch = asRecord(body);
   if (!existing || existing.isDeleted || patch.customerType !== existing.customerType) return [];
   const merged = mergeCustomer(existing, patch, existing.updatedAt);
-  const rules = CUSTOMER_RULES[existing.customerType].safeParse(merged, { reportInput: true });
-  return [...(rules.success ? [] : toFieldErrors(rules.error.issues)), ...platformRuleErrors(tenant, merged, stringsOf(merged.currencies))];
+  const problemsOf = (customer: CustomerRecord): FieldError[] => {
+    const rules = CUSTOMER_RULES[existing.customerType].safeParse(customer, { reportInput: true });
+    return [...(rules.success ? [] : toFieldErrors(rules.error.issues)), ...platformRuleErrors(tenant, customer, stringsOf(customer.currencies))];
+  };
+  const before = new Set(problemsOf(existing).map((e) => `${e.field}\u0000${e.message}`));
+  return problemsOf(merged).filter((e) => !before.has(`${e.field}\u0000${e.message}`));
 }
 
 /** The customer after a PATCH: top-level fields replaced (`currencies`, `address` wholesale), `businessInfo` merged. */

@@ -1,16 +1,15 @@
 import {
   DOCUMENT_MIME_TYPES, Document, DocumentReplaceFields, DocumentUploadFields, PROOF_OF_ADDRESS_DOCUMENT_TYPES,
   PROOF_OF_ADDRESS_MAX_AGE_MONTHS, Timestamp, idPattern,
-  type DocumentListQuery, type DocumentMimeType, type FieldError, type Page,
+  type DocumentListQuery, type DocumentMimeType, type FieldError, type Page, type VerificationErrorType,
 } from '@railyard/contract';
 import { z } from 'zod';
 import type { TenantContext } from '../core/context.js';
 import { ApiError, conflict, invalidInput, notFound } from '../core/errors.js';
-import { dedupeFieldErrors, toFieldErrors } from '../core/field-errors.js';
+import { dedupeFieldErrors, toFieldErrors, unknownFieldsOf } from '../core/field-errors.js';
 import { paginate } from '../core/pagination.js';
 import { DOCUMENT_REJECTION_TRIGGERS, DOCUMENT_VERIFICATION_TRIGGERS, lookupFileMarker } from '../sandbox/magic-values.js';
 import { checkDocumentFile, type DocumentForm } from './form.js';
-import { assertEvidenceOpen } from '../verification/locks.js';
 
 // Documents (SPEC §2.7, §4.3; REFERENCE §5). Uploads are validated as a whole (every invalid field in one 400), then the
 // sandbox triggers of the file name apply; a refused upload leaves no state. No events are emitted.
@@ -81,7 +80,10 @@ export function markDocumentsSubmitted(tenant: TenantContext, ids: readonly stri
 /** `POST /documents`. */
 export async function uploadDocument(tenant: TenantContext, form: DocumentForm): Promise<Document> {
   const parsed = DocumentUploadFields.safeParse(form.fields, { reportInput: true });
-  const errors = [...form.problems, ...(parsed.success ? [] : toFieldErrors(parsed.error.issues)), ...holderErrors(tenant, form.fields.documentHolder)];
+  const errors = [
+    ...form.problems, ...(parsed.success ? [] : toFieldErrors(parsed.error.issues)), ...strictFieldErrors(tenant, DocumentUploadFields, form.fields),
+    ...holderErrors(tenant, form.fields.documentHolder),
+  ];
   const file = checkedFile(tenant, form, errors);
   if (!parsed.success || file === undefined) throw invalidInput(dedupeFieldErrors(errors));
   const outcome = sandboxOutcomeOf(file.name);
@@ -111,9 +113,9 @@ export async function uploadDocument(tenant: TenantContext, form: DocumentForm):
  * is cleared, and so is `sandboxOutcome` unless the new file name carries a marker of its own.
  */
 export async function replaceDocument(tenant: TenantContext, documentId: string, form: DocumentForm): Promise<Document> {
-  assertEvidenceOpen(tenant, findDocument(tenant, documentId).documentHolder, `replace document ${documentId}`);
+  findDocument(tenant, documentId);
   const parsed = DocumentReplaceFields.safeParse(form.fields, { reportInput: true });
-  const errors = [...form.problems, ...(parsed.success ? [] : toFieldErrors(parsed.error.issues))];
+  const errors = [...form.problems, ...(parsed.success ? [] : toFieldErrors(parsed.error.issues)), ...strictFieldErrors(tenant, DocumentReplaceFields, form.fields)];
   const file = checkedFile(tenant, form, errors);
   if (!parsed.success || file === undefined) throw invalidInput(dedupeFieldErrors(errors));
   const outcome = sandboxOutcomeOf(file.name);
@@ -150,7 +152,6 @@ export function listDocuments(tenant: TenantContext, query: z.output<typeof Docu
 /** `DELETE /documents/{id}`: 409 CONFLICT once the document was submitted for verification (REFERENCE §5). */
 export function deleteDocument(tenant: TenantContext, documentId: string): void {
   const record = findDocument(tenant, documentId);
-  assertEvidenceOpen(tenant, record.documentHolder, `delete document ${documentId}`);
   if (record.submittedAt !== undefined) {
     throw conflict(`Document ${documentId} was submitted for verification at ${record.submittedAt} and cannot be deleted; upload a replacement with PUT /documents/${documentId}`);
   }
@@ -165,11 +166,15 @@ export function deleteDocument(tenant: TenantContext, documentId: string): void 
  */
 function checkedFile(tenant: TenantContext, form: DocumentForm, errors: FieldError[]) {
   const { contentType, errors: fileErrors } = checkDocumentFile(form.file);
-  errors.push(...fileErrors, ...issuedOnErrors(tenant, form.fields));
+  errors.push(...fileErrors);
   if (errors.length > 0 || contentType === undefined || form.file === undefined) return undefined;
   rejectByTrigger(form.file.name);
   return { ...form.file, contentType };
 }
+
+/** Form fields the upload does not know: ignored, or listed for a platform in strict mode. */
+const strictFieldErrors = (tenant: TenantContext, schema: z.ZodType, fields: Record<string, string>): FieldError[] =>
+  tenant.platform.strict ? unknownFieldsOf(schema, fields).errors : [];
 
 const CUSTOMER_ID = idPattern('Customer');
 const OWNER_ID = idPattern('BeneficialOwner');
@@ -192,18 +197,18 @@ function holderErrors(tenant: TenantContext, holder: string | undefined): FieldE
   return [];
 }
 
-/** `issuedOn` is never in the future; for proof of address it is within the last 3 months (SPEC §2.7). */
-function issuedOnErrors(tenant: TenantContext, fields: Record<string, string>): FieldError[] {
-  const issuedOn = fields.issuedOn;
-  if (issuedOn === undefined || !/^\d{4}-\d{2}-\d{2}$/.test(issuedOn) || Number.isNaN(Date.parse(issuedOn))) return []; // the schema reports it
-  const today = new Date(tenant.clock.now()).toISOString().slice(0, 10);
-  if (issuedOn > today) return [{ field: 'issuedOn', message: `must not be after today (${today})` }];
-  if (!(PROOF_OF_ADDRESS_DOCUMENT_TYPES as readonly string[]).includes(fields.documentType ?? '')) return [];
-  const earliest = monthsBefore(today, PROOF_OF_ADDRESS_MAX_AGE_MONTHS);
-  if (issuedOn < earliest) {
-    return [{ field: 'issuedOn', message: `is more than ${PROOF_OF_ADDRESS_MAX_AGE_MONTHS} months ago: proof of address must be dated on or after ${earliest}` }];
-  }
-  return [];
+/**
+ * What review finds wrong with a document, if anything: its sandbox marker (see magic-values.ts), else its date. A
+ * proof of address must be dated within the last 3 months (SPEC §2.7): one whose `issuedOn` is older is
+ * EXPIRED_DOCUMENT, and any document dated after today is INVALID_DOCUMENT. A document without `issuedOn` is current.
+ */
+export function reviewOutcomeOf(record: DocumentRecord, now: number): VerificationErrorType | undefined {
+  if (record.sandboxOutcome !== undefined) return record.sandboxOutcome;
+  if (record.issuedOn === undefined) return undefined;
+  const today = new Date(now).toISOString().slice(0, 10);
+  if (record.issuedOn > today) return 'INVALID_DOCUMENT';
+  const proofOfAddress = (PROOF_OF_ADDRESS_DOCUMENT_TYPES as readonly string[]).includes(record.documentType);
+  return proofOfAddress && record.issuedOn < monthsBefore(today, PROOF_OF_ADDRESS_MAX_AGE_MONTHS) ? 'EXPIRED_DOCUMENT' : undefined;
 }
 
 /** The date `months` calendar months before `date` (YYYY-MM-DD), clamped to the end of a shorter month. */

@@ -7,7 +7,7 @@ import type { TenantContext } from '../core/context.js';
 import type { IdempotencyKeys } from '../core/idempotency.js';
 import type { Platform } from '../platforms/registry.js';
 import { Router } from './router.js';
-import { dedupeFieldErrors, toFieldErrors } from '../core/field-errors.js';
+import { dedupeFieldErrors, toFieldErrors, UNKNOWN_FIELD_MESSAGE, unknownFieldsOf } from '../core/field-errors.js';
 
 /** Largest JSON body accepted; multipart uploads have their own limit. */
 export const MAX_JSON_BODY_BYTES = 1024 * 1024;
@@ -185,8 +185,8 @@ export function createHttpSurface(bindings: readonly Binding[], host: HttpHost):
     const request = rawBody?.bytes ? withBody(incoming, rawBody.bytes) : incoming;
 
     const run = async (): Promise<WireReply> => {
-      const { input, errors } = validate(endpoint, match.params, url.searchParams, rawBody);
-      if (check) errors.push(...check({ tenant, params: match.params, body: rawBody?.json }));
+      const { input, errors, knownBody } = validate(endpoint, match.params, url.searchParams, rawBody, platform.strict);
+      if (check) errors.push(...check({ tenant, params: match.params, body: knownBody }));
       if (errors.length > 0) throw invalidInput(dedupeFieldErrors(errors));
       const result = await handler({ ...input, tenant, request, signable: `${method} ${path}\u0000${rawBody?.text ?? ''}` });
       if (!(result instanceof HttpResult)) return jsonReply(endpoint.response.status, endpoint.response.schema ? result : undefined);
@@ -337,8 +337,12 @@ function concat(chunks: Uint8Array[], size: number): Uint8Array {
 
 export const tooLarge = (limit: number) => payloadTooLarge(limit, `The body is larger than ${limit} bytes, the limit for this request`);
 
-/** Validates params, query and body together and returns every problem, so one 400 lists every invalid field. */
-function validate(endpoint: Endpoint, params: Record<string, string>, search: URLSearchParams, raw: RawBody | undefined) {
+/**
+ * Validates params, query and body together and returns every problem, so one 400 lists every invalid field. Fields
+ * the endpoint does not know are ignored (as the reference does), or listed when the platform is `strict`;
+ * `knownBody` is the raw body without them, for the domain checks.
+ */
+function validate(endpoint: Endpoint, params: Record<string, string>, search: URLSearchParams, raw: RawBody | undefined, strict: boolean) {
   const errors: FieldError[] = [];
   const parse = (schema: Endpoint['params'] | Endpoint['body'], value: unknown, prefix?: string) => {
     if (!schema) return undefined;
@@ -348,17 +352,30 @@ function validate(endpoint: Endpoint, params: Record<string, string>, search: UR
     return undefined;
   };
   const parsedParams = parse(endpoint.params, params);
-  const parsedQuery = parse(endpoint.query, queryObject(search));
+  const query = queryObject(search);
+  if (strict) {
+    for (const name of Object.keys(query)) {
+      if (!endpoint.query || !Object.hasOwn(endpoint.query.shape, name)) errors.push({ field: name, message: UNKNOWN_FIELD_MESSAGE });
+    }
+  }
+  const parsedQuery = parse(endpoint.query, query);
   let body: unknown;
+  let knownBody: unknown = raw?.json;
   if (endpoint.multipart) {
     // The area serving a form parses and validates it.
   } else if (endpoint.body) {
     if (raw === undefined && !endpoint.bodyOptional) errors.push({ field: 'body', message: 'is required: send a JSON body', constraint: { required: true } });
-    else if (raw !== undefined) body = parse(endpoint.body, raw.json);
-  } else if (raw !== undefined && !isEmptyObject(raw.json)) {
+    else if (raw !== undefined) {
+      const unknown = unknownFieldsOf(endpoint.body, raw.json);
+      knownBody = unknown.known;
+      if (strict) errors.push(...unknown.errors);
+      body = parse(endpoint.body, knownBody);
+    }
+  } else if (raw !== undefined && !isEmptyObject(raw.json) && strict) {
+    // A body where none is taken is ignored, unless the platform asked to hear about it.
     errors.push({ field: 'body', message: `${endpoint.method} ${endpoint.path} takes no body` });
   }
-  return { input: { params: parsedParams as never, query: parsedQuery as never, body: body as never }, errors };
+  return { input: { params: parsedParams as never, query: parsedQuery as never, body: body as never }, errors, knownBody };
 }
 
 const isEmptyObject = (v: unknown) => v !== null && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0;

@@ -13,6 +13,8 @@ export interface Platform {
   readonly regulated: boolean;
   /** "Skip verification paperwork": resolves like a regulated platform. */
   readonly skipPaperwork: boolean;
+  /** Strict validation: unknown request fields and account identifiers failing their checksums are refused. */
+  readonly strict: boolean;
   readonly umaDomain: string;
   readonly supportedCurrencies: readonly string[];
   readonly createdAt: string;
@@ -46,6 +48,7 @@ export class PlatformRegistry {
       clientSecret: options.clientSecret ?? `secret-${crypto.randomUUID().replace(/-/g, '')}`,
       regulated: options.regulated ?? false,
       skipPaperwork: options.skipPaperwork ?? false,
+      strict: options.strict ?? false,
       umaDomain: `${suffix}.sandbox.railyard.dev`,
       supportedCurrencies: Object.keys(CURRENCIES),
       createdAt: new Date(this.now()).toISOString(),

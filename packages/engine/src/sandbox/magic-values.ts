@@ -45,17 +45,22 @@ export const BENEFICIAL_OWNER_KYC = {
 } as const;
 
 /**
- * Applicant screening (Railyard; SPEC §2.7 names the outcomes, not their triggers), by the last three characters of an
- * individual's or owner's `identifier` or a business's `businessInfo.taxId`. These are terminal compliance outcomes:
- * the verification is REJECTED and resubmitting cannot clear them.
+ * Applicant screening (Railyard's triggers; SPEC §2.7 names the outcomes, not what causes them), by the WHOLE identifier
+ * of an individual or owner (`identifier`) or of a business (`businessInfo.taxId`), compared by its digits only: so
+ * `000-00-0901`, `00-0000901` and `000000901` are one trigger. Area and group `000` are never issued, so random valid
+ * data does not produce these. They are terminal compliance outcomes: the verification is REJECTED and resubmitting
+ * cannot clear them.
  */
-export const APPLICANT_SCREENING = {
-  '901': 'APPLICANT_SANCTIONED',
-  '902': 'APPLICANT_FRAUD',
-  '903': 'APPLICANT_CRIMINAL_RECORD',
-  '904': 'APPLICANT_REJECTED',
-  other: undefined,
-} as const;
+export const APPLICANT_SCREENING: Readonly<Record<string, 'APPLICANT_SANCTIONED' | 'APPLICANT_FRAUD' | 'APPLICANT_CRIMINAL_RECORD' | 'APPLICANT_REJECTED'>> = {
+  '000000901': 'APPLICANT_SANCTIONED',
+  '000000902': 'APPLICANT_FRAUD',
+  '000000903': 'APPLICANT_CRIMINAL_RECORD',
+  '000000904': 'APPLICANT_REJECTED',
+};
+
+/** The screening outcome an identifier triggers, if any (see {@link APPLICANT_SCREENING}). */
+export const screeningOutcomeOf = (identifier: string | undefined) =>
+  identifier === undefined ? undefined : APPLICANT_SCREENING[identifier.replace(/\D/g, '')];
 
 /** How long an IN_PROGRESS verification takes to be decided, in engine time. */
 export const VERIFICATION_REVIEW_MS = 2_000;

@@ -19,6 +19,6 @@ export const controlPlaneRoutes = (platforms: PlatformRegistry, openapi: () => R
 ];
 
 /** What the control plane tells about a platform. */
-export const publicPlatform = (p: { id: string; name: string; clientId: string; clientSecret: string; regulated: boolean; skipPaperwork: boolean }) => ({
-  id: p.id, name: p.name, clientId: p.clientId, clientSecret: p.clientSecret, regulated: p.regulated, skipPaperwork: p.skipPaperwork,
+export const publicPlatform = (p: { id: string; name: string; clientId: string; clientSecret: string; regulated: boolean; skipPaperwork: boolean; strict: boolean }) => ({
+  id: p.id, name: p.name, clientId: p.clientId, clientSecret: p.clientSecret, regulated: p.regulated, skipPaperwork: p.skipPaperwork, strict: p.strict,
 });

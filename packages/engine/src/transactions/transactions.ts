@@ -11,7 +11,7 @@ import { WebhookEventType } from '@railyard/contract';
 import type { z } from 'zod';
 import type { TenantContext } from '../core/context.js';
 import { notFound } from '../core/errors.js';
-import { paginate } from '../core/pagination.js';
+import { paginate, rangeEnd, rangeStart } from '../core/pagination.js';
 
 export const TRANSACTIONS = 'transactions';
 const transactions = (tenant: TenantContext) => tenant.store.collection<Transaction>(TRANSACTIONS);
@@ -131,8 +131,8 @@ const reference = (transaction: Transaction): string | undefined =>
 
 /** `GET /transactions`: filters of REFERENCE §1; newest first unless `sortOrder=asc`. */
 export function listTransactions(tenant: TenantContext, query: ListQuery): Page<Transaction> {
-  const start = query.startDate === undefined ? undefined : Date.parse(query.startDate);
-  const end = query.endDate === undefined ? undefined : Date.parse(query.endDate);
+  const start = query.startDate === undefined ? undefined : rangeStart(query.startDate);
+  const end = query.endDate === undefined ? undefined : rangeEnd(query.endDate);
   const entries = transactions(tenant).newestFirst().filter(({ value: t }) => {
     const created = Date.parse(t.createdAt ?? '');
     const senders = identifiers(t, 'source');

@@ -4,10 +4,12 @@ import {
 } from '@railyard/contract';
 import type { TenantContext } from '../core/context.js';
 import { ownersOf } from '../beneficial-owners/owners.js';
-import { documentsOfHolder, type DocumentRecord } from '../documents/documents.js';
+import { documentsOfHolder, reviewOutcomeOf, type DocumentRecord } from '../documents/documents.js';
 import type { CustomerRecord } from '../customers/customers.js';
 import { valueAt } from '../customers/required-fields.js';
-import { APPLICANT_SCREENING, lookupSuffix } from '../sandbox/magic-values.js';
+import { missingContactFields } from '../contact/contact-verification.js';
+import { isEeaRegion } from '../config/regions.js';
+import { screeningOutcomeOf } from '../sandbox/magic-values.js';
 
 // What a complete verification packet needs (SPEC §2.6, §2.7), as data, and the check of a customer against it.
 
@@ -17,8 +19,8 @@ const INDIVIDUAL_FIELDS = ['fullName', 'birthDate', 'nationality', 'address.line
 const BUSINESS_FIELDS = ['businessInfo.registrationNumber', 'businessInfo.entityType', 'address.line1', 'address.postalCode', 'address.country'];
 /** The fields an owner needs are all required when it is registered; only their values can be wrong. */
 
-/** Regions whose individuals must also prove their address. */
-const PROOF_OF_ADDRESS_REGIONS = new Set(['EU', 'GB']);
+/** Regions whose individuals must also prove their address: the EU/EEA member states and the United Kingdom. */
+const needsProofOfAddress = (region: string | undefined): boolean => isEeaRegion(region) || region?.toUpperCase() === 'GB';
 
 /**
  * The documents a business must hold, by entity type (types not listed need all four). Entities without shareholders
@@ -62,7 +64,7 @@ export function packetErrors(tenant: TenantContext, customer: CustomerRecord, no
 }
 
 function individualErrors(tenant: TenantContext, customer: IndividualCustomer & { identifier?: string }, now: number): VerificationError[] {
-  const errors = missingFields(customer.id, customer, INDIVIDUAL_FIELDS);
+  const errors = missingFields(customer.id, customer, [...INDIVIDUAL_FIELDS, ...missingContactFields(customer)]);
   if (customer.fullName !== undefined && customer.fullName.trim().split(/\s+/).length < 2) {
     errors.push(invalid(customer.id, 'fullName', 'fullName must contain a given and a family name'));
   }
@@ -74,16 +76,16 @@ function individualErrors(tenant: TenantContext, customer: IndividualCustomer & 
   }
   const documents = documentsHeldBy(tenant, customer.id);
   errors.push(...identityDocumentErrors(customer.id, documents));
-  if (customer.region !== undefined && PROOF_OF_ADDRESS_REGIONS.has(customer.region)) {
+  if (needsProofOfAddress(customer.region)) {
     errors.push(...missingDocuments(customer.id, documents, ['MISSING_PROOF_OF_ADDRESS_DOCUMENT']));
   }
-  errors.push(...documentOutcomes(documents));
+  errors.push(...documentOutcomes(documents, now));
   errors.push(...screening(customer.id, customer.identifier));
   return errors;
 }
 
 function businessErrors(tenant: TenantContext, customer: BusinessCustomer, now: number): VerificationError[] {
-  const errors = missingFields(customer.id, customer, BUSINESS_FIELDS);
+  const errors = missingFields(customer.id, customer, [...BUSINESS_FIELDS, ...missingContactFields(customer)]);
   const incorporatedOn = customer.businessInfo.incorporatedOn;
   if (incorporatedOn !== undefined && Date.parse(incorporatedOn) > now) {
     errors.push(invalid(customer.id, 'businessInfo.incorporatedOn', 'incorporatedOn is in the future'));
@@ -91,7 +93,7 @@ function businessErrors(tenant: TenantContext, customer: BusinessCustomer, now: 
   const documents = documentsHeldBy(tenant, customer.id);
   const entityType = customer.businessInfo.entityType ?? 'default';
   errors.push(...missingDocuments(customer.id, documents, BUSINESS_DOCUMENTS[entityType] ?? BUSINESS_DOCUMENTS.default!));
-  errors.push(...documentOutcomes(documents));
+  errors.push(...documentOutcomes(documents, now));
   errors.push(...screening(customer.id, customer.businessInfo.taxId));
 
   const owners = ownersOf(tenant, customer.id);
@@ -130,22 +132,29 @@ function ownerErrors(tenant: TenantContext, owner: BeneficialOwner, now: number)
   }
   const documents = documentsHeldBy(tenant, owner.id);
   errors.push(...identityDocumentErrors(owner.id, documents));
-  errors.push(...documentOutcomes(documents));
+  errors.push(...documentOutcomes(documents, now));
   errors.push(...screening(owner.id, owner.personalInfo.identifier));
   return errors;
 }
 
-/** An identity document is required; a two-sided one needs both sides. */
+/**
+ * An identity document is required; a two-sided one needs both sides, each uploaded with its `side` (a side-less upload
+ * of a DRIVERS_LICENSE or NATIONAL_ID counts as neither).
+ */
 function identityDocumentErrors(holderId: string, documents: HeldDocument[]): VerificationError[] {
   const identity = documents.filter((d) => (IDENTITY_DOCUMENT_TYPES as readonly string[]).includes(d.documentType));
   if (identity.length === 0) return missingDocuments(holderId, documents, ['MISSING_IDENTITY_DOCUMENT']);
   const errors: VerificationError[] = [];
   for (const type of TWO_SIDED_DOCUMENT_TYPES) {
-    const sides = new Set(identity.filter((d) => d.documentType === type).map((d) => d.side));
-    if (sides.size === 1) {
-      const present = identity.find((d) => d.documentType === type)!;
-      const absent = sides.has('FRONT') ? 'BACK' : 'FRONT';
-      errors.push({ resourceId: present.id, type: 'INCOMPLETE_DOCUMENT', acceptedDocumentTypes: [type], reason: `the ${absent} side of the ${type} is missing` });
+    const ofType = identity.filter((d) => d.documentType === type);
+    if (ofType.length === 0) continue;
+    const sides = new Set(ofType.map((d) => d.side));
+    const absent = (['FRONT', 'BACK'] as const).filter((side) => !sides.has(side));
+    if (absent.length > 0) {
+      const reason = absent.length === 2
+        ? `upload each side of the ${type} with its side (FRONT, BACK)`
+        : `the ${absent[0]} side of the ${type} is missing`;
+      errors.push({ resourceId: ofType[0]!.id, type: 'INCOMPLETE_DOCUMENT', acceptedDocumentTypes: [type], reason });
     }
   }
   return errors;
@@ -160,18 +169,23 @@ function missingDocuments(holderId: string, documents: HeldDocument[], needed: r
     }));
 }
 
-/** Errors the sandbox triggers on uploaded documents (see the documents area's file-name markers). */
-function documentOutcomes(documents: HeldDocument[]): VerificationError[] {
-  return documents
-    .filter((d): d is HeldDocument & { sandboxOutcome: NonNullable<HeldDocument['sandboxOutcome']> } => d.sandboxOutcome !== undefined)
-    .map((d) => ({
-      resourceId: d.id, type: d.sandboxOutcome, acceptedDocumentTypes: [...categoryOf(d.documentType)],
-      reason: `document ${d.id} (${d.documentType}) failed review: ${d.sandboxOutcome}; upload a replacement`,
-    }));
+/** What review finds wrong with uploaded documents: the file-name markers of the sandbox, and dates (see reviewOutcomeOf). */
+function documentOutcomes(documents: HeldDocument[], now: number): VerificationError[] {
+  return documents.flatMap((d) => {
+    const outcome = reviewOutcomeOf(d, now);
+    if (outcome === undefined) return [];
+    const why = d.sandboxOutcome === undefined && outcome === 'EXPIRED_DOCUMENT'
+      ? `it is dated ${d.issuedOn}, more than 3 months ago`
+      : d.sandboxOutcome === undefined ? `it is dated ${d.issuedOn}, after today` : outcome;
+    return [{
+      resourceId: d.id, type: outcome, acceptedDocumentTypes: [...categoryOf(d.documentType)],
+      reason: `document ${d.id} (${d.documentType}) failed review: ${why}; upload a replacement`,
+    }];
+  });
 }
 
 function screening(resourceId: string, value: string | undefined): VerificationError[] {
-  const outcome = value === undefined ? undefined : lookupSuffix(APPLICANT_SCREENING, value.replace(/\D/g, ''));
+  const outcome = screeningOutcomeOf(value);
   return outcome ? [{ resourceId, type: outcome, reason: 'the applicant did not pass compliance screening' }] : [];
 }
 

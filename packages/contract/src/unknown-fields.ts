@@ -1,0 +1,117 @@
+import type { z } from 'zod';
+
+/** What {@link splitUnknownFields} found in a request value. */
+export interface UnknownFields<T = unknown> {
+  /** The value without the fields its schema does not know (a copy where anything was removed). */
+  readonly known: T;
+  /** Dot paths of the removed fields, e.g. `accountInfo.platformAccountId`, `supportedCurrencies.0.providerRequiredCustomerFields`. */
+  readonly paths: readonly string[];
+}
+
+type Def = {
+  type: string;
+  shape?: Record<string, z.ZodType>;
+  catchall?: z.ZodType;
+  options?: z.ZodType[];
+  discriminator?: string;
+  innerType?: z.ZodType;
+  in?: z.ZodType;
+  element?: z.ZodType;
+  valueType?: z.ZodType;
+  items?: z.ZodType[];
+  getter?: () => z.ZodType;
+};
+
+const defOf = (schema: z.ZodType): Def => (schema as unknown as { _zod: { def: Def } })._zod.def;
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/**
+ * Splits a request value into what its schema knows and the fields it does not (unknown fields, and read-only fields
+ * of a resource sent back in a request). Request schemas ignore such fields, as the reference service does; a platform
+ * in strict mode is told about them instead (a typo in a test is caught that way).
+ *
+ * Follows objects, arrays, records, optional/nullable/default wrappers, pipes and unions (a discriminated union by its
+ * discriminator, another union by the first option the value satisfies). A value the schema refuses for another reason
+ * is left as it is: validation reports that.
+ */
+export function splitUnknownFields<T>(schema: z.ZodType, value: T): UnknownFields<T> {
+  const paths: string[] = [];
+  const known = walk(schema, value, [], paths) as T;
+  return { known, paths };
+}
+
+function walk(schema: z.ZodType, value: unknown, path: readonly string[], out: string[]): unknown {
+  const def = defOf(schema);
+  switch (def.type) {
+    case 'object': {
+      if (!isPlainObject(value)) return value;
+      const shape = def.shape ?? {};
+      const open = def.catchall !== undefined && defOf(def.catchall).type !== 'never';
+      let copy: Record<string, unknown> | undefined;
+      for (const key of Object.keys(value)) {
+        const field = Object.hasOwn(shape, key) ? shape[key] : undefined;
+        if (field === undefined && !open) {
+          out.push([...path, key].join('.'));
+          copy ??= { ...value };
+          delete copy[key];
+          continue;
+        }
+        const inner = field ?? def.catchall!;
+        const next = walk(inner, value[key], [...path, key], out);
+        if (next !== value[key]) (copy ??= { ...value })[key] = next;
+      }
+      return copy ?? value;
+    }
+    case 'array': {
+      if (!Array.isArray(value) || def.element === undefined) return value;
+      let copy: unknown[] | undefined;
+      value.forEach((item, index) => {
+        const next = walk(def.element!, item, [...path, String(index)], out);
+        if (next !== item) (copy ??= [...value])[index] = next;
+      });
+      return copy ?? value;
+    }
+    case 'record': {
+      if (!isPlainObject(value) || def.valueType === undefined) return value;
+      let copy: Record<string, unknown> | undefined;
+      for (const [key, item] of Object.entries(value)) {
+        const next = walk(def.valueType, item, [...path, key], out);
+        if (next !== item) (copy ??= { ...value })[key] = next;
+      }
+      return copy ?? value;
+    }
+    case 'union': {
+      const option = unionOption(def, value);
+      return option ? walk(option, value, path, out) : value;
+    }
+    case 'optional':
+    case 'nullable':
+    case 'default':
+    case 'prefault':
+    case 'readonly':
+    case 'catch':
+    case 'nonoptional':
+      return value === undefined || value === null || def.innerType === undefined ? value : walk(def.innerType, value, path, out);
+    case 'pipe':
+      return def.in === undefined ? value : walk(def.in, value, path, out);
+    case 'lazy':
+      return def.getter === undefined ? value : walk(def.getter(), value, path, out);
+    default:
+      return value;
+  }
+}
+
+/** The option of a union that describes `value`: by discriminator, else the first the value satisfies. */
+function unionOption(def: Def, value: unknown): z.ZodType | undefined {
+  const options = def.options ?? [];
+  if (def.discriminator !== undefined) {
+    if (!isPlainObject(value)) return undefined;
+    const tag = value[def.discriminator];
+    return options.find((option) => {
+      const values = (option as unknown as { _zod: { propValues?: Record<string, Set<unknown>> } })._zod.propValues?.[def.discriminator!];
+      return values?.has(tag) === true;
+    });
+  }
+  return options.find((option) => option.safeParse(value).success);
+}
