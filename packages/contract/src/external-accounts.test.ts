@@ -53,7 +53,7 @@ describe('account info validation', () => {
       .toEqual(['accountInfo.beneficiary.countryOfResidence']);
     // The wallet form has no email: it is ignored, not refused.
     const withEmail = create({ accountType: 'SOLANA_WALLET', address: '7xKX', beneficiary: { ...person, countryOfResidence: 'FR', email: 'a@b.co' } }, 'USDC');
-    expect(withEmail.success && withEmail.data.accountInfo.beneficiary).toEqual({ ...person, countryOfResidence: 'FR' });
+    expect(withEmail.success && (withEmail.data.accountInfo as { beneficiary?: unknown }).beneficiary).toEqual({ ...person, countryOfResidence: 'FR' });
   });
 
   it('applies currency-specific beneficiary rules (JMD requires address and phone, COP allows documentType)', () => {
