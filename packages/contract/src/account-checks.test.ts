@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   base58Decode, checkAccountInfo, isValidAbaRoutingNumber, isValidBolt11Invoice, isValidClabe, isValidEvmAddress, isValidIban,
-  isValidIfsc, isValidLightningAddress, isValidSolanaAddress, isValidSortCode, isValidSparkAddress, isValidTronAddress, toEip55,
+  isValidIfsc, isValidLightningAddress, isValidSolanaAddress, isValidSortCode, isValidSparkAddress, isValidSparkChecksum, isValidTronAddress, toEip55,
+  SPARK_ADDRESS_PREFIXES,
 } from './account-checks.js';
 
 describe('IBAN', () => {
@@ -76,12 +77,48 @@ describe('Solana, Tron, Spark addresses', () => {
     expect(isValidTronAddress('TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6')).toBe(false);
     expect(isValidTronAddress('0x52908400098527886E0F7030069857D2E4169EE7')).toBe(false);
   });
-  it('Spark', () => {
-    expect(isValidSparkAddress('sp1pgss9qx8dmw3ayhvnygf6fy6ewcdz3xwdme3vvs6ljwe0knylqdl6s8mpzhlfm')).toBe(true);
-    expect(isValidSparkAddress('sprt1pgss9qx8dmw3ayhvnygf6fy6ewcdz3xwdme3vvs6ljwe0knylqdl6s8')).toBe(true);
+});
+
+describe('Spark addresses', () => {
+  // Real addresses from the Spark SDK's tests and, for every network, the address of the secp256k1 generator point.
+  const real = [
+    'spark1pgss9qg3vdslzmt2name9v550skuvlu6lj5xt9sly90k7p0gxughlqv023jqmc',
+    'sp1pgssxwh6hznfdc3c0cuqrhgttder539d52a0rqcf34amge69huh664gd2ew787',
+    'sparkrt1pgssx5us3wkqjza8g80xz3a9gznx25msq6g3ty8exfym9q3ahcv86vsnxxdy83',
+    'sprt1pgssx63fa5g6uyv450rajp5ndwy9laxzpsp9e37su58jddmcdsvhgm5n7y0ud6',
+    'sparkl1pgss9qesd8kc9a00ql56lgm56aylsmygg90yahqxp8tmp7ltdhje98zwv6zmy8',
+    'spl1pgss9qesd8kc9a00ql56lgm56aylsmygg90yahqxp8tmp7ltdhje98zwz5qc3h',
+    'sparkt1pgssy7d7vel0nh9m4326qc54e6rskpczn07dktww9rv4nu5ptvt0s9ucr4k6m4',
+    'sparks1pgssy7d7vel0nh9m4326qc54e6rskpczn07dktww9rv4nu5ptvt0s9uc9yhxtx',
+    'spt1pgssy7d7vel0nh9m4326qc54e6rskpczn07dktww9rv4nu5ptvt0s9ucdm5ew9',
+    'sps1pgssy7d7vel0nh9m4326qc54e6rskpczn07dktww9rv4nu5ptvt0s9uct2497k',
+  ];
+
+  it('accepts every current and legacy prefix, and a real address always passes its checksum', () => {
+    expect(new Set(real.map((a) => a.slice(0, a.lastIndexOf('1')))).size).toBe(SPARK_ADDRESS_PREFIXES.length);
+    for (const address of real) {
+      expect(isValidSparkAddress(address), address).toBe(true);
+      expect(isValidSparkChecksum(address), address).toBe(true);
+      expect(isValidSparkChecksum(address.toUpperCase()), address).toBe(true);
+    }
+  });
+
+  it('catches a typo in any single character with the bech32m checksum', () => {
+    const address = real[0]!;
+    const data = address.indexOf('1') + 1;
+    for (let i = data; i < address.length; i++) {
+      const typo = address.slice(0, i) + (address[i] === 'q' ? 'p' : 'q') + address.slice(i + 1);
+      expect(isValidSparkAddress(typo)).toBe(true); // still well formed…
+      expect(isValidSparkChecksum(typo), typo).toBe(false); // …but the checksum catches it
+    }
+  });
+
+  it('refuses what is not a Spark address by form', () => {
     expect(isValidSparkAddress('bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq')).toBe(false);
+    expect(isValidSparkAddress('sparkx1pgssy7d7vel0nh9m4326qc54e6rskpczn07dktw')).toBe(false); // unknown network
     expect(isValidSparkAddress('sp1bbbbbbbbbbbbbbbbbbbbbbbbbbbbb')).toBe(false); // b is not bech32
     expect(isValidSparkAddress('sp1Pgss9qx8dmw3ayhvnygf6fy6ewcdz3xwdme3')).toBe(false); // mixed case
+    expect(isValidSparkAddress('spark1')).toBe(false);
   });
 });
 
@@ -89,30 +126,58 @@ describe('Lightning', () => {
   const invoice = 'lnbc2500u1pvjluezpp5qqqsyqcyq5rqwzqfqqqsyqcyq5rqwzqfqqqsyqcyq5rqwzqfqypqdq5xysxxatsyp3k7enxv4jsxqzpu';
   it('invoices', () => {
     expect(isValidBolt11Invoice(invoice)).toBe(true);
-    expect(isValidBolt11Invoice(invoice.replace('lnbc', 'lntb'))).toBe(true);
+    for (const network of ['lntb', 'lnbcrt', 'lntbs']) expect(isValidBolt11Invoice(invoice.replace('lnbc', network)), network).toBe(true);
     expect(isValidBolt11Invoice(invoice.toUpperCase())).toBe(true);
-    expect(isValidBolt11Invoice(invoice.replace('lnbc', 'lnxy'))).toBe(false);
+    expect(isValidBolt11Invoice(invoice.replace('lnbc', 'bc'))).toBe(false);
     expect(isValidBolt11Invoice('lnbc1short')).toBe(false);
   });
   it('lightning addresses', () => {
     expect(isValidLightningAddress('alice@getalby.com')).toBe(true);
-    expect(isValidLightningAddress('alice@localhost')).toBe(false);
+    expect(isValidLightningAddress('alice@localhost:8080')).toBe(true);
     expect(isValidLightningAddress('alice')).toBe(false);
+    expect(isValidLightningAddress('a@b@c')).toBe(false);
   });
 });
 
 describe('checkAccountInfo', () => {
-  it('lists every invalid field at once', () => {
-    expect(checkAccountInfo('USD_ACCOUNT', { accountNumber: '1234', routingNumber: '021000022', intermediaryRoutingNumber: '011000016' }))
+  // Values from the reference's own documentation: a lenient platform must take every one.
+  const documented = {
+    USD_ACCOUNT: { accountNumber: '12345678901', routingNumber: '123456789' },
+    MXN_ACCOUNT: { clabeNumber: '123456789012345678' },
+    DKK_ACCOUNT: { iban: 'DK1234567890123456' },
+    ETHEREUM_WALLET: { address: '0xAbCDEF1234567890aBCdEf1234567890ABcDef12' },
+    SPARK_WALLET: { address: 'spark1pgssyuuuhnrrdjswal5c3s3rafw9w3y5dd4cjy3duxlf7hjzkp0rqx6dj6mrhu' },
+    SOLANA_WALLET: { address: '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU' },
+    // SPEC §4.6 magic suffixes: values no checksum passes.
+    TRON_WALLET: { address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjL002' },
+  } as const;
+
+  it('accepts the reference\'s documented values and magic-suffix wallets on a lenient platform', () => {
+    for (const [type, info] of Object.entries(documented)) expect(checkAccountInfo(type, info), type).toEqual([]);
+  });
+
+  it('checks checksums on a strict platform, listing every invalid field at once', () => {
+    const strict = Object.entries(documented).map(([type, info]) => [type, checkAccountInfo(type, info, { strict: true }).map((e) => e.field)]);
+    expect(Object.fromEntries(strict)).toEqual({
+      USD_ACCOUNT: ['accountInfo.routingNumber'], MXN_ACCOUNT: ['accountInfo.clabeNumber'], DKK_ACCOUNT: ['accountInfo.iban'],
+      ETHEREUM_WALLET: ['accountInfo.address'], SPARK_WALLET: ['accountInfo.address'], SOLANA_WALLET: [], TRON_WALLET: ['accountInfo.address'],
+    });
+    expect(checkAccountInfo('USD_ACCOUNT', { accountNumber: '1234', routingNumber: '021000022', intermediaryRoutingNumber: '011000016' }, { strict: true }))
       .toEqual([
         { field: 'accountInfo.routingNumber', message: expect.any(String) },
         { field: 'accountInfo.intermediaryRoutingNumber', message: expect.any(String) },
       ]);
   });
+
+  it('checks the form on every platform', () => {
+    expect(checkAccountInfo('ETHEREUM_WALLET', { address: '0x1234' })).toEqual([{ field: 'accountInfo.address', message: expect.stringContaining('40 hex') }]);
+    expect(checkAccountInfo('SPARK_WALLET', { address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' })[0]?.message).toContain('spark1…');
+    expect(checkAccountInfo('GBP_ACCOUNT', { sortCode: '04-00' })).toHaveLength(1);
+  });
+
   it('passes valid data and ignores absent fields', () => {
-    expect(checkAccountInfo('USD_ACCOUNT', { accountNumber: '1234', routingNumber: '021000021' })).toEqual([]);
-    expect(checkAccountInfo('EUR_ACCOUNT', { iban: 'DE89370400440532013000' })).toEqual([]);
-    expect(checkAccountInfo('MXN_ACCOUNT', { clabeNumber: '002010077777777772' })).toHaveLength(1);
-    expect(checkAccountInfo('NGN_ACCOUNT', { accountNumber: '0123456789' })).toEqual([]);
+    expect(checkAccountInfo('USD_ACCOUNT', { accountNumber: '1234', routingNumber: '021000021' }, { strict: true })).toEqual([]);
+    expect(checkAccountInfo('EUR_ACCOUNT', { iban: 'DE89370400440532013000' }, { strict: true })).toEqual([]);
+    expect(checkAccountInfo('NGN_ACCOUNT', { accountNumber: '0123456789' }, { strict: true })).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 /**
- * Checks on account identifiers that go beyond the schema patterns (issue 4 item 2): checksums and formats.
- * Small pure functions, shared by the engine (the `check` hook of the external-account bindings) and clients.
- * Each returns true when the value is valid.
+ * Checks on account identifiers beyond the schema patterns: formats every platform gets, and checksums only a platform
+ * in strict mode gets (see {@link ACCOUNT_CHECKSUM_CHECKS} for why). Small pure functions, shared by the engine (the
+ * `check` hook of the external-account bindings) and clients. Each returns true when the value is valid.
  */
 import { sha256 } from '@noble/hashes/sha2.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
@@ -101,27 +101,68 @@ export function isValidTronAddress(value: string): boolean {
   return checksum.every((byte, i) => byte === bytes[21 + i]);
 }
 
+const BECH32_ALPHABET = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
 const BECH32_CHARS = '[02-9ac-hj-np-z]';
+/** The bech32m checksum constant (BIP-350). */
+const BECH32M_CONST = 0x2bc830a3;
+
+/** BIP-173 polymod over a bech32 human-readable part and data words (checksum included). */
+function bech32Polymod(hrp: string, words: readonly number[]): number {
+  const generators = [0x3b6a57b2, 0x26508e6d, 0x1ea119fa, 0x3d4233dd, 0x2a1462b3];
+  const values = [...[...hrp].map((c) => c.charCodeAt(0) >> 5), 0, ...[...hrp].map((c) => c.charCodeAt(0) & 31), ...words];
+  let chk = 1;
+  for (const value of values) {
+    const top = chk >>> 25;
+    chk = ((chk & 0x1ffffff) << 5) ^ value;
+    for (let i = 0; i < 5; i++) if ((top >>> i) & 1) chk ^= generators[i]!;
+  }
+  return chk >>> 0;
+}
 
 /**
- * Spark address, by format: a bech32m string with a Spark prefix (`sp` mainnet, `spt` testnet, `sprt` regtest,
- * `sps` signet, `spl` local), separator `1`, and a data part of the bech32 alphabet, all lowercase or all uppercase.
- * Railyard checks the format only, not the bech32m checksum.
+ * The human-readable prefixes of Spark addresses, every network: `spark` (mainnet), `sparkt` (testnet), `sparkrt`
+ * (regtest), `sparks` (signet), `sparkl` (local), and the legacy `sp`, `spt`, `sprt`, `sps`, `spl` that older wallets
+ * still show. Both forms encode the same key.
  */
-export function isValidSparkAddress(value: string): boolean {
-  if (value !== value.toLowerCase() && value !== value.toUpperCase()) return false;
-  return new RegExp(`^(sp|spt|sprt|sps|spl)1${BECH32_CHARS}{20,}$`).test(value.toLowerCase());
+export const SPARK_ADDRESS_PREFIXES = ['spark', 'sparkt', 'sparkrt', 'sparks', 'sparkl', 'sp', 'spt', 'sprt', 'sps', 'spl'] as const;
+
+/** The prefix and data part of a Spark address, or undefined when it is not one by form. */
+function sparkParts(value: string): { hrp: string; data: string } | undefined {
+  if (value.length > 1024 || (value !== value.toLowerCase() && value !== value.toUpperCase())) return undefined;
+  const lower = value.toLowerCase();
+  // The separator is the last '1': the data part's alphabet has none.
+  const separator = lower.lastIndexOf('1');
+  const hrp = lower.slice(0, separator);
+  const data = lower.slice(separator + 1);
+  if (!(SPARK_ADDRESS_PREFIXES as readonly string[]).includes(hrp) || !new RegExp(`^${BECH32_CHARS}{6,}$`).test(data)) return undefined;
+  return { hrp, data };
 }
 
-/** BOLT11 invoice, by format: `lnbc` (mainnet) or `lntb` (testnet), then amount/separator/data in the bech32 alphabet. */
+/**
+ * Spark address, by form: a Spark prefix of any network (current or legacy), the separator `1`, and a data part in the
+ * bech32 alphabet, all lowercase or all uppercase. The checksum is left to {@link isValidSparkChecksum}.
+ */
+export const isValidSparkAddress = (value: string): boolean => sparkParts(value) !== undefined;
+
+/** A Spark address whose bech32m checksum (BIP-350) holds: a typo in any character is caught. */
+export function isValidSparkChecksum(value: string): boolean {
+  const parts = sparkParts(value);
+  if (!parts) return false;
+  const words = [...parts.data].map((c) => BECH32_ALPHABET.indexOf(c));
+  return bech32Polymod(parts.hrp, words) === BECH32M_CONST;
+}
+
+/** BOLT11 invoice, by form: `ln` and a network/amount part (any network), separator `1`, data in the bech32 alphabet. */
 export function isValidBolt11Invoice(value: string): boolean {
   if (value !== value.toLowerCase() && value !== value.toUpperCase()) return false;
-  return new RegExp(`^ln(bc|tb)[0-9]*[munp]?1${BECH32_CHARS}{20,}$`).test(value.toLowerCase());
+  return new RegExp(`^ln[a-z0-9]*1${BECH32_CHARS}{6,}$`).test(value.toLowerCase());
 }
 
-/** Lightning address (LUD-16): user@domain with a dotted domain. */
-export const isValidLightningAddress = (value: string): boolean =>
-  /^[a-z0-9\-_.+]+@([a-z0-9-]+\.)+[a-z0-9-]{2,}$/i.test(value) && value.length <= 320;
+/** Lightning address (LUD-16): a user name, `@`, and the host of its service. */
+export const isValidLightningAddress = (value: string): boolean => /^[^@\s]+@[^@\s]+$/.test(value);
+
+/** EVM address by form: 0x and 40 hex digits, in any case (the EIP-55 checksum of mixed case is a strict check). */
+export const isEvmAddress = (value: string): boolean => /^0x[0-9a-fA-F]{40}$/.test(value);
 
 type Check = { readonly test: (value: string) => boolean; readonly message: string };
 const IBAN: Check = { test: isValidIban, message: 'must be a valid IBAN (country length and mod-97 checksum)' };
@@ -129,15 +170,43 @@ const ABA: Check = { test: isValidAbaRoutingNumber, message: 'must be a valid AB
 const CLABE: Check = { test: isValidClabe, message: 'must be a valid CLABE (check digit)' };
 const SORT_CODE: Check = { test: isValidSortCode, message: 'must be a UK sort code of six digits' };
 const IFSC: Check = { test: isValidIfsc, message: 'must be an IFSC code (4 letters, 0, 6 alphanumerics)' };
-const EVM: Check = { test: isValidEvmAddress, message: 'must be 0x followed by 40 hex digits, EIP-55 checksummed if mixed case' };
+const EVM: Check = { test: isEvmAddress, message: 'must be 0x followed by 40 hex digits' };
+const EIP55: Check = { test: isValidEvmAddress, message: 'must match its EIP-55 checksum when written in mixed case' };
 const SOLANA: Check = { test: isValidSolanaAddress, message: 'must be a base58 Solana address of 32 bytes' };
 const TRON: Check = { test: isValidTronAddress, message: 'must be a base58check Tron address starting with T' };
-const SPARK: Check = { test: isValidSparkAddress, message: 'must be a Spark address (sp1…)' };
-const BOLT11: Check = { test: isValidBolt11Invoice, message: 'must be a BOLT11 invoice starting with lnbc or lntb' };
+const SPARK: Check = {
+  test: isValidSparkAddress,
+  message: `must be a Spark address: ${SPARK_ADDRESS_PREFIXES.map((p) => `${p}1…`).join(', ')}`,
+};
+const SPARK_CHECKSUM: Check = { test: isValidSparkChecksum, message: 'must carry a valid bech32m checksum (a character is mistyped)' };
+const BOLT11: Check = { test: isValidBolt11Invoice, message: 'must be a BOLT11 invoice such as lnbc…, lntb… or lnbcrt…' };
 const LIGHTNING_ADDRESS: Check = { test: isValidLightningAddress, message: 'must be a lightning address such as name@domain.com' };
 
-/** Which accountInfo fields get which check, per accountType (types not listed have only their schema patterns). */
-export const ACCOUNT_FIELD_CHECKS: Readonly<Record<string, Readonly<Record<string, Check>>>> = {
+type FieldChecks = Readonly<Record<string, Readonly<Record<string, Check>>>>;
+
+/**
+ * Checks of the form of an identifier, per accountType: what every platform gets. They accept every value the
+ * reference's documentation shows (REFERENCE §3 has the patterns; the schemas check those).
+ */
+export const ACCOUNT_FORMAT_CHECKS: FieldChecks = {
+  GBP_ACCOUNT: { sortCode: SORT_CODE },
+  INR_ACCOUNT: { ifsc: IFSC },
+  BASE_WALLET: { address: EVM },
+  ETHEREUM_WALLET: { address: EVM },
+  POLYGON_WALLET: { address: EVM },
+  PLASMA_WALLET: { address: EVM },
+  SPARK_WALLET: { address: SPARK },
+  LIGHTNING: { invoice: BOLT11, lightningAddress: LIGHTNING_ADDRESS },
+  LIGHTNING_ACCOUNT: { invoice: BOLT11, lightningAddress: LIGHTNING_ADDRESS },
+};
+
+/**
+ * Checksums, per accountType: only for a platform in strict mode. The reference's own examples fail several of them
+ * (routing number 123456789, CLABE 123456789012345678, a mixed-case EVM address, a Spark address), and its wallets and
+ * SPEC §4.6's magic suffixes (an address ending in 002) need values no checksum would pass, so a lenient platform
+ * accepts them all.
+ */
+export const ACCOUNT_CHECKSUM_CHECKS: FieldChecks = {
   AED_ACCOUNT: { iban: IBAN },
   DKK_ACCOUNT: { iban: IBAN },
   EGP_ACCOUNT: { iban: IBAN },
@@ -145,31 +214,35 @@ export const ACCOUNT_FIELD_CHECKS: Readonly<Record<string, Readonly<Record<strin
   ILS_ACCOUNT: { iban: IBAN },
   PKR_ACCOUNT: { iban: IBAN },
   SWIFT_ACCOUNT: { iban: IBAN },
-  GBP_ACCOUNT: { sortCode: SORT_CODE },
-  INR_ACCOUNT: { ifsc: IFSC },
   MXN_ACCOUNT: { clabeNumber: CLABE },
   USD_ACCOUNT: { routingNumber: ABA, intermediaryRoutingNumber: ABA },
-  BASE_WALLET: { address: EVM },
-  ETHEREUM_WALLET: { address: EVM },
-  POLYGON_WALLET: { address: EVM },
-  PLASMA_WALLET: { address: EVM },
+  BASE_WALLET: { address: EIP55 },
+  ETHEREUM_WALLET: { address: EIP55 },
+  POLYGON_WALLET: { address: EIP55 },
+  PLASMA_WALLET: { address: EIP55 },
   SOLANA_WALLET: { address: SOLANA },
-  SPARK_WALLET: { address: SPARK },
+  SPARK_WALLET: { address: SPARK_CHECKSUM },
   TRON_WALLET: { address: TRON },
-  LIGHTNING: { invoice: BOLT11, lightningAddress: LIGHTNING_ADDRESS },
-  LIGHTNING_ACCOUNT: { invoice: BOLT11, lightningAddress: LIGHTNING_ADDRESS },
 };
 
 /**
- * Every invalid field of an accountInfo at once, as field errors (`accountInfo.<field>`). Fields that are absent or
- * not strings are left to the schema.
+ * Every invalid field of an accountInfo at once, as field errors (`accountInfo.<field>`): the format checks, and the
+ * checksums too when `strict`. A field fails at most once (the first check it fails). Fields that are absent or not
+ * strings are left to the schema.
  */
-export function checkAccountInfo(accountType: string, accountInfo: Readonly<Record<string, unknown>>, prefix = 'accountInfo'): FieldError[] {
-  const checks = ACCOUNT_FIELD_CHECKS[accountType] ?? {};
-  const errors: FieldError[] = [];
-  for (const [field, check] of Object.entries(checks)) {
-    const value = accountInfo[field];
-    if (typeof value === 'string' && !check.test(value)) errors.push({ field: `${prefix}.${field}`, message: check.message });
+export function checkAccountInfo(
+  accountType: string,
+  accountInfo: Readonly<Record<string, unknown>>,
+  options: { strict?: boolean; prefix?: string } = {},
+): FieldError[] {
+  const prefix = options.prefix ?? 'accountInfo';
+  const tables = options.strict ? [ACCOUNT_FORMAT_CHECKS, ACCOUNT_CHECKSUM_CHECKS] : [ACCOUNT_FORMAT_CHECKS];
+  const errors = new Map<string, FieldError>();
+  for (const table of tables) {
+    for (const [field, check] of Object.entries(table[accountType] ?? {})) {
+      const value = accountInfo[field];
+      if (typeof value === 'string' && !errors.has(field) && !check.test(value)) errors.set(field, { field: `${prefix}.${field}`, message: check.message });
+    }
   }
-  return errors;
+  return [...errors.values()];
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Address, CountryCode, CurrencyCode, Email, IsoDate, PhoneNumber, Timestamp, resourceId } from './common.js';
+import { Address, CountryCode, CurrencyCode, Email, IsoDate, Timestamp, resourceId } from './common.js';
 import { CustomerId } from './customers.js';
 import { defineEndpoint } from './endpoint.js';
 import { PageQuery, pageOf } from './pagination.js';
@@ -67,16 +67,21 @@ type Mode = 'request' | 'response';
 type Shape = Readonly<Record<string, z.ZodType>>;
 const objectFor = <S extends Shape>(_mode: Mode, shape: S) => z.object(shape) as unknown as z.ZodObject<{ -readonly [K in keyof S]: S[K] }, z.core.$strip>;
 
+/** Text with the length limit REFERENCE §3 states for the field. */
 const text = (max = 255) => z.string().min(1).max(max);
+/** Text whose length the reference does not limit. */
+const anyText = z.string().min(1);
+/** A beneficiary's phone number: REFERENCE §3's generic pattern. */
+const beneficiaryPhone = z.string().regex(/^\+[0-9]{6,14}$/, { message: 'must be a phone number of the form +<digits>' });
 const beneficiaryType = <T extends 'INDIVIDUAL' | 'BUSINESS'>(type: T) => z.literal(type);
 
 const individualFields = {
   beneficiaryType: beneficiaryType('INDIVIDUAL'),
-  fullName: text(),
+  fullName: anyText,
   birthDate: IsoDate.optional(),
   nationality: CountryCode.optional(),
   email: Email.optional(),
-  phoneNumber: PhoneNumber.optional(),
+  phoneNumber: beneficiaryPhone.optional(),
   countryOfResidence: CountryCode.optional(),
   address: Address.optional(),
 };
@@ -84,11 +89,11 @@ type IndividualField = 'birthDate' | 'nationality' | 'email' | 'phoneNumber' | '
 
 const businessFields = {
   beneficiaryType: beneficiaryType('BUSINESS'),
-  legalName: text(),
-  registrationNumber: text(100).optional(),
-  taxId: text(50).optional(),
+  legalName: anyText,
+  registrationNumber: anyText.optional(),
+  taxId: anyText.optional(),
   email: Email.optional(),
-  phoneNumber: PhoneNumber.optional(),
+  phoneNumber: beneficiaryPhone.optional(),
   countryOfResidence: CountryCode.optional(),
   address: Address.optional(),
 };
@@ -183,8 +188,8 @@ const fiat = <R extends Shape, O extends Shape, const P extends readonly [Paymen
 ) => ({ required, optional, paymentRails, beneficiary: (beneficiary ?? STANDARD_BENEFICIARY) as B });
 
 const wallet = () => ({
-  required: { address: text(512) },
-  optional: { vaspName: text() },
+  required: { address: anyText },
+  optional: { vaspName: anyText },
   paymentRails: [] as const,
   beneficiary: WALLET_BENEFICIARY,
 });
@@ -262,9 +267,10 @@ export const ACCOUNT_INFO_TABLE = {
   XOF_ACCOUNT: fiat({ phoneNumber, provider, region: z.enum(['BJ', 'CI', 'SN', 'TG']) }, none, ['MOBILE_MONEY']),
   ZAR_ACCOUNT: fiat({ accountNumber: digits(9, 13), bankName }, none, ['BANK_TRANSFER']),
   ZMW_ACCOUNT: mobileMoney(phoneIn('260', '9')),
-  SWIFT_ACCOUNT: fiat({ country: CountryCode, swiftCode, bankName }, { accountNumber, iban: iban(/^[A-Z]{2}[0-9]{2}[A-Za-z0-9]{11,30}$/) }, ['SWIFT']),
-  // Railyard: ILS_ACCOUNT is listed by SPEC §2.1 but has no row in REFERENCE §3; treated as an IBAN bank transfer.
-  ILS_ACCOUNT: fiat({ iban: iban(/^IL[0-9]{21}$/) }, { swiftCode, bankName }, ['BANK_TRANSFER']),
+  // REFERENCE §3 gives the SWIFT iban no pattern (IBAN-only corridors such as BR and GB).
+  SWIFT_ACCOUNT: fiat({ country: CountryCode, swiftCode, bankName }, { accountNumber, iban: anyText }, ['SWIFT']),
+  // ILS_ACCOUNT is listed by SPEC §2.1 without fields (REFERENCE §3 has no row): every bank detail is optional.
+  ILS_ACCOUNT: fiat({}, { iban: anyText, accountNumber, bankName, swiftCode, bankCode: anyText, branchCode: anyText }, ['BANK_TRANSFER']),
   BASE_WALLET: wallet(),
   ETHEREUM_WALLET: wallet(),
   POLYGON_WALLET: wallet(),
@@ -274,7 +280,7 @@ export const ACCOUNT_INFO_TABLE = {
   TRON_WALLET: wallet(),
   LIGHTNING: {
     required: none,
-    optional: { invoice: text(4096), bolt12: text(4096), lightningAddress: text(320) },
+    optional: { invoice: anyText, bolt12: anyText, lightningAddress: anyText },
     paymentRails: [] as const,
     beneficiary: null,
     check: exactlyOneLightningDestination,
@@ -398,7 +404,7 @@ export type ExternalAccount = z.infer<typeof ExternalAccount>;
 
 const platformAccountFields = {
   currency: CurrencyCode,
-  platformAccountId: text(),
+  platformAccountId: anyText,
   ownershipType: OwnershipType.optional(),
   accountInfo: ExternalAccountInfoRequest,
 };
@@ -438,7 +444,7 @@ export type OwnershipChallenge = z.infer<typeof OwnershipChallenge>;
  * for EVM chains, base64 for Bitcoin, base58 Ed25519 for Solana). `signatureScheme` is Bitcoin only, `bip137` by default.
  */
 export const OwnershipVerifyRequest = z
-  .object({ signature: z.string().min(1).max(1024), signatureScheme: z.enum(['bip137', 'electrum']).optional() })
+  .object({ signature: z.string().min(1), signatureScheme: z.enum(['bip137', 'electrum']).optional() })
   .meta({ id: 'OwnershipVerifyRequest' });
 export type OwnershipVerifyRequest = z.input<typeof OwnershipVerifyRequest>;
 

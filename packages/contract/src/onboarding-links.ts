@@ -17,14 +17,24 @@ export const CONTACT_CODE_TTL_MS = 10 * 60 * 1000;
 
 /** `POST /customers/{customerId}/verify-email/confirm` and `…/verify-phone/confirm`. */
 export const ContactVerificationConfirmRequest = z
-  .object({ code: z.string().min(1, { message: 'must not be empty' }).max(32) })
+  .object({ code: z.string().min(1, { message: 'must not be empty' }) })
   .meta({ id: 'ContactVerificationConfirmRequest' });
 export type ContactVerificationConfirmRequest = z.input<typeof ContactVerificationConfirmRequest>;
 
-/** Hosts for which a plain-http `redirectUri` is accepted (local development). */
-export const LOCAL_REDIRECT_HOSTS = ['localhost', '127.0.0.1', '[::1]'] as const;
+/** Hosts for which a plain-http `redirectUri` is accepted (local development), beside `*.localhost` and private addresses. */
+export const LOCAL_REDIRECT_HOSTS = ['localhost', '127.0.0.1', '[::1]', '0.0.0.0', 'host.docker.internal'] as const;
 
-/** True when `value` is an https URL, or an http URL on a local development host. */
+/** A host of local development: a loopback or private address, `*.localhost`, `*.local`, or one of {@link LOCAL_REDIRECT_HOSTS}. */
+export function isLocalDevelopmentHost(hostname: string): boolean {
+  if ((LOCAL_REDIRECT_HOSTS as readonly string[]).includes(hostname)) return true;
+  if (/\.(localhost|local)$/.test(hostname)) return true;
+  const octets = /^(\d{1,3})\.(\d{1,3})\.\d{1,3}\.\d{1,3}$/.exec(hostname);
+  if (!octets) return false;
+  const [a, b] = [Number(octets[1]), Number(octets[2])];
+  return a === 127 || a === 10 || (a === 192 && b === 168) || (a === 172 && b >= 16 && b <= 31);
+}
+
+/** True when `value` is an https URL, or an http URL on a local development host (REFERENCE §2.1). */
 export function isAcceptedRedirectUri(value: string): boolean {
   let url: URL;
   try {
@@ -32,22 +42,23 @@ export function isAcceptedRedirectUri(value: string): boolean {
   } catch {
     return false;
   }
-  if (url.username !== '' || url.password !== '') return false;
   if (url.protocol === 'https:') return true;
-  return url.protocol === 'http:' && (LOCAL_REDIRECT_HOSTS as readonly string[]).includes(url.hostname);
+  return url.protocol === 'http:' && isLocalDevelopmentHost(url.hostname);
 }
 
-/** Where the customer's browser goes once the hosted flow finishes: https, or http on localhost / 127.0.0.1 for local development. */
+/** Where the customer's browser goes once the hosted flow finishes: https, or http on a local host for local development. */
 export const RedirectUri = z
   .string()
-  .max(2048)
   .refine(isAcceptedRedirectUri, {
-    message: 'must be an absolute https URL (http is accepted only for localhost or 127.0.0.1, for local development)',
+    message: 'must be an absolute https URL (http is accepted only for local development: localhost, *.localhost, private addresses)',
     params: { constraint: { format: 'url' } },
   });
 
-/** `POST /customers/{customerId}/kyc-link` body. */
-export const KycLinkCreateRequest = z.object({ redirectUri: RedirectUri }).meta({ id: 'KycLinkCreateRequest' });
+/**
+ * `POST /customers/{customerId}/kyc-link` body, itself optional. Without `redirectUri` the hosted flow ends on a page
+ * that tells the customer they are done.
+ */
+export const KycLinkCreateRequest = z.object({ redirectUri: RedirectUri.optional() }).meta({ id: 'KycLinkCreateRequest' });
 export type KycLinkCreateRequest = z.input<typeof KycLinkCreateRequest>;
 
 /** Identity-verification providers of hosted links (REFERENCE §2.1). */
@@ -132,7 +143,7 @@ export const kycLinkEndpoints = {
       '409 while a contact channel in contactVerification is not VERIFIED. Send an Idempotency-Key to retry safely. ' +
       'Being redirected to redirectUri means only that the customer finished the flow; decisions arrive by webhook or on the customer.',
     params: CustomerPath,
-    body: KycLinkCreateRequest,
+    body: KycLinkCreateRequest, bodyOptional: true,
     response: { status: 201, description: 'The link', schema: KycLink },
     errors: [409, 410],
   }),

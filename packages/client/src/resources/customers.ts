@@ -111,9 +111,10 @@ export class Customers extends APIResource {
    * Creates a single-use hosted verification link (KYC or KYB), valid for 30 minutes. Each call is a fresh link, sent
    * with an `Idempotency-Key` (generated unless given) so a retry returns the same one. Rejects with a
    * {@link ConflictError} while a contact channel is not VERIFIED. The customer's return to `redirectUri` means only
-   * that the flow finished: the decision arrives by webhook or on the customer.
+   * that the flow finished: the decision arrives by webhook or on the customer. Without `redirectUri` the flow ends on
+   * a page of its own.
    */
-  createKycLink(customerId: string, body: KycLinkCreateParams, options?: RequestOptions): APIPromise<KycLink> {
+  createKycLink(customerId: string, body: KycLinkCreateParams = {}, options?: RequestOptions): APIPromise<KycLink> {
     return this._client.call(kycLinkEndpoints.createKycLink, { params: { customerId }, body }, options);
   }
 }

@@ -39,18 +39,25 @@ const OVERRIDES: Record<string, Record<string, unknown>> = {
   BASE_WALLET: { address: '0x52908400098527886E0F7030069857D2E4169EE7' }, ETHEREUM_WALLET: { address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' },
   POLYGON_WALLET: { address: '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359' }, PLASMA_WALLET: { address: '0x52908400098527886e0f7030069857d2e4169ee7' },
   SOLANA_WALLET: { address: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v' }, TRON_WALLET: { address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' },
-  SPARK_WALLET: { address: 'sp1pgss9qx8dmw3ayhvnygf6fy6ewcdz3xwdme3vvs6ljwe0knylqdl6s8mpzhlfm' },
+  SPARK_WALLET: { address: 'spark1pgss9qg3vdslzmt2name9v550skuvlu6lj5xt9sly90k7p0gxughlqv023jqmc' },
   LIGHTNING: { lightningAddress: 'alice@getalby.com' },
 };
-/** A field of each type to break (with a value that passes the schema pattern where there is one) and the expected field. */
+/** A field of each type to break by its form (every platform refuses it), and the expected field. */
 const BREAK: Record<string, [string, unknown]> = {
+  USD_ACCOUNT: ['routingNumber', '02100002'], EUR_ACCOUNT: ['iban', 'DE8937'], MXN_ACCOUNT: ['clabeNumber', '00201007777777777'],
+  AED_ACCOUNT: ['iban', 'AE07'], DKK_ACCOUNT: ['iban', 'DK50'], EGP_ACCOUNT: ['iban', 'EG38'], PKR_ACCOUNT: ['iban', 'PK36'], INR_ACCOUNT: ['ifsc', 'HDFC1000001'],
+  BASE_WALLET: ['address', '0x1234'], ETHEREUM_WALLET: ['address', 'not-hex'], POLYGON_WALLET: ['address', '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d35'],
+  PLASMA_WALLET: ['address', 'nope'], SOLANA_WALLET: ['address', ''], TRON_WALLET: ['address', ''], SPARK_WALLET: ['address', 'bc1qxyz'],
+  LIGHTNING: ['lightningAddress', 'not-an-address'],
+};
+/** A value of each type that is well formed but fails its checksum: accepted by default, refused by a strict platform. */
+const BAD_CHECKSUM: Record<string, [string, string]> = {
   USD_ACCOUNT: ['routingNumber', '021000022'], EUR_ACCOUNT: ['iban', 'DE89370400440532013001'], MXN_ACCOUNT: ['clabeNumber', '002010077777777772'],
   AED_ACCOUNT: ['iban', 'AE070331234567890123457'], DKK_ACCOUNT: ['iban', 'DK5000400440116244'], EGP_ACCOUNT: ['iban', 'EG380019000500000000263180003'],
-  ILS_ACCOUNT: ['iban', 'IL620108000000099999998'], PKR_ACCOUNT: ['iban', 'PK36SCBL0000001123456703'], INR_ACCOUNT: ['ifsc', 'HDFC1000001'],
+  ILS_ACCOUNT: ['iban', 'IL620108000000099999998'], PKR_ACCOUNT: ['iban', 'PK36SCBL0000001123456703'],
   BASE_WALLET: ['address', '0x52908400098527886E0F7030069857D2E4169Ee7'], ETHEREUM_WALLET: ['address', '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD'],
-  POLYGON_WALLET: ['address', '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d35'], PLASMA_WALLET: ['address', 'nope'],
-  SOLANA_WALLET: ['address', '1111'], TRON_WALLET: ['address', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6u'], SPARK_WALLET: ['address', 'bc1qxyz'],
-  LIGHTNING: ['lightningAddress', 'not-an-address'],
+  SOLANA_WALLET: ['address', '1111'], TRON_WALLET: ['address', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6u'],
+  SPARK_WALLET: ['address', 'spark1pgss9qg3vdslzmt2name9v550skuvlu6lj5xt9sly90k7p0gxughlqv023jqmd'],
 };
 
 function validInfo(accountType: keyof typeof ACCOUNT_INFO_TABLE): Json {
@@ -81,11 +88,28 @@ describe('one valid account per accountType, and a field-level rejection', () =>
   }
 });
 
-describe('validation', () => {
-  it('lists every invalid field at once', async () => {
-    const customerId = await newCustomer();
+describe('checksums: accepted by default (the reference\'s own examples fail several), refused by a strict platform', () => {
+  const strict = { clientId: 'strict-accounts', clientSecret: 'strict-secret' };
+  const onStrict = (method: string, path: string, body?: unknown) => callApi(engine, method, path, body, undefined, strict);
+  beforeEach(() => {
+    engine.createPlatform({ ...strict, strict: true });
+  });
+
+  it.each(Object.entries(BAD_CHECKSUM))('%s', async (accountType, [field, value]) => {
+    const info = { ...validInfo(accountType as keyof typeof ACCOUNT_INFO_TABLE), [field]: value };
+    const lenient = await call('POST', '/customers/external-accounts', { customerId: await newCustomer(), currency: 'USD', accountInfo: info });
+    expect(lenient.status, JSON.stringify(lenient.body)).toBe(201);
+    const customerId = (await onStrict('POST', '/customers', alice)).body.id;
+    const refused = await onStrict('POST', '/customers/external-accounts', { customerId, currency: 'USD', accountInfo: info });
+    expect(refused.status).toBe(400);
+    expect(fields(refused.body)).toEqual([`accountInfo.${field}`]);
+    expect((await onStrict('GET', '/customers/external-accounts')).body.totalCount).toBe(0);
+  });
+
+  it('a strict platform lists every invalid field at once', async () => {
+    const customerId = (await onStrict('POST', '/customers', alice)).body.id;
     const info = { ...validInfo('USD_ACCOUNT'), routingNumber: '021000022', intermediaryRoutingNumber: '011000016' };
-    const { status, body } = await call('POST', '/customers/external-accounts', { customerId, currency: 'USD', accountInfo: info });
+    const { status, body } = await onStrict('POST', '/customers/external-accounts', { customerId, currency: 'USD', accountInfo: info });
     expect(status).toBe(400);
     expect(fields(body)).toEqual(['accountInfo.intermediaryRoutingNumber', 'accountInfo.routingNumber']);
   });

@@ -61,19 +61,22 @@ function beneficiaryVerification(info: Info): Pick<ExternalAccount, 'beneficiary
   return { beneficiaryVerificationStatus: status, ...(fullName === undefined ? {} : { beneficiaryVerifiedData: { fullName } }) };
 }
 
-/** Domain checks for the binding's `check` hook: every invalid identifier field at once. */
-export function createChecks(body: unknown): FieldError[] {
+/**
+ * Domain checks for the binding's `check` hook: every invalid identifier field at once; checksums too on a platform in
+ * strict mode.
+ */
+export function createChecks(tenant: TenantContext, body: unknown): FieldError[] {
   const info = (body as { accountInfo?: unknown } | null)?.accountInfo;
   if (typeof info !== 'object' || info === null) return [];
   const accountType = (info as { accountType?: unknown }).accountType;
-  return typeof accountType === 'string' ? checkAccountInfo(accountType, info as Record<string, unknown>) : [];
+  return typeof accountType === 'string' ? checkAccountInfo(accountType, info as Record<string, unknown>, { strict: tenant.platform.strict }) : [];
 }
 
 const ownerOf = (account: ExternalAccount) => account.customerId ?? undefined;
 
 /** `POST /customers/external-accounts` and `POST /platform/external-accounts` (the latter without customerId). */
 export function createExternalAccount(tenant: TenantContext, input: Partial<CreateInput> & Pick<CreateInput, 'currency' | 'accountInfo'>): ExternalAccount {
-  const errors = createChecks(input);
+  const errors = createChecks(tenant, input);
   if (errors.length > 0) throw invalidInput(errors);
   const customerId = input.customerId;
   if (customerId !== undefined) {

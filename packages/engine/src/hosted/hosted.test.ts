@@ -223,6 +223,19 @@ describe('adding an owner from the page (businesses)', () => {
 });
 
 describe('finishing the flow', () => {
+  it('a link made without redirectUri ends on a page of its own (200), and is used up', async () => {
+    const created = await call('POST', '/customers', ada);
+    const link = await call('POST', `/customers/${encodeURIComponent(created.body.id)}/kyc-link`);
+    const url = link.body.kycUrl as string;
+    expect((await post(`${url}/documents`, passportForm(created.body.id))).status).toBe(303);
+    const res = await post(`${url}/complete`);
+    expect(res.status).toBe(200);
+    expect(res.location).toBeNull();
+    expect(res.text).toContain('you are done');
+    expect((await customerOf(created.body.id)).kycStatus).toBe('PENDING');
+    expect((await get(url)).text).toContain('This verification link has already been used');
+  });
+
   it('Complete submits the verification, uses the link up and redirects (303) to redirectUri with status=completed', async () => {
     const { id, url } = await linkFor(ada);
     await post(`${url}/documents`, passportForm(id));

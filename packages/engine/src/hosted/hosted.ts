@@ -13,7 +13,7 @@ import type { HttpResult, Incoming } from '../http/app.js';
 import { decideVerification, listVerifications, outstandingRequirements, submitVerification } from '../verification/verification.js';
 import { pageResult, seeOther } from './html.js';
 import { finishLink, openLink, type KycLinkRecord, type LinkOutcome } from './kyc-links.js';
-import { kycPage, unavailablePage, type KycPageView } from './pages.js';
+import { finishedPage, kycPage, unavailablePage, type KycPageView } from './pages.js';
 
 // The hosted verification flow behind a kycUrl (SPEC §4.3): the page, its forms, and the buttons that finish the flow.
 // Every answer is a page or a redirect, never a JSON error: the visitor is a person in a browser.
@@ -193,7 +193,8 @@ export function finishFromPage(tenant: TenantContext, token: string, request: In
     try {
       const result = finishFlow(tenant, open.customer, outcome);
       if (result !== undefined) return renderPage(tenant, open, pagePath, 409, { problem: result });
-      return seeOther(finishLink(tenant, open.link as KycLinkRecord, outcome));
+      const redirect = finishLink(tenant, open.link as KycLinkRecord, outcome);
+      return redirect === undefined ? pageResult(200, finishedPage()) : seeOther(redirect);
     } catch (error) {
       const { status, problem } = problemOf('The verification could not be finished', error);
       return renderPage(tenant, open, pagePath, status, { problem });

@@ -52,20 +52,26 @@ describe('POST /customers/{id}/kyc-link', () => {
     expect(await (await open(res.body.kycUrl)).text()).toContain('Business (KYB)');
   });
 
-  it('accepts https, and http only for localhost or 127.0.0.1 (local development)', async () => {
+  it('accepts https, and http only for local development (loopback, private addresses, *.localhost)', async () => {
     const customer = await create(us);
-    for (const ok of ['https://platform.example/cb?x=1', 'http://localhost:3000/cb', 'http://127.0.0.1/cb', 'http://[::1]:8080/']) {
+    const local = ['http://localhost:3000/cb', 'http://127.0.0.1/cb', 'http://[::1]:8080/', 'http://192.168.1.5:3000/done', 'http://app.localhost/cb', 'http://10.0.0.7/'];
+    for (const ok of ['https://platform.example/cb?x=1', 'https://user:pw@platform.example/', ...local]) {
       expect((await link(customer.id, ok)).status, ok).toBe(201);
     }
-    for (const bad of ['http://platform.example/cb', 'ftp://platform.example/', 'javascript:alert(1)', 'not a url', '/relative', 'https://user:pw@platform.example/', '']) {
+    for (const bad of ['http://platform.example/cb', 'http://8.8.8.8/', 'ftp://platform.example/', 'javascript:alert(1)', 'not a url', '/relative', '']) {
       const res = await link(customer.id, bad);
       expect(res.status, bad).toBe(400);
       expect(res.body.code).toBe('INVALID_INPUT');
       expect(res.body.details.errors.map((e: Json) => e.field)).toEqual(['redirectUri']);
     }
-    const missing = await call('POST', customerPath(customer.id, '/kyc-link'), {});
-    expect(missing.status).toBe(400);
-    expect(missing.body.details.errors[0]).toMatchObject({ field: 'redirectUri', message: 'is required' });
+  });
+
+  it('takes no body, or a body without redirectUri (optional in the reference)', async () => {
+    const customer = await create(us);
+    const bare = await call('POST', customerPath(customer.id, '/kyc-link'));
+    expect(bare.status).toBe(201);
+    expect(bare.body).toMatchObject({ provider: 'SUMSUB', kycUrl: expect.stringContaining('/hosted/'), token: expect.any(String) });
+    expect((await call('POST', customerPath(customer.id, '/kyc-link'), {})).status).toBe(201);
   });
 
   it('409 while a channel of contactVerification is not VERIFIED; 201 once every present channel is', async () => {

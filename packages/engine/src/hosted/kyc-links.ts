@@ -17,7 +17,8 @@ export const KycLinkRecord = z.object({
   /** The token: unguessable, it alone authorizes the public page. */
   id: z.string().min(16),
   customerId: z.string(),
-  redirectUri: z.string(),
+  /** Where the browser goes when the flow finishes; none: the flow ends on a page of its own. */
+  redirectUri: z.string().optional(),
   kycUrl: z.string(),
   createdAt: Timestamp,
   expiresAt: Timestamp,
@@ -45,7 +46,7 @@ function newToken(): string {
  * request came to, so the link opens on the same server). Earlier links stay valid until used or expired. 409 while
  * any channel of `contactVerification` is not VERIFIED.
  */
-export function createKycLink(tenant: TenantContext, customerId: string, redirectUri: string, origin: string): KycLink {
+export function createKycLink(tenant: TenantContext, customerId: string, redirectUri: string | undefined, origin: string): KycLink {
   const customer = usableCustomer(tenant, customerId);
   const pending = unverifiedChannels(customerView(customer));
   if (pending.length > 0) {
@@ -61,7 +62,7 @@ export function createKycLink(tenant: TenantContext, customerId: string, redirec
   const record: KycLinkRecord = {
     id: token,
     customerId,
-    redirectUri,
+    ...(redirectUri === undefined ? {} : { redirectUri }),
     kycUrl: `${origin}${hostedKycPath(tenant.platform.id, token)}`,
     createdAt: new Date(now).toISOString(),
     expiresAt: new Date(now + KYC_LINK_TTL_MS).toISOString(),
@@ -104,9 +105,13 @@ function findCustomerOrUndefined(tenant: TenantContext, customerId: string): Cus
   }
 }
 
-/** Uses the link up: the flow finished. Returns where to send the browser: `redirectUri` with `status=completed`. */
-export function finishLink(tenant: TenantContext, link: KycLinkRecord, outcome: LinkOutcome): string {
+/**
+ * Uses the link up: the flow finished. Returns where to send the browser: `redirectUri` with `status=completed`, or
+ * undefined for a link made without one (the page then says the flow is done).
+ */
+export function finishLink(tenant: TenantContext, link: KycLinkRecord, outcome: LinkOutcome): string | undefined {
   links(tenant).replace({ ...link, usedAt: tenant.nowIso(), outcome });
+  if (link.redirectUri === undefined) return undefined;
   const target = new URL(link.redirectUri);
   target.searchParams.set('status', 'completed');
   return target.toString();

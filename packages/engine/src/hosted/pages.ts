@@ -192,6 +192,10 @@ export function unavailablePage(reason: 'used' | 'expired' | 'unknown' | 'custom
   return layout(text.title, html`<section class="problem" id="unavailable" data-reason="${reason}"><h1>${text.title}</h1><p>${text.detail}</p></section>`);
 }
 
+/** The end of a flow whose link has no `redirectUri`: nothing more to do here. */
+export const finishedPage = (): Html =>
+  layout('Verification submitted', html`<section id="finished"><h1>Thank you, you are done</h1><p>Your information was submitted. You can close this window; the platform that sent the link will tell you the outcome.</p></section>`);
+
 /** An error on a page a person opened (an unknown link's platform, an upload too large), as a page rather than JSON. */
 export function errorPage(status: number, message: string): Html {
   const title = status === 404 ? 'This page does not exist' : 'This request could not be completed';

@@ -10,7 +10,7 @@ import { createKycLink } from './kyc-links.js';
 /** HTTP bindings of the hosted verification link (SPEC §4.3) and of the public pages behind it. */
 export const hostedRoutes = [
   bind(k.createKycLink, ({ tenant, params, body, request }) =>
-    createKycLink(tenant, params.customerId, body.redirectUri, new URL(request.url).origin)),
+    createKycLink(tenant, params.customerId, body?.redirectUri, new URL(request.url).origin)),
   bind(h.getHostedKycPage, ({ tenant, params, request }) => showKycPage(tenant, params.token, request)),
   bind(h.uploadHostedKycDocument, ({ tenant, params, request }) => uploadFromPage(tenant, params.token, request)),
   bind(h.addHostedKycOwner, ({ tenant, params, request }) => addOwnerFromPage(tenant, params.token, request)),

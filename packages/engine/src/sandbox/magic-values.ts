@@ -157,7 +157,7 @@ export const BENEFICIARY_VERIFICATION_TRIGGERS = {
  * carry no bank holder name, so their beneficiaryVerificationStatus is UNSUPPORTED whatever the address.
  */
 export const PRIMARY_IDENTIFIER_FIELDS: Readonly<Record<string, readonly string[]>> = {
-  AED_ACCOUNT: ['iban'], DKK_ACCOUNT: ['iban'], EUR_ACCOUNT: ['iban'], ILS_ACCOUNT: ['iban'],
+  AED_ACCOUNT: ['iban'], DKK_ACCOUNT: ['iban'], EUR_ACCOUNT: ['iban'], ILS_ACCOUNT: ['iban', 'accountNumber'],
   EGP_ACCOUNT: ['iban', 'accountNumber', 'phoneNumber'], PKR_ACCOUNT: ['iban', 'accountNumber', 'phoneNumber'],
   BDT_ACCOUNT: ['accountNumber', 'phoneNumber'], CNY_ACCOUNT: ['accountNumber', 'phoneNumber'], GHS_ACCOUNT: ['accountNumber', 'phoneNumber'],
   COP_ACCOUNT: ['accountNumber', 'phoneNumber'], SLV_ACCOUNT: ['accountNumber', 'phoneNumber'],
