@@ -59,7 +59,7 @@ const cardTokenizationFields = {
   displayName: z.string().min(1).max(255),
   logoUrl: https(512),
   email: z.object({
-    fromAddress: Email, fromName: z.string().min(1).max(255), replyToAddress: Email, subject: z.string().min(1).max(255),
+    fromAddress: Email, fromName: z.string().min(1), replyToAddress: Email, subject: z.string().min(1),
     bodyText: z.string().min(1).max(2000),
   }).partial(),
   sms: z.object({ templateSid: z.string().min(1).max(64), bodyText: z.string().min(1).max(480) }).partial(),
@@ -77,15 +77,15 @@ export const EMBEDDED_WALLET_CONFIG_DEFAULTS = {
 } as const;
 
 const embeddedWalletFields = {
-  appName: z.string().min(1).max(255),
+  appName: z.string().min(1),
   otpLength: z.number().int().min(4).max(12),
   alphanumeric: z.boolean(),
   expirationSeconds: z.number().int().min(1).max(86_400),
   sendFromEmailAddress: Email,
-  sendFromEmailSenderName: z.string().min(1).max(255),
+  sendFromEmailSenderName: z.string().min(1),
   replyToEmailAddress: Email,
   /** A 340×124 PNG. */
-  logoUrl: z.url().max(512),
+  logoUrl: z.url(),
 };
 /** Embedded-wallet OTP email settings; partial update (defaults in EMBEDDED_WALLET_CONFIG_DEFAULTS). */
 export const EmbeddedWalletConfig = z.object(embeddedWalletFields).partial().meta({ id: 'EmbeddedWalletConfig' });
@@ -113,8 +113,8 @@ export type PlatformConfig = z.infer<typeof PlatformConfig>;
 /** `PATCH /config`: setting `webhookEndpoint` sends a TEST event. */
 export const PlatformConfigUpdateRequest = z
   .object({
-    umaDomain: z.string().regex(/^[a-z0-9.-]+\.[a-z]{2,}$/i, { message: 'must be a domain name' }).optional(),
-    webhookEndpoint: z.url().max(2048).optional(),
+    umaDomain: z.string().regex(/^[^\s/@$]+$/, { message: 'must be a host name, such as mycompany.com' }).optional(),
+    webhookEndpoint: z.url().optional(),
     supportedCurrencies: z.array(SupportedCurrencyRequest).optional(),
     embeddedWalletConfig: EmbeddedWalletConfig.optional(),
     cardTokenization2faConfig: CardTokenization2faConfig.optional(),

@@ -21,9 +21,11 @@ export const verificationEndpoints = {
   createVerification: defineEndpoint({
     operationId: 'createVerification', method: 'POST', path: '/verifications', tag: 'Verifications',
     summary: "Submit a customer's verification packet",
-    description: 'Returns RESOLVE_ERRORS with one error per problem, or IN_PROGRESS / PENDING_MANUAL_REVIEW / a decision.',
+    description:
+      'Returns RESOLVE_ERRORS with one error per problem, or IN_PROGRESS / PENDING_MANUAL_REVIEW / a decision. While a ' +
+      'verification is under review, submitting again returns it unchanged.',
     body: VerificationCreateRequest,
-    response: { status: 201, description: 'The verification', schema: Verification },
+    response: { status: 200, description: 'The verification', schema: Verification },
     errors: [409],
   }),
   listVerifications: defineEndpoint({

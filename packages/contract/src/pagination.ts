@@ -21,6 +21,16 @@ export const PageQuery = z.object({
  */
 export const TimeBound = z.union([Timestamp, IsoDate], { message: 'must be an ISO 8601 UTC timestamp or a date YYYY-MM-DD' });
 
+/**
+ * A query parameter that takes several values, in each form clients send them: repeated (`?c=EUR&c=GBP`, what the
+ * reference documents) and comma-joined (`?c=EUR,GBP` or `?c=EUR%2CGBP`, what generated SDKs send), or both at once.
+ */
+export const queryList = <T extends z.ZodType<string, string>>(item: T) =>
+  z
+    .union([z.string(), z.array(z.string())])
+    .transform((value) => (Array.isArray(value) ? value : [value]).flatMap((part) => part.split(',')).map((part) => part.trim()).filter((part) => part !== ''))
+    .pipe(z.array(item));
+
 /** Sort order accepted by some lists. */
 export const SortOrder = z.enum(['asc', 'desc']);
 

@@ -3,7 +3,7 @@ import { Currency, CurrencyCode, MAX_AMOUNT, MinorUnits, Timestamp } from './com
 import { anyResourceId } from './accounts.js';
 import { defineEndpoint } from './endpoint.js';
 import { PaymentRail } from './external-accounts.js';
-import { pageOf } from './pagination.js';
+import { pageOf, queryList } from './pagination.js';
 import {
   PurposeOfPayment, Quote, QuoteAuthorizeRequest, QuoteExecuteRequest, QuoteId, QuoteRequest, REMITTANCE_INFORMATION_MAX,
 } from './quotes.js';
@@ -47,13 +47,15 @@ export const TransferOutRequest = z
   .meta({ id: 'TransferOutRequest' });
 export type TransferOutRequest = z.input<typeof TransferOutRequest>;
 
-/** `GET /exchange-rates` query: `destinationCurrency` may repeat; none means every currency the sandbox quotes. */
+/**
+ * `GET /exchange-rates` query: `destinationCurrency` may repeat or be comma-joined; none means every currency the
+ * sandbox quotes.
+ */
 export const ExchangeRateQuery = z.object({
   sourceCurrency: CurrencyCode,
-  destinationCurrency: z.union([CurrencyCode, z.array(CurrencyCode)]).optional()
-    .transform((value) => (value === undefined ? undefined : Array.isArray(value) ? value : [value])),
+  destinationCurrency: queryList(CurrencyCode).optional(),
   /** Sending minor units the estimate is for (default 10000). */
-  sendingAmount: z.coerce.number().int().min(1).max(MAX_AMOUNT).default(10_000),
+  sendingAmount: z.coerce.number().int().min(0).max(MAX_AMOUNT).default(10_000),
 });
 export type ExchangeRateQuery = z.input<typeof ExchangeRateQuery>;
 

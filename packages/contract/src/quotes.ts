@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Currency, CurrencyCode, MinorUnits, Timestamp, resourceId } from './common.js';
 import { PaymentInstructions, anyResourceId } from './accounts.js';
 import { ScaChallenge, ScaResponse, requireOneScaAnswer } from './sca.js';
-import { CustomerId, CustomerInfoFieldName } from './customers.js';
+import { CustomerId } from './customers.js';
 import { PaymentRail } from './external-accounts.js';
 
 // Quotes (SPEC §2.8, §3.5, §4.5; REFERENCE §4.1, §4.2). Schemas only.
@@ -36,6 +36,14 @@ export type QuoteStatus = z.infer<typeof QuoteStatus>;
 export const QuoteId = resourceId('Quote').meta({ id: 'QuoteId' });
 export const TransactionId = resourceId('Transaction').meta({ id: 'TransactionId' });
 export const LookupId = resourceId('Lookup').meta({ id: 'LookupId' });
+/**
+ * A `lookupId` as a quote request carries it: the id a receiver lookup returned. The reference's own examples also
+ * write it `LookupRequest:<uuid>`; that form names the same lookup.
+ */
+export const LookupIdReference = z
+  .string()
+  .min(1)
+  .transform((id) => (id.startsWith('LookupRequest:') ? `Lookup:${id.slice('LookupRequest:'.length)}` : id));
 
 /** Upper bound of `remittanceInformation` (SPEC §8). */
 export const REMITTANCE_INFORMATION_MAX = 80;
@@ -57,7 +65,7 @@ const sourceVariants = {
 };
 const destinationVariants = {
   account: { destinationType: z.literal('ACCOUNT'), accountId: AccountRef, paymentRail: PaymentRail.optional() },
-  uma: { destinationType: z.literal('UMA_ADDRESS'), umaAddress: z.string().min(3).max(64), currency: CurrencyCode.optional() },
+  uma: { destinationType: z.literal('UMA_ADDRESS'), umaAddress: z.string().min(1), currency: CurrencyCode.optional() },
 };
 
 /** Where the money of a quote comes from. */
@@ -88,14 +96,14 @@ export const QuoteRequest = z
     lockedCurrencySide: LockedCurrencySide,
     lockedCurrencyAmount: MinorUnits,
     /** Required for UMA destinations: the id returned by the receiver lookup. */
-    lookupId: LookupId.optional(),
+    lookupId: LookupIdReference.optional(),
     immediatelyExecute: z.boolean().default(false),
-    description: z.string().max(1024).optional(),
+    description: z.string().optional(),
     remittanceInformation: z.string().max(REMITTANCE_INFORMATION_MAX).optional(),
     purposeOfPayment: PurposeOfPayment.optional(),
     scaFactor: QuoteScaFactor.optional(),
     /** Must cover the lookup's `requiredPayerDataFields`. */
-    senderCustomerInfo: z.partialRecord(CustomerInfoFieldName, z.unknown()).optional(),
+    senderCustomerInfo: z.record(z.string(), z.unknown()).optional(),
     platformFeeOverride: PlatformFeeOverride.optional(),
   })
   .superRefine((value, ctx) => {
@@ -112,7 +120,7 @@ export const QuoteExecuteRequest = z.object({ scaFactor: QuoteScaFactor.optional
 export type QuoteExecuteRequest = z.input<typeof QuoteExecuteRequest>;
 
 /** `POST /quotes/{quoteId}/authorize`: an SMS `code`, or a `passkeyAssertion` with its `origin`. */
-export const QuoteAuthorizeRequest = ScaResponse.extend({ endUserIpAddress: z.string().min(1).max(45).optional() })
+export const QuoteAuthorizeRequest = ScaResponse.extend({ endUserIpAddress: z.string().min(1).optional() })
   .superRefine(requireOneScaAnswer, { when: () => true })
   .meta({ id: 'QuoteAuthorizeRequest' });
 export type QuoteAuthorizeRequest = z.input<typeof QuoteAuthorizeRequest>;

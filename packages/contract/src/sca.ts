@@ -27,7 +27,7 @@ export type ScaChallenge = z.infer<typeof ScaChallenge>;
 
 /** The answer to an SCA challenge: an SMS `code`, or a `passkeyAssertion` with its `origin` (exactly one). */
 export const ScaResponse = z.object({
-  code: z.string().min(1).max(16).optional(),
+  code: z.string().min(1).optional(),
   passkeyAssertion: PasskeyAssertion.optional(),
   origin: z.string().min(1).optional(),
 });
@@ -113,7 +113,7 @@ export type ScaLoginStart = z.infer<typeof ScaLoginStart>;
 /** `POST /sca/login/complete`: the answer to the login challenge. */
 export const ScaLoginCompleteRequest = ScaResponse.extend({
   factor: ScaFactor,
-  endUserIpAddress: z.string().min(1).max(45),
+  endUserIpAddress: z.string().min(1),
   challengeId: z.string().min(1).optional(),
 })
   .superRefine(requireOneScaAnswer, { when: () => true })

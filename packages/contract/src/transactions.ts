@@ -276,7 +276,7 @@ export const TransactionApproveRequest = z
   .object({ receiverCustomerInfo: z.partialRecord(CustomerInfoFieldName, z.unknown()).optional() })
   .meta({ id: 'TransactionApproveRequest' });
 /** `POST /transactions/{id}/reject` and `/cancel`. */
-export const TransactionReasonRequest = z.object({ reason: z.string().min(1).max(1024).optional() }).meta({ id: 'TransactionReasonRequest' });
+export const TransactionReasonRequest = z.object({ reason: z.string().min(1).optional() }).meta({ id: 'TransactionReasonRequest' });
 /** `POST /transactions/{id}/confirm`: defaults to now; a repeat overwrites. */
 export const TransactionConfirmRequest = z
   .object({ receiptDeliveryConfirmedAt: Timestamp.optional() })

@@ -41,7 +41,7 @@ export const UmaReceiverLookupQuery = z.object({
 export const SandboxUmaReceiveRequest = z
   .object({
     senderUmaAddress: UmaAddress,
-    /** The receiving customer's UMA address, or give `customerId`. */
+    /** The receiving customer's UMA address, or give `customerId` (which wins when both are given). */
     receiverUmaAddress: UmaAddress.optional(),
     customerId: CustomerId.optional(),
     receivingCurrencyCode: CurrencyCode,
@@ -49,8 +49,8 @@ export const SandboxUmaReceiveRequest = z
   })
   .superRefine((value, ctx) => {
     if (typeof value !== 'object' || value === null) return;
-    if ((value.receiverUmaAddress === undefined) === (value.customerId === undefined)) {
-      ctx.addIssue({ code: 'custom', path: ['receiverUmaAddress'], message: 'exactly one of receiverUmaAddress or customerId is required' });
+    if (value.receiverUmaAddress === undefined && value.customerId === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['receiverUmaAddress'], message: 'receiverUmaAddress or customerId is required (customerId wins when both are given)' });
     }
   }, { when: () => true })
   .meta({ id: 'SandboxUmaReceiveRequest' });

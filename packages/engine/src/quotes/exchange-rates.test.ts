@@ -29,4 +29,14 @@ describe('exchange rates', () => {
     expect((await call('GET', '/exchange-rates?sourceCurrency=USD&destinationCurrency=XYZ')).body.code).toBe('INVALID_CURRENCY');
     expect((await call('GET', '/exchange-rates')).status).toBe(400);
   });
+
+  it('takes several destination currencies repeated, comma-joined (as generated SDKs send them) or both', async () => {
+    const engine = createEngine();
+    const codes = async (query: string) =>
+      ((await callApi(engine, 'GET', `/exchange-rates?sourceCurrency=USD&${query}`)).body.data as Json[]).map((r) => r.destinationCurrency.code).sort();
+    expect(await codes('destinationCurrency=EUR&destinationCurrency=GBP')).toEqual(['EUR', 'GBP']);
+    expect(await codes('destinationCurrency=EUR%2CGBP')).toEqual(['EUR', 'GBP']);
+    expect(await codes('destinationCurrency=EUR,GBP&destinationCurrency=MXN')).toEqual(['EUR', 'GBP', 'MXN']);
+    expect((await callApi(engine, 'GET', '/exchange-rates?sourceCurrency=USD&sendingAmount=0')).status).toBe(200);
+  });
 });

@@ -79,7 +79,7 @@ export function assertCustomerMayPay(tenant: TenantContext, customerId: string):
   }
 }
 
-/** The quote's destination (404 unknown; 400 for one this payer cannot pay). */
+/** The quote's destination (404 unknown; 400 for one that cannot receive). */
 export function resolveDestination(tenant: TenantContext, request: Request, payer: string | undefined): Destination {
   const { destination } = request;
   if (destination.destinationType === 'UMA_ADDRESS') {
@@ -92,21 +92,14 @@ export function resolveDestination(tenant: TenantContext, request: Request, paye
     }
     return { kind: 'UMA', address, receiver, currency: marketCurrency(code)!, senderUmaAddress };
   }
-  if (destination.paymentRail !== undefined && isInternalId(destination.accountId)) {
-    throw invalidField('destination.paymentRail', 'Payments between internal accounts take no rail');
-  }
+  // A rail named for an internal account is moot (internal transfers take none) and ignored.
   if (isInternalId(destination.accountId)) {
     const account = findInternalAccount(tenant, destination.accountId);
     if (account.status !== 'ACTIVE') throw invalidField('destination.accountId', `Internal account ${account.id} is ${account.status}; only ACTIVE accounts receive`);
     return { kind: 'INTERNAL', account, currency: account.balance.currency };
   }
+  // Any external account of the platform may be paid, whoever holds it: the reference does not tie payer and payee.
   const account = findExternalAccount(tenant, destination.accountId);
-  if (payer !== undefined && account.customerId != null && account.customerId !== payer) {
-    throw invalidField('destination.accountId', `External account ${account.id} belongs to another customer`);
-  }
-  if (payer !== undefined && account.customerId == null) {
-    throw invalidField('destination.accountId', `External account ${account.id} is the platform's; a customer pays only its own external accounts`);
-  }
   if (account.status === 'INACTIVE' || account.status === 'UNDER_REVIEW' || account.status === 'PENDING') {
     throw invalidField('destination.accountId', `External account ${account.id} is ${account.status} and cannot receive`);
   }

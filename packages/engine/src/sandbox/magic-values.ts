@@ -229,7 +229,13 @@ export const INTERNAL_TRANSFER_OUTCOME: SettlementOutcome = SETTLES_AT_ONCE;
 export const SANDBOX_UMA_DOMAIN = 'uma.sandbox.railyard.dev';
 
 /**
- * Sandbox UMA receivers at {@link SANDBOX_UMA_DOMAIN}, by the handle before `.<currency>`: `$success.usd` succeeds,
+ * The domains the sandbox receivers answer on: ours, and the reference's documented sandbox domain, so code and tests
+ * copied from the reference's sandbox guide (`$success.usd@sandbox.uma.money`) run unchanged.
+ */
+export const SANDBOX_UMA_DOMAINS = [SANDBOX_UMA_DOMAIN, 'sandbox.uma.money'] as const;
+
+/**
+ * Sandbox UMA receivers at each of {@link SANDBOX_UMA_DOMAINS}, by the handle before `.<currency>`: `$success.usd` succeeds,
  * `$pending.long.eur` stays PROCESSING for a day of engine time, `$fail.compliance.mxn` fails a compliance check (and the
  * sender is refunded). The currency part names the one currency the receiver accepts.
  */

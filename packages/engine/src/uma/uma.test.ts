@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../engine.js';
-import { SANDBOX_UMA_DOMAIN } from '../sandbox/magic-values.js';
+import { SANDBOX_UMA_DOMAIN, SANDBOX_UMA_DOMAINS } from '../sandbox/magic-values.js';
 import { callApi, type Json } from '../testing/requests.js';
 import { APPROVAL_WINDOW_MS } from '../transactions/incoming.js';
 
@@ -47,20 +47,21 @@ describe('receiver lookup', () => {
   });
 });
 
-describe('paying the sandbox receivers', () => {
+// Every sandbox receiver answers on our domain and on the reference's documented one (sandbox.uma.money).
+describe.each(SANDBOX_UMA_DOMAINS)('paying the sandbox receivers at %s', (domain) => {
   it('$success.<cur> settles at once', async () => {
     const payer = await customer();
     await call('POST', `/sandbox/internal-accounts/${payer.usd}/fund`, { amount: 10_000 });
-    const paid = await payUma(payer, `$success.usd@${SANDBOX_UMA_DOMAIN}`, 2_500);
+    const paid = await payUma(payer, `$success.usd@${domain}`, 2_500);
     expect(paid).toMatchObject({ status: 201, body: { status: 'COMPLETED', destination: { destinationType: 'UMA_ADDRESS' } } });
-    expect((await call('GET', `/transactions/${paid.body.transactionId}`)).body.destination).toEqual({ destinationType: 'UMA_ADDRESS', umaAddress: `$success.usd@${SANDBOX_UMA_DOMAIN}`, currency: 'USD' });
+    expect((await call('GET', `/transactions/${paid.body.transactionId}`)).body.destination).toEqual({ destinationType: 'UMA_ADDRESS', umaAddress: `$success.usd@${domain}`, currency: 'USD' });
     expect(await balance(payer.usd)).toBe(7_500);
   });
 
   it('$pending.long.<cur> stays PROCESSING for a day of engine time', async () => {
     const payer = await customer();
     await call('POST', `/sandbox/internal-accounts/${payer.usd}/fund`, { amount: 10_000 });
-    const paid = await payUma(payer, `$pending.long.usd@${SANDBOX_UMA_DOMAIN}`, 2_500);
+    const paid = await payUma(payer, `$pending.long.usd@${domain}`, 2_500);
     expect(paid.body.status).toBe('PROCESSING');
     engine.sandbox().advance(23 * 3600_000);
     expect((await call('GET', `/quotes/${paid.body.id}`)).body.status).toBe('PROCESSING');
@@ -71,12 +72,14 @@ describe('paying the sandbox receivers', () => {
   it('$fail.compliance.<cur> fails with COMPLIANCE_REJECTED and the sender is refunded', async () => {
     const payer = await customer();
     await call('POST', `/sandbox/internal-accounts/${payer.usd}/fund`, { amount: 10_000 });
-    const paid = await payUma(payer, `$fail.compliance.usd@${SANDBOX_UMA_DOMAIN}`, 2_500);
+    const paid = await payUma(payer, `$fail.compliance.usd@${domain}`, 2_500);
     expect((await call('GET', `/transactions/${paid.body.transactionId}`)).body).toMatchObject({ status: 'FAILED', failureReason: 'COMPLIANCE_REJECTED', refund: { status: 'COMPLETED' } });
     expect(await balance(payer.usd)).toBe(10_000);
   });
+});
 
-  it('a quote must use a lookup made for its address and payer', async () => {
+describe('UMA lookups', () => {
+  it('a quote must use a lookup made for its address; the reference\'s LookupRequest:<uuid> form names the same lookup', async () => {
     const payer = await customer();
     const found = await lookup(`$success.usd@${SANDBOX_UMA_DOMAIN}`, payer.id);
     const wrongAddress = await call('POST', '/quotes', {
@@ -89,6 +92,11 @@ describe('paying the sandbox receivers', () => {
       lookupId: 'Lookup:00000000-0000-4000-8000-000000000000', lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 100,
     });
     expect(unknown).toMatchObject({ status: 404, body: { code: 'LOOKUP_REQUEST_NOT_FOUND' } });
+    const documentedForm = await call('POST', '/quotes', {
+      source: { sourceType: 'ACCOUNT', accountId: payer.usd }, destination: { destinationType: 'UMA_ADDRESS', umaAddress: `$success.usd@${SANDBOX_UMA_DOMAIN}` },
+      lookupId: found.body.lookupId.replace('Lookup:', 'LookupRequest:'), lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 100,
+    });
+    expect(documentedForm).toMatchObject({ status: 201, body: { destination: { destinationType: 'UMA_ADDRESS' } } });
   });
 });
 
@@ -164,9 +172,19 @@ describe('UMA between customers, and incoming UMA payments', () => {
     expect(unknown).toMatchObject({ status: 404, body: { code: 'UMA_NOT_FOUND' } });
     const currency = await call('POST', '/sandbox/uma/receive', { senderUmaAddress: '$a@b.example', customerId: payee.id, receivingCurrencyCode: 'MXN', receivingCurrencyAmount: 1 });
     expect(currency.body.code).toBe('INVALID_CURRENCY');
-    const both = await call('POST', '/sandbox/uma/receive', { senderUmaAddress: '$a@b.example', customerId: payee.id, receiverUmaAddress: payee.umaAddress, receivingCurrencyCode: 'USD', receivingCurrencyAmount: 1 });
-    expect(both.status).toBe(400);
+    const someoneElse = await customer();
+    const contradicting = await call('POST', '/sandbox/uma/receive', { senderUmaAddress: '$a@b.example', customerId: payee.id, receiverUmaAddress: someoneElse.umaAddress, receivingCurrencyCode: 'USD', receivingCurrencyAmount: 1 });
+    expect(contradicting).toMatchObject({ status: 400, body: { details: { errors: [{ field: 'receiverUmaAddress' }] } } });
     expect((await call('GET', `/transactions?customerId=${payee.id}`)).body.totalCount).toBe(0);
+  });
+
+  it('takes both receiverUmaAddress and customerId, as the reference documents: the customer receives', async () => {
+    const payee = await customer();
+    const same = await call('POST', '/sandbox/uma/receive', { senderUmaAddress: '$success.usd@sandbox.uma.money', customerId: payee.id, receiverUmaAddress: payee.umaAddress, receivingCurrencyCode: 'USD', receivingCurrencyAmount: 100 });
+    expect(same).toMatchObject({ status: 200, body: { status: 'COMPLETED', customerId: payee.id } });
+    // The reference's example names an address of its own docs beside the customer: the customer receives.
+    const documented = await call('POST', '/sandbox/uma/receive', { senderUmaAddress: '$success.usd@sandbox.uma.money', receiverUmaAddress: '$receiver@uma.domain', customerId: payee.id, receivingCurrencyCode: 'USD', receivingCurrencyAmount: 1000 });
+    expect(documented).toMatchObject({ status: 200, body: { customerId: payee.id, receivedAmount: { amount: 1000 } } });
   });
 
   it('with a webhook endpoint the platform approves or rejects (else it times out); approve and reject need a pending payment', async () => {

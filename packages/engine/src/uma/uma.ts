@@ -13,7 +13,7 @@ import type { TenantContext } from '../core/context.js';
 import { ApiError, invalidField, notFound } from '../core/errors.js';
 import { findCustomer, findCustomerByUmaAddress, type CustomerRecord } from '../customers/customers.js';
 import { listExternalAccountsOf } from '../external-accounts/external-accounts.js';
-import { SANDBOX_UMA_DOMAIN, UMA_RECEIVERS, type SettlementOutcome } from '../sandbox/magic-values.js';
+import { SANDBOX_UMA_DOMAINS, UMA_RECEIVERS, type SettlementOutcome } from '../sandbox/magic-values.js';
 import { settingsOf } from '../platforms/config.js';
 import { receivePayment } from '../transactions/incoming.js';
 
@@ -49,8 +49,8 @@ export function parseUmaAddress(address: string, field: string): string {
 
 /** The receiver behind a canonical address, or undefined when nobody the sandbox knows receives there. */
 export function findReceiver(tenant: TenantContext, address: string): UmaReceiver | undefined {
-  const [user = '', domain] = address.slice(1).split('@');
-  if (domain === SANDBOX_UMA_DOMAIN) {
+  const [user = '', domain = ''] = address.slice(1).split('@');
+  if ((SANDBOX_UMA_DOMAINS as readonly string[]).includes(domain)) {
     const dot = user.lastIndexOf('.');
     const outcome = UMA_RECEIVERS[user.slice(0, dot)];
     const currency = user.slice(dot + 1).toUpperCase();
@@ -110,7 +110,7 @@ const maxAmountOf = (currency: Currency): number => CURRENCIES[currency.code]?.m
 
 /**
  * The receiver a quote pays, from its lookup: 404 LOOKUP_REQUEST_NOT_FOUND for an unknown id, 400 when the lookup was
- * made for another address or another payer.
+ * made for another address. (Who looked the receiver up does not bind who pays.)
  */
 export function receiverForQuote(
   tenant: TenantContext, lookupId: string, rawAddress: string, payerCustomerId: string | undefined,
@@ -119,7 +119,6 @@ export function receiverForQuote(
   const lookup = lookups(tenant).get(lookupId);
   if (!lookup) throw notFound('Lookup', lookupId, 'LOOKUP_REQUEST_NOT_FOUND');
   if (lookup.receiverUmaAddress !== address) throw invalidField('lookupId', `This lookup is for ${lookup.receiverUmaAddress}, not ${address}`);
-  if (lookup.customerId !== payerCustomerId) throw invalidField('lookupId', 'This lookup was made for another payer: look the receiver up with the paying customerId');
   assertNotSelf(tenant, payerCustomerId, address);
   const receiver = findReceiver(tenant, address);
   if (!receiver) throw notFound('UMA receiver', address, 'UMA_NOT_FOUND');
@@ -164,8 +163,14 @@ export function deliverToCustomer(
 export function receiveUmaPayment(tenant: TenantContext, request: z.output<typeof SandboxUmaReceiveRequest>): IncomingTransaction {
   const sender = parseUmaAddress(request.senderUmaAddress, 'senderUmaAddress');
   let customer: CustomerRecord;
-  if (request.customerId !== undefined) customer = findCustomer(tenant, request.customerId);
-  else {
+  if (request.customerId !== undefined) {
+    customer = findCustomer(tenant, request.customerId);
+    // Both given: the customer wins, unless the address is another customer's (then the request contradicts itself).
+    const named = request.receiverUmaAddress === undefined ? undefined : findCustomerByUmaAddress(tenant, request.receiverUmaAddress.toLowerCase());
+    if (named !== undefined && named.id !== customer.id) {
+      throw invalidField('receiverUmaAddress', `is the UMA address of customer ${named.id}, not of customerId ${customer.id}; send one of them`);
+    }
+  } else {
     const address = parseUmaAddress(request.receiverUmaAddress!, 'receiverUmaAddress');
     const found = findCustomerByUmaAddress(tenant, address);
     if (!found) throw notFound('UMA receiver', address, 'UMA_NOT_FOUND');

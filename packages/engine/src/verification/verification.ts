@@ -60,10 +60,9 @@ export function submitVerification(tenant: TenantContext, customerId: string): V
   if (status === 'APPROVED' || status === 'REJECTED') {
     throw invalidField('customerId', `customer ${customerId} is already ${status}; that status is final and cannot be resubmitted`);
   }
+  // Under review: the submission is already in; a repeat returns it as it stands (no second review, no event).
   const active = latestOf(tenant, customerId);
-  if (active && (active.verificationStatus === 'IN_PROGRESS' || active.verificationStatus === 'PENDING_MANUAL_REVIEW')) {
-    throw conflict(`verification ${active.id} is ${active.verificationStatus}; wait for its decision`, 'CONFLICT', { verificationId: active.id });
-  }
+  if (active && (active.verificationStatus === 'IN_PROGRESS' || active.verificationStatus === 'PENDING_MANUAL_REVIEW')) return verificationView(active);
 
   if (resolvesWithoutPacket(tenant, customer)) {
     const decision = lookupSuffix(BUSINESS_KYB, businessRegistration(customer)).decision as 'APPROVED' | 'REJECTED';
