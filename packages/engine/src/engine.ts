@@ -149,7 +149,10 @@ export function createEngine(options: EngineOptions = {}): Engine {
 
   const http = createHttpSurface(
     [...customerRoutes, ...documentRoutes, ...contactVerificationRoutes, ...hostedRoutes, ...accountRoutes, ...platformRoutes, ...beneficialOwnerRoutes, ...externalAccountRoutes, ...ownershipRoutes(externalAccountPort), ...beneficiaryTrustRoutes, ...scaLoginRoutes, ...paymentRoutes, ...webhookRoutes(dispatcher, keyOf), ...authRoutes, ...verificationRoutes, ...controlPlaneRoutes(platforms, openapi)],
-    { authenticate: (header) => platforms.authenticate(header), tenant, idempotency, platformById: (id) => platforms.byId(id), publicError: hostedErrorReply },
+    {
+      authenticate: (header) => platforms.authenticate(header), tenant, idempotency, platformById: (id) => platforms.byId(id),
+      publicError: hostedErrorReply, afterRequest: () => scheduler.runSoon(),
+    },
   );
 
   const platformOf = (p: Platform | string | undefined): Platform => {

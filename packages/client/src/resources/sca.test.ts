@@ -93,7 +93,7 @@ describe('client.quotes.authorize', () => {
     await login(customer.id);
     await expect(client.quotes.authorize(created.id, { code: '000001' })).rejects.toBeInstanceOf(BadRequestError);
     const authorized = await client.quotes.authorize(created.id, { code: SCA_CODE, endUserIpAddress: IP });
-    expect(authorized).toMatchObject({ id: created.id, status: 'COMPLETED' });
+    expect(authorized).toMatchObject({ id: created.id, status: 'PROCESSING' });
     expect(authorized.scaChallenge).toBeUndefined();
     expect(await balance()).toBe(95_000);
     await expect(client.quotes.authorize(created.id, { code: SCA_CODE })).rejects.toBeInstanceOf(ConflictError);

@@ -19,11 +19,12 @@ describe('client.transfers (deprecated)', () => {
     const balance = async () => (await client.internalAccounts.list({ customerId: customer.id, currency: 'USD' })).data[0]!.balance.amount;
 
     const pulled = await client.transfers.in({ source: { accountId: bank.id }, destination: { accountId: usd!.id }, amount: 5_000 });
-    expect(pulled).toMatchObject({ status: 'COMPLETED', source: { sourceType: 'ACCOUNT', accountId: bank.id } });
+    expect(pulled).toMatchObject({ status: 'PROCESSING', source: { sourceType: 'ACCOUNT', accountId: bank.id } });
     expect(await balance()).toBe(5_000);
 
     const sent = await client.transfers.out({ source: { accountId: usd!.id }, destination: { accountId: bank.id, paymentRail: 'WIRE' }, amount: 2_000, remittanceInformation: 'INV-42' });
-    expect(sent).toMatchObject({ type: 'OUTGOING', status: 'COMPLETED', paymentRail: 'WIRE', sentAmount: { amount: 2_000 } });
+    expect(sent).toMatchObject({ type: 'OUTGOING', status: 'PROCESSING', paymentRail: 'WIRE', sentAmount: { amount: 2_000 } });
+    expect((await client.transactions.retrieve(sent.id)).status).toBe('COMPLETED');
     expect(await balance()).toBe(3_000);
     await expect(client.transfers.out({ source: { accountId: usd!.id }, destination: { accountId: bank.id }, amount: 0 })).rejects.toBeInstanceOf(BadRequestError);
   });
@@ -46,7 +47,7 @@ describe('client.transfers (deprecated)', () => {
     const bank = await client.externalAccounts.create({ customerId: customer.id, currency: 'USD', accountInfo: usdBank('123456789') });
 
     const { data, response } = await client.transfers.out({ source: { accountId: usd!.id }, destination: { accountId: bank.id }, amount: 4_000 }, { idempotencyKey: null }).withResponse();
-    expect(data.status).toBe('COMPLETED');
+    expect(data.status).toBe('PROCESSING');
     expect(response.retries).toBe(1);
     expect(response.headers.get('idempotent-replayed')).toBe('true');
     expect(keys).toHaveLength(2);

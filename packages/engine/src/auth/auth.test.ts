@@ -310,7 +310,7 @@ describe('payments from an embedded wallet', () => {
     expect((await execute({ 'Service-Wallet-Signature': await stranger.stamp(signing.payloadToSign) })).body.code).toBe('WALLET_SIGNATURE_INVALID');
     expect((await execute({ 'Service-Wallet-Signature': await key.stamp('something else') })).body.code).toBe('WALLET_SIGNATURE_INVALID');
     const paid = await execute({ 'Service-Wallet-Signature': await key.stamp(signing.payloadToSign) });
-    expect(paid).toMatchObject({ status: 200, body: { status: 'COMPLETED' } });
+    expect(paid).toMatchObject({ status: 200, body: { status: 'PROCESSING' } });
     expect((await call('POST', '/quotes', {
       source: { sourceType: 'ACCOUNT', accountId }, destination: { destinationType: 'ACCOUNT', accountId: usd }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1, immediatelyExecute: true,
     })).body.details.errors[0].field).toBe('immediatelyExecute');

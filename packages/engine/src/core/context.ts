@@ -57,6 +57,11 @@ export class TenantContext {
     return event;
   }
 
+  /** Runs `task` right after the operation under way has answered (see {@link Scheduler.soon}). */
+  afterResponse(task: () => void): void {
+    this.scheduler.soon(task);
+  }
+
   /** Schedules a job for this platform `delayMs` from now. */
   schedule(delayMs: number, kind: string, payload: unknown): string {
     return this.scheduler.schedule(this.platform.id, this.clock.now() + delayMs, kind, payload);

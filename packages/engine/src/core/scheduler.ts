@@ -25,6 +25,8 @@ export type JobHandler = (job: Job) => void;
  */
 export class Scheduler {
   private jobs: Job[] = [];
+  /** Work to run right after the operation under way (see {@link Scheduler.soon}). */
+  private readonly soonTasks: (() => void)[] = [];
   private readonly handlers = new Map<string, JobHandler>();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private counter = 0;
@@ -49,6 +51,27 @@ export class Scheduler {
     this.insert(job);
     this.arm();
     return job.id;
+  }
+
+  /**
+   * Queues work to run right after the operation under way has produced its answer, without waiting for the clock: a
+   * request's response is built first, then its follow-up runs (the HTTP layer calls {@link Scheduler.runSoon} after
+   * each request, and every job is followed by it), so the next read sees the follow-up done. Used for what the
+   * sandbox settles "instantly" but the API reports as under way (SPEC §4.5: execute answers PROCESSING).
+   */
+  soon(task: () => void): void {
+    this.soonTasks.push(task);
+  }
+
+  /** Runs the queued follow-up work, including work it queues in turn. A task that throws is a bug: it is logged. */
+  runSoon(): void {
+    for (let task = this.soonTasks.shift(); task !== undefined; task = this.soonTasks.shift()) {
+      try {
+        task();
+      } catch (error) {
+        console.error('[railyard] internal error in follow-up work', error);
+      }
+    }
   }
 
   cancel(jobId: string): void {
@@ -105,6 +128,7 @@ export class Scheduler {
         const job = this.jobs.shift()!;
         if (this.clock instanceof VirtualClock) this.clock.setTo(job.at);
         this.handlers.get(job.kind)?.(job);
+        this.runSoon();
       }
     } finally {
       this.running = false;

@@ -121,6 +121,8 @@ export interface HttpHost {
   platformById(platformId: string): Platform | undefined;
   /** How a public endpoint (a page a person opens) shows an error; JSON when absent. */
   publicError?(error: ApiError): WireReply;
+  /** Runs the follow-up work a request queued, once its reply is built (see `TenantContext.afterResponse`). */
+  afterRequest?(): void;
   readonly idempotency: IdempotencyKeys;
 }
 
@@ -153,6 +155,9 @@ export function createHttpSurface(bindings: readonly Binding[], host: HttpHost):
       reply = await dispatch(incoming, route);
     } catch (error) {
       reply = route.public && error instanceof ApiError && host.publicError ? host.publicError(error) : errorReply(error);
+    } finally {
+      // The reply is built (its body serialized): now the work it started may finish, before anyone reads again.
+      host.afterRequest?.();
     }
     reply.headers['x-request-id'] = requestId;
     return reply;

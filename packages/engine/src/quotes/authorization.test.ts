@@ -71,11 +71,12 @@ describe('quote authorization', () => {
     const wrong = await call('POST', `/quotes/${quote.id}/authorize`, { code: '000001' });
     expect(wrong.status).toBe(400);
     const authorized = await call('POST', `/quotes/${quote.id}/authorize`, { code: SCA_CODE, endUserIpAddress: '203.0.113.7' });
-    expect(authorized).toMatchObject({ status: 200, body: { status: 'COMPLETED' } });
+    expect(authorized).toMatchObject({ status: 200, body: { status: 'PROCESSING' } });
+    expect((await call('GET', `/quotes/${quote.id}`)).body.status).toBe('COMPLETED');
     expect(authorized.body.scaChallenge).toBeUndefined();
     expect(await balanceOf(marie.eur)).toBe(95_000);
     const events = engine.sandbox().events({ limit: 50 }).data.filter((e) => (e.data as Json).id === quote.transactionId).map((e) => e.type).reverse();
-    expect(events).toEqual(['OUTGOING_PAYMENT.PENDING_AUTHORIZATION', 'OUTGOING_PAYMENT.PROCESSING', 'OUTGOING_PAYMENT.COMPLETED']);
+    expect(events).toEqual(['OUTGOING_PAYMENT.PENDING', 'OUTGOING_PAYMENT.PENDING_AUTHORIZATION', 'OUTGOING_PAYMENT.PROCESSING', 'OUTGOING_PAYMENT.COMPLETED']);
     expect((await call('POST', `/quotes/${quote.id}/authorize`, { code: SCA_CODE })).status).toBe(409);
   });
 
@@ -135,7 +136,8 @@ describe('quote authorization', () => {
     const authorized = await call('POST', `/quotes/${created.body.id}/authorize`, { code: SCA_CODE });
     expect(authorized.body.status).toBe('PENDING');
     expect(authorized.body.paymentInstructions[0].accountOrWalletInfo).toMatchObject({ accountType: 'EUR_ACCOUNT' });
-    expect((await call('POST', '/sandbox/send', { quoteId: created.body.id, currencyCode: 'EUR' })).body.status).toBe('COMPLETED');
+    expect((await call('POST', '/sandbox/send', { quoteId: created.body.id, currencyCode: 'EUR' })).body.status).toBe('PROCESSING');
+    expect((await call('GET', `/quotes/${created.body.id}`)).body.status).toBe('COMPLETED');
     expect(await balanceOf(marie.eur)).toBe(2_000);
   });
 
@@ -147,6 +149,6 @@ describe('quote authorization', () => {
     await call('POST', `/sandbox/internal-accounts/${usd}/fund`, { amount: 100 });
     const quote = await call('POST', '/quotes', { source: { sourceType: 'ACCOUNT', accountId: usd }, destination: { destinationType: 'ACCOUNT', accountId: payeeUsd }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 100 });
     expect((await call('POST', `/quotes/${quote.body.id}/authorize`, { code: SCA_CODE })).status).toBe(409);
-    expect((await call('POST', `/quotes/${quote.body.id}/execute`)).body.status).toBe('COMPLETED');
+    expect((await call('POST', `/quotes/${quote.body.id}/execute`)).body.status).toBe('PROCESSING');
   });
 });

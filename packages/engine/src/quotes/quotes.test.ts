@@ -100,7 +100,7 @@ describe('pricing', () => {
     expect(override.body).toMatchObject({ feesIncluded: 70, platformFeesIncluded: 0 });
 
     const executed = await call('POST', `/quotes/${standing.body.id}/execute`);
-    expect(executed.body.status).toBe('COMPLETED');
+    expect(executed.body.status).toBe('PROCESSING');
     const platformUsd = (await call('GET', '/platform/internal-accounts?currency=USD')).body.data[0];
     expect(platformUsd.balance.amount).toBe(124);
   });
@@ -125,12 +125,14 @@ describe('execution and the state moves of §3.5', () => {
     const { source, account } = await payout(usdBank('123456789'), 'USD', 50_000);
     const created = await quote({ source: fromAccount(source), destination: toAccount(account.id), lockedCurrencyAmount: 20_000 });
     const executed = await call('POST', `/quotes/${created.body.id}/execute`, undefined, { 'idempotency-key': 'exec-1' });
-    expect(executed).toMatchObject({ status: 200, body: { id: created.body.id, transactionId: created.body.transactionId, status: 'COMPLETED' } });
+    // SPEC §4.5: execute answers PROCESSING; the sandbox settles right after, so the next read is COMPLETED.
+    expect(executed).toMatchObject({ status: 200, body: { id: created.body.id, transactionId: created.body.transactionId, status: 'PROCESSING' } });
+    expect((await call('GET', `/quotes/${created.body.id}`)).body.status).toBe('COMPLETED');
     expect(await balance(source)).toBe(30_000);
     const settled = await transaction(created.body.transactionId);
     expect(settled).toMatchObject({ status: 'COMPLETED', sentAmount: { amount: 20_000 }, receivedAmount: { amount: 20_000 } });
     expect(settled.settledAt).toBe(engine.sandbox().clock().now);
-    expect(eventsOf(created.body.transactionId)).toEqual(['OUTGOING_PAYMENT.PROCESSING', 'OUTGOING_PAYMENT.COMPLETED']);
+    expect(eventsOf(created.body.transactionId)).toEqual(['OUTGOING_PAYMENT.PENDING', 'OUTGOING_PAYMENT.PROCESSING', 'OUTGOING_PAYMENT.COMPLETED']);
 
     const replay = await call('POST', `/quotes/${created.body.id}/execute`, undefined, { 'idempotency-key': 'exec-1' });
     expect(replay.body).toEqual(executed.body);
@@ -147,7 +149,7 @@ describe('execution and the state moves of §3.5', () => {
     engine.sandbox().advance(1);
     expect((await call('GET', `/quotes/${created.body.id}`)).body.status).toBe('EXPIRED');
     expect((await transaction(created.body.transactionId)).status).toBe('EXPIRED');
-    expect(eventsOf(created.body.transactionId)).toEqual(['OUTGOING_PAYMENT.EXPIRED']);
+    expect(eventsOf(created.body.transactionId)).toEqual(['OUTGOING_PAYMENT.PENDING', 'OUTGOING_PAYMENT.EXPIRED']);
     const late = await call('POST', `/quotes/${created.body.id}/execute`);
     expect(late).toMatchObject({ status: 409 });
     expect(late.body.message).toContain('expired');
@@ -157,7 +159,8 @@ describe('execution and the state moves of §3.5', () => {
   it('immediatelyExecute creates and sends in one request', async () => {
     const { source, account } = await payout(usdBank('123456789'));
     const created = await quote({ source: fromAccount(source), destination: toAccount(account.id), lockedCurrencyAmount: 500, immediatelyExecute: true });
-    expect(created).toMatchObject({ status: 201, body: { status: 'COMPLETED' } });
+    expect(created).toMatchObject({ status: 201, body: { status: 'PROCESSING' } });
+    expect((await call('GET', `/quotes/${created.body.id}`)).body.status).toBe('COMPLETED');
     expect(await balance(source)).toBe(1_000_000 - 500);
   });
 
@@ -177,7 +180,7 @@ describe('execution and the state moves of §3.5', () => {
     const payee = await customer(['USD', 'MXN']);
     await fund(payer.accounts.USD!.id, 10_000);
     const created = await quote({ source: fromAccount(payer.accounts.USD!.id), destination: toAccount(payee.accounts.MXN!.id), lockedCurrencyAmount: 10_000, immediatelyExecute: true });
-    expect(created.body.status).toBe('COMPLETED');
+    expect(created.body.status).toBe('PROCESSING');
     // 10000 − 50 = 9950; 0.2% → 20; 9930 × 17.25 = 171292.5 → 171292 centavos.
     expect(created.body.totalReceivingAmount).toBe(171_292);
     expect(await balance(payee.accounts.MXN!.id)).toBe(171_292);
@@ -196,8 +199,8 @@ describe('external-account outcomes by primary identifier (SPEC §4.6, first tab
   it.each(rows)('as destination, $suffix fails with $failureReason after $afterMs ms and refunds the source', async ({ suffix, failureReason, afterMs }) => {
     const { source, account } = await payout(usdBank(`100200${suffix}`));
     const created = await quote({ source: fromAccount(source), destination: toAccount(account.id), lockedCurrencyAmount: 4_000, immediatelyExecute: true });
+    expect(created.body.status).toBe('PROCESSING'); // even an immediate failure is reported on the next read
     if (afterMs > 0) {
-      expect(created.body.status).toBe('PROCESSING');
       expect(await balance(source)).toBe(1_000_000 - 4_000);
       engine.sandbox().advance(afterMs - 1);
       expect((await transaction(created.body.transactionId)).status).toBe('PROCESSING');
@@ -209,14 +212,15 @@ describe('external-account outcomes by primary identifier (SPEC §4.6, first tab
     expect(await balance(source)).toBe(1_000_000);
     expect((await call('GET', `/quotes/${created.body.id}`)).body.status).toBe('FAILED');
     expect(eventsOf(created.body.transactionId)).toEqual([
-      'OUTGOING_PAYMENT.PROCESSING', 'OUTGOING_PAYMENT.FAILED', 'OUTGOING_PAYMENT.REFUND_PENDING', 'OUTGOING_PAYMENT.REFUND_COMPLETED',
+      'OUTGOING_PAYMENT.PENDING', 'OUTGOING_PAYMENT.PROCESSING', 'OUTGOING_PAYMENT.FAILED', 'OUTGOING_PAYMENT.REFUND_PENDING', 'OUTGOING_PAYMENT.REFUND_COMPLETED',
     ]);
   });
 
-  it('any other suffix settles at once', async () => {
+  it('any other suffix settles at once: right after the response, no clock advance', async () => {
     const { source, account } = await payout(usdBank('100200001'));
     const created = await quote({ source: fromAccount(source), destination: toAccount(account.id), lockedCurrencyAmount: 4_000, immediatelyExecute: true });
-    expect(created.body.status).toBe('COMPLETED');
+    expect(created.body.status).toBe('PROCESSING');
+    expect((await transaction(created.body.transactionId)).status).toBe('COMPLETED');
   });
 
   it.each(rows)('as a pulled source, $suffix fails with $failureReason and nothing is collected', async ({ suffix, failureReason, afterMs }) => {
@@ -227,7 +231,7 @@ describe('external-account outcomes by primary identifier (SPEC §4.6, first tab
     engine.sandbox().advance(afterMs);
     expect(await transaction(created.body.transactionId)).toMatchObject({ status: 'FAILED', failureReason });
     expect((await transaction(created.body.transactionId)).refund).toBeUndefined();
-    expect(eventsOf(created.body.transactionId)).toEqual(['OUTGOING_PAYMENT.PROCESSING', 'OUTGOING_PAYMENT.FAILED']);
+    expect(eventsOf(created.body.transactionId)).toEqual(['OUTGOING_PAYMENT.PENDING', 'OUTGOING_PAYMENT.PROCESSING', 'OUTGOING_PAYMENT.FAILED']);
     expect(await balance(payer.accounts.USD!.id)).toBe(0);
   });
 
@@ -235,7 +239,7 @@ describe('external-account outcomes by primary identifier (SPEC §4.6, first tab
     const payer = await customer();
     const pulled = await externalAccount(payer.id, 'USD', usdBank('900100001'));
     const created = await quote({ source: fromAccount(pulled.id), destination: toAccount(payer.accounts.USD!.id), lockedCurrencyAmount: 2_500, immediatelyExecute: true });
-    expect(created.body.status).toBe('COMPLETED');
+    expect(created.body.status).toBe('PROCESSING');
     expect(await balance(payer.accounts.USD!.id)).toBe(2_500);
   });
 });
@@ -247,7 +251,7 @@ describe('cross-currency destination outcomes (SPEC §4.6, second table)', () =>
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     return { source, id: created.body.transactionId as string, quoteStatus: created.body.status as string };
   };
-  const refundEvents = (last: string) => ['OUTGOING_PAYMENT.PROCESSING', 'OUTGOING_PAYMENT.FAILED', 'OUTGOING_PAYMENT.REFUND_PENDING', `OUTGOING_PAYMENT.${last}`];
+  const refundEvents = (last: string) => ['OUTGOING_PAYMENT.PENDING', 'OUTGOING_PAYMENT.PROCESSING', 'OUTGOING_PAYMENT.FAILED', 'OUTGOING_PAYMENT.REFUND_PENDING', `OUTGOING_PAYMENT.${last}`];
 
   it('002: quote execution failed, refunded', async () => {
     const { source, id } = await send('002');
@@ -278,7 +282,7 @@ describe('cross-currency destination outcomes (SPEC §4.6, second table)', () =>
     engine.sandbox().advance(60_000);
     expect(await transaction(id)).toMatchObject({ status: 'FAILED', failureReason: 'PAYOUT_RETURNED', refund: { status: 'COMPLETED' } });
     expect(await balance(source)).toBe(1_000_000);
-    expect(eventsOf(id)).toEqual(['OUTGOING_PAYMENT.PROCESSING', 'OUTGOING_PAYMENT.COMPLETED', 'OUTGOING_PAYMENT.FAILED', 'OUTGOING_PAYMENT.REFUND_PENDING', 'OUTGOING_PAYMENT.REFUND_COMPLETED']);
+    expect(eventsOf(id)).toEqual(['OUTGOING_PAYMENT.PENDING', 'OUTGOING_PAYMENT.PROCESSING', 'OUTGOING_PAYMENT.COMPLETED', 'OUTGOING_PAYMENT.FAILED', 'OUTGOING_PAYMENT.REFUND_PENDING', 'OUTGOING_PAYMENT.REFUND_COMPLETED']);
   });
 
   it('005 with platform fees: the service gives its fee back, the platform keeps its own, no money is made', async () => {
@@ -330,7 +334,8 @@ describe('real-time funding', () => {
     const wrongCurrency = await call('POST', '/sandbox/send', { quoteId: created.body.id, currencyCode: 'EUR' });
     expect(wrongCurrency).toMatchObject({ status: 400, body: { code: 'INVALID_CURRENCY' } });
     const paid = await call('POST', '/sandbox/send', { quoteId: created.body.id, currencyCode: 'USD' });
-    expect(paid).toMatchObject({ status: 200, body: { id: created.body.transactionId, status: 'COMPLETED', source: { sourceType: 'REALTIME_FUNDING', currency: 'USD' } } });
+    expect(paid).toMatchObject({ status: 200, body: { id: created.body.transactionId, status: 'PROCESSING', source: { sourceType: 'REALTIME_FUNDING', currency: 'USD' } } });
+    expect((await transaction(created.body.transactionId)).status).toBe('COMPLETED');
     expect((await call('POST', '/sandbox/send', { quoteId: created.body.id, currencyCode: 'USD' })).status).toBe(409);
   });
 
@@ -338,7 +343,8 @@ describe('real-time funding', () => {
     const payer = await customer();
     const created = await quote({ source: { sourceType: 'REALTIME_FUNDING', currency: 'USD', customerId: payer.id }, destination: toAccount(payer.accounts.USD!.id), lockedCurrencyAmount: 3_000 });
     const paid = await call('POST', '/sandbox/send', { quoteId: created.body.id, currencyCode: 'USD', currencyAmount: 2_999 });
-    expect(paid.body).toMatchObject({ status: 'FAILED', failureReason: 'FUNDING_AMOUNT_MISMATCH', refund: { status: 'COMPLETED' } });
+    expect(paid.body.status).toBe('PROCESSING');
+    expect(await transaction(created.body.transactionId)).toMatchObject({ status: 'FAILED', failureReason: 'FUNDING_AMOUNT_MISMATCH', refund: { status: 'COMPLETED' } });
     expect(await balance(payer.accounts.USD!.id)).toBe(0);
   });
 
@@ -358,7 +364,8 @@ describe('deprecated transfers (REFERENCE §9)', () => {
   it('/transfer-out pays from an internal account and returns the transaction', async () => {
     const { source, account } = await payout(usdBank('123456789'));
     const sent = await call('POST', '/transfer-out', { source: { accountId: source }, destination: { accountId: account.id, paymentRail: 'WIRE' }, amount: 2_000, remittanceInformation: 'INV-42' });
-    expect(sent).toMatchObject({ status: 201, body: { type: 'OUTGOING', status: 'COMPLETED', paymentRail: 'WIRE', railSelectionMode: 'MANUAL', sentAmount: { amount: 2_000 } } });
+    expect(sent).toMatchObject({ status: 201, body: { type: 'OUTGOING', status: 'PROCESSING', paymentRail: 'WIRE', railSelectionMode: 'MANUAL', sentAmount: { amount: 2_000 } } });
+    expect((await transaction(sent.body.id)).status).toBe('COMPLETED');
     expect(await balance(source)).toBe(1_000_000 - 2_000);
     expect((await call('POST', '/transfer-out', { source: { accountId: source }, destination: { accountId: account.id }, amount: 0 })).status).toBe(400);
   });
@@ -367,7 +374,7 @@ describe('deprecated transfers (REFERENCE §9)', () => {
     const payer = await customer();
     const pulled = await externalAccount(payer.id, 'USD', usdBank('900100001'));
     const received = await call('POST', '/transfer-in', { source: { accountId: pulled.id }, destination: { accountId: payer.accounts.USD!.id }, amount: 1_500 });
-    expect(received).toMatchObject({ status: 201, body: { status: 'COMPLETED', source: { sourceType: 'ACCOUNT', accountId: pulled.id } } });
+    expect(received).toMatchObject({ status: 201, body: { status: 'PROCESSING', source: { sourceType: 'ACCOUNT', accountId: pulled.id } } });
     expect(await balance(payer.accounts.USD!.id)).toBe(1_500);
     const gbp = await externalAccount(payer.id, 'GBP', gbpBank('12345678'));
     const refused = await call('POST', '/transfer-in', { source: { accountId: gbp.id }, destination: { accountId: payer.accounts.USD!.id }, amount: 1_500 });

@@ -233,7 +233,8 @@ export function createQuote(tenant: TenantContext, request: CreateInput): Quote 
     checkLimits(tenant, record.customerId, source.currency, priced.totalSendingAmount, { daily: true });
     assertBalance(tenant, record.fundFrom, priced.totalSendingAmount);
   }
-  insertTransaction(tenant, transaction);
+  // The payment exists from here (SPEC §3.5: the quote already carries its transactionId): OUTGOING_PAYMENT.PENDING.
+  insertTransaction(tenant, transaction, true);
   quotes(tenant).insert(record);
   tenant.schedule(Date.parse(expiresAt) - now, EXPIRE_JOB, { quoteId });
   if (request.immediatelyExecute) return executeQuote(tenant, quoteId);

@@ -86,7 +86,7 @@ describe('amounts, balances and limits', () => {
     expect(refused.headers.get('x-should-retry')).toBe('false');
     expect((await call('GET', `/quotes/${created.body.id}`)).body.status).toBe('PENDING');
     await fund(payer.usd, 1);
-    expect((await call('POST', `/quotes/${created.body.id}/execute`)).body.status).toBe('COMPLETED');
+    expect((await call('POST', `/quotes/${created.body.id}/execute`)).body.status).toBe('PROCESSING');
   });
 
   it('a refused immediatelyExecute stores nothing: no quote, no transaction, no event', async () => {
@@ -139,7 +139,7 @@ describe('amounts, balances and limits', () => {
     expect((await execute()).status).toBe(429);
     // A 429 is not remembered under its Idempotency-Key: once the limit lifts, the same key executes.
     await call('PUT', '/_sandbox/limits', { dailyVolume: { USD: 20_000 } });
-    expect((await execute()).body.status).toBe('COMPLETED');
+    expect((await execute()).body.status).toBe('PROCESSING');
     await call('PUT', '/_sandbox/limits', { dailyVolume: { USD: 10_000 } });
     expect((await pay(payer.usd, destination, 1, { immediatelyExecute: true })).status).toBe(429);
     engine.sandbox(credentials.clientId).advance(24 * 3600_000);

@@ -79,8 +79,9 @@ export interface PaymentStart {
 }
 
 /**
- * PENDING (or PENDING_AUTHORIZATION) → PROCESSING: takes the money into flight and runs the sandbox outcome, now when it
- * is immediate, else on the clock. The caller has checked the balance.
+ * PENDING (or PENDING_AUTHORIZATION) → PROCESSING: takes the money into flight and runs the sandbox outcome: an
+ * immediate one right after the current request has answered (so execute answers PROCESSING, SPEC §4.5, and the next
+ * read shows the outcome, no clock advance needed), a delayed one on the clock. The caller has checked the balance.
  */
 export function startPayment(tenant: TenantContext, transactionId: string, start: PaymentStart): OutgoingTransaction {
   const transaction = findTransaction(tenant, transactionId) as OutgoingTransaction;
@@ -93,7 +94,7 @@ export function startPayment(tenant: TenantContext, transactionId: string, start
     delivery: start.delivery, outcome: start.outcome,
   });
   moveTransaction(tenant, transactionId, 'PROCESSING');
-  if (start.outcome.afterMs === 0) runStep(tenant, { transactionId, step: 'SETTLE' });
+  if (start.outcome.afterMs === 0) tenant.afterResponse(() => runStep(tenant, { transactionId, step: 'SETTLE' }));
   else tenant.schedule(start.outcome.afterMs, SETTLEMENT_JOB, { transactionId, step: 'SETTLE' } satisfies SettlementJob);
   return findTransaction(tenant, transactionId) as OutgoingTransaction;
 }

@@ -60,7 +60,7 @@ function announce(tenant: TenantContext, transaction: Transaction, what: string)
   if (type.success) tenant.emit(type.data, transaction);
 }
 
-/** Stores a new transaction; `announced` emits its first status (incoming payments announce themselves, payouts do not). */
+/** Stores a new transaction; `announced` emits its first status (`OUTGOING_PAYMENT.PENDING`, `INCOMING_PAYMENT.COMPLETED`, …). */
 export function insertTransaction<T extends OutgoingTransaction | IncomingTransaction>(tenant: TenantContext, transaction: T, announced = false): T {
   transactions(tenant).insert(transaction);
   if (announced) announce(tenant, transaction, transaction.status);

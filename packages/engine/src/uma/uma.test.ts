@@ -53,7 +53,8 @@ describe.each(SANDBOX_UMA_DOMAINS)('paying the sandbox receivers at %s', (domain
     const payer = await customer();
     await call('POST', `/sandbox/internal-accounts/${payer.usd}/fund`, { amount: 10_000 });
     const paid = await payUma(payer, `$success.usd@${domain}`, 2_500);
-    expect(paid).toMatchObject({ status: 201, body: { status: 'COMPLETED', destination: { destinationType: 'UMA_ADDRESS' } } });
+    expect(paid).toMatchObject({ status: 201, body: { status: 'PROCESSING', destination: { destinationType: 'UMA_ADDRESS' } } });
+    expect((await call('GET', `/quotes/${paid.body.id}`)).body.status).toBe('COMPLETED');
     expect((await call('GET', `/transactions/${paid.body.transactionId}`)).body.destination).toEqual({ destinationType: 'UMA_ADDRESS', umaAddress: `$success.usd@${domain}`, currency: 'USD' });
     expect(await balance(payer.usd)).toBe(7_500);
   });
@@ -112,7 +113,7 @@ describe('UMA between customers, and incoming UMA payments', () => {
       source: { sourceType: 'ACCOUNT', accountId: payer.usd }, destination: { destinationType: 'UMA_ADDRESS', umaAddress: payee.umaAddress },
       lookupId: found.body.lookupId, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1_000, immediatelyExecute: true,
     });
-    expect(paid.body.status).toBe('COMPLETED');
+    expect(paid.body.status).toBe('PROCESSING');
     const [incoming] = (await call('GET', `/transactions?customerId=${payee.id}&type=INCOMING`)).body.data;
     expect(incoming.source).toMatchObject({ sourceType: 'UMA_ADDRESS', umaAddress: '$shop@payer.example' });
   });
@@ -122,7 +123,8 @@ describe('UMA between customers, and incoming UMA payments', () => {
     const payee = await customer();
     await call('POST', `/sandbox/internal-accounts/${payer.usd}/fund`, { amount: 10_000 });
     const paid = await payUma(payer, payee.umaAddress, 4_000);
-    expect(paid.body.status).toBe('COMPLETED');
+    expect(paid.body.status).toBe('PROCESSING');
+    expect((await call('GET', `/quotes/${paid.body.id}`)).body.status).toBe('COMPLETED');
     expect(await balance(payee.usd)).toBe(4_000);
     const [incoming] = (await call('GET', `/transactions?customerId=${payee.id}&type=INCOMING`)).body.data;
     expect(incoming).toMatchObject({ source: { sourceType: 'UMA_ADDRESS', umaAddress: payer.umaAddress }, receivedAmount: { amount: 4_000 } });
@@ -144,7 +146,8 @@ describe('UMA between customers, and incoming UMA payments', () => {
     expect(quote.status, JSON.stringify(quote.body)).toBe(201);
     await call('DELETE', `/customers/external-accounts/${deposit.body.id}`);
     const executed = await call('POST', `/quotes/${quote.body.id}/execute`);
-    expect(executed.body.status).toBe('FAILED');
+    expect(executed.body.status).toBe('PROCESSING');
+    expect((await call('GET', `/quotes/${quote.body.id}`)).body.status).toBe('FAILED');
     expect((await call('GET', `/transactions/${quote.body.transactionId}`)).body).toMatchObject({ failureReason: 'ACCOUNT_CANNOT_RECEIVE', refund: { status: 'COMPLETED' } });
     expect(await balance(payer.usd)).toBe(10_000);
   });
