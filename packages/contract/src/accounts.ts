@@ -30,13 +30,15 @@ export const anyResourceId = (...types: [string, ...string[]]) =>
 // Payment instructions (REFERENCE §2.2): how to pay into an account or wallet.
 
 const reference = z.string().min(1).max(255);
-/** What a payer adds to a fiat account's details; most types just quote the `reference`. */
+/** Who holds the receiving bank account: the name a payer's bank asks for (SPEC §2.8; required on SWIFT, REFERENCE §2.2). */
+const accountHolderName = z.string().min(1);
+/** What a payer adds to a fiat account's details; most types quote the `reference` and name the account holder. */
 const INSTRUCTION_EXTRAS = {
-  INR_ACCOUNT: {},
-  USD_ACCOUNT: { reference, bankAddress: z.string().min(1).max(255).optional() },
-  SWIFT_ACCOUNT: { accountHolderName: z.string().min(1), bankAddress: z.string().max(1024).optional(), reference: reference.optional() },
+  INR_ACCOUNT: { accountHolderName: accountHolderName.optional() },
+  USD_ACCOUNT: { reference, accountHolderName: accountHolderName.optional(), bankAddress: z.string().min(1).max(255).optional() },
+  SWIFT_ACCOUNT: { accountHolderName, bankAddress: z.string().max(1024).optional(), reference: reference.optional() },
 } as const;
-const DEFAULT_EXTRAS = { reference };
+const DEFAULT_EXTRAS = { reference, accountHolderName: accountHolderName.optional() };
 /** BRL and COP instructions are a PIX payload and a payment link instead of account details. */
 type DetailInstructionType = Exclude<FiatAccountType, 'BRL_ACCOUNT' | 'COP_ACCOUNT'>;
 type ExtrasOf<K> = K extends keyof typeof INSTRUCTION_EXTRAS ? (typeof INSTRUCTION_EXTRAS)[K] : typeof DEFAULT_EXTRAS;

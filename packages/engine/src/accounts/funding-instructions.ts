@@ -10,20 +10,23 @@ const digitsOf = (id: string, count: number): string => {
   return out.padEnd(count, '0');
 };
 
-/** How to pay into an internal account, per currency: the sandbox's own receiving details. */
-const BY_CURRENCY: Record<string, (accountId: string, reference: string) => PaymentInstructions['accountOrWalletInfo']> = {
-  USD: (id, reference) => ({
+/**
+ * How to pay into an internal account, per currency: the sandbox's own receiving details. Bank accounts name their
+ * holder: the sandbox's account held for the benefit of the platform (SPEC §2.8 `accountHolderName`).
+ */
+const BY_CURRENCY: Record<string, (accountId: string, reference: string, holder: string) => PaymentInstructions['accountOrWalletInfo']> = {
+  USD: (id, reference, accountHolderName) => ({
     accountType: 'USD_ACCOUNT', paymentRails: ['ACH', 'WIRE', 'RTP', 'FEDNOW'], accountNumber: digitsOf(id, 12),
-    routingNumber: '021000021', bankName: 'Railyard Sandbox Bank', bankAccountType: 'CHECKING', reference,
+    routingNumber: '021000021', bankName: 'Railyard Sandbox Bank', bankAccountType: 'CHECKING', reference, accountHolderName,
   }),
-  EUR: (id, reference) => ({
+  EUR: (id, reference, accountHolderName) => ({
     accountType: 'EUR_ACCOUNT', paymentRails: ['SEPA', 'SEPA_INSTANT'], iban: `DE89370400440${digitsOf(id, 9)}`,
-    swiftCode: 'RAILDEFFXXX', reference,
+    swiftCode: 'RAILDEFFXXX', reference, accountHolderName,
   }),
-  GBP: (id, reference) => ({
-    accountType: 'GBP_ACCOUNT', paymentRails: ['FASTER_PAYMENTS'], sortCode: '040004', accountNumber: digitsOf(id, 8), reference,
+  GBP: (id, reference, accountHolderName) => ({
+    accountType: 'GBP_ACCOUNT', paymentRails: ['FASTER_PAYMENTS'], sortCode: '040004', accountNumber: digitsOf(id, 8), reference, accountHolderName,
   }),
-  MXN: (id, reference) => ({ accountType: 'MXN_ACCOUNT', paymentRails: ['SPEI'], clabeNumber: `646180${digitsOf(id, 12)}`, reference }),
+  MXN: (id, reference, accountHolderName) => ({ accountType: 'MXN_ACCOUNT', paymentRails: ['SPEI'], clabeNumber: `646180${digitsOf(id, 12)}`, reference, accountHolderName }),
   BRL: (id) => ({ accountType: 'BRL_ACCOUNT', qrCode: `00020126580014br.gov.bcb.pix0136${digitsOf(id, 32)}` }),
   USDC: (id) => ({ accountType: 'SOLANA_WALLET', address: solanaLikeAddress(id), assetType: 'USDC' }),
   BTC: (id) => ({ accountType: 'BITCOIN_L1', address: `bc1q${id.replace(/[^0-9a-f]/g, '').slice(0, 38)}`, network: 'BITCOIN' }),
@@ -38,12 +41,15 @@ function solanaLikeAddress(id: string): string {
   return out;
 }
 
-/** The funding instructions of a new internal account. */
-export function fundingInstructionsFor(currency: string, accountId: string): PaymentInstructions[] {
+/** The name on the sandbox's receiving bank accounts of a platform: held for its benefit. */
+export const accountHolderNameOf = (platformName: string): string => `Railyard Sandbox FBO ${platformName}`;
+
+/** The funding instructions of a new internal account of the platform named `platformName`. */
+export function fundingInstructionsFor(currency: string, accountId: string, platformName: string): PaymentInstructions[] {
   const make = BY_CURRENCY[currency];
   if (!make) return [];
   const reference = `RY${digitsOf(accountId, 10)}`;
-  return [{ accountOrWalletInfo: make(accountId, reference), instructionsNotes: `Sandbox: use POST /sandbox/internal-accounts/{id}/fund to credit this account instantly` }];
+  return [{ accountOrWalletInfo: make(accountId, reference, accountHolderNameOf(platformName)), instructionsNotes: `Sandbox: use POST /sandbox/internal-accounts/{id}/fund to credit this account instantly` }];
 }
 
 /** Networks on which the sandbox takes real-time crypto funding, by currency (REFERENCE §2.2 wallet variants). */
@@ -69,9 +75,9 @@ function walletFor(currency: string, network: string, id: string): PaymentInstru
  * Where the payer of a real-time funding quote sends the money: a bank account of the sandbox quoting the quote's own
  * reference, or a wallet on the chosen network. `network` is required for crypto currencies (checked by the caller).
  */
-export function realtimeFundingInstructions(currency: string, network: string | undefined, quoteId: string): PaymentInstructions[] {
+export function realtimeFundingInstructions(currency: string, network: string | undefined, quoteId: string, platformName: string): PaymentInstructions[] {
   if (FUNDING_NETWORKS[currency]) {
     return [{ accountOrWalletInfo: walletFor(currency, network!, quoteId), instructionsNotes: 'Sandbox: pay with POST /sandbox/send' }];
   }
-  return fundingInstructionsFor(currency, quoteId).map((i) => ({ ...i, instructionsNotes: 'Quote the reference exactly. Sandbox: pay with POST /sandbox/send' }));
+  return fundingInstructionsFor(currency, quoteId, platformName).map((i) => ({ ...i, instructionsNotes: 'Quote the reference exactly. Sandbox: pay with POST /sandbox/send' }));
 }

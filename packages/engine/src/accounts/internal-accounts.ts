@@ -26,7 +26,7 @@ export function openInternalAccounts(tenant: TenantContext, customerId: string |
       status: 'ACTIVE',
       balance: zero,
       totalBalance: zero,
-      fundingPaymentInstructions: fundingInstructionsFor(code, id),
+      fundingPaymentInstructions: fundingInstructionsFor(code, id, tenant.platform.name),
       ...(CURRENCIES[code]!.internalAccountType === 'EMBEDDED_WALLET' ? { privateEnabled: false } : {}),
       createdAt: now,
       updatedAt: now,

@@ -37,10 +37,16 @@ export function checkLimits(tenant: TenantContext, customerId: string | undefine
   const limit = settingsOf(tenant).dailyVolumeLimits?.[currency.code];
   if (!options.daily || limit === undefined) return;
   const sent = sentToday(tenant, customerId, currency.code);
-  if (sent + amount > limit) {
+  if (exceedsDailyVolume(tenant, customerId, currency.code, amount)) {
     const nextDay = (Math.floor(tenant.clock.now() / DAY_MS) + 1) * DAY_MS;
     throw new ApiError(429, 'DAILY_VOLUME_LIMIT_EXCEEDED', `This payment would take today's ${currency.code} volume to ${sent + amount}, above the daily limit of ${limit}`, {
       dailyLimit: limit, sentToday: sent, resetsAt: new Date(nextDay).toISOString(),
     }, { 'retry-after': String(Math.ceil((nextDay - tenant.clock.now()) / 1000)) });
   }
+}
+
+/** Whether sending `amount` more today would take the payer (a customer, or the platform) past its daily volume limit. */
+export function exceedsDailyVolume(tenant: TenantContext, customerId: string | undefined, currencyCode: string, amount: number): boolean {
+  const limit = settingsOf(tenant).dailyVolumeLimits?.[currencyCode];
+  return limit !== undefined && sentToday(tenant, customerId, currencyCode) + amount > limit;
 }

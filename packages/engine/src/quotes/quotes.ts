@@ -5,7 +5,7 @@
  */
 import type { OutgoingTransaction, Quote, QuoteRequest as QuoteRequestInput, Transaction } from '@railyard/contract';
 import {
-  WALLET_SIGNATURE_HEADER, Quote as QuoteSchema, QuoteAuthorizeRequest, QuoteRequest, SandboxSendRequest, ScaChallenge as ScaChallengeSchema, TransferInRequest, TransferOutRequest,
+  OnChainNetwork, WALLET_SIGNATURE_HEADER, Quote as QuoteSchema, QuoteAuthorizeRequest, QuoteRequest, SandboxSendRequest, ScaChallenge as ScaChallengeSchema, TransferInRequest, TransferOutRequest,
 } from '@railyard/contract';
 import { z } from 'zod';
 import { realtimeFundingInstructions } from '../accounts/funding-instructions.js';
@@ -22,8 +22,9 @@ import { standingFeeOf, umaDomainOf } from '../platforms/config.js';
 import { CROSS_CURRENCY_DESTINATION_OUTCOMES, INTERNAL_TRANSFER_OUTCOME, TRANSFER_OUTCOMES, lookupSuffix, type SettlementOutcome } from '../sandbox/magic-values.js';
 import { partiesOf } from '../transactions/incoming.js';
 import { Delivery, SettlementOutcomeRecord, sourceLedgerAccount, startPayment } from '../transactions/settlement.js';
-import { findTransaction, insertTransaction, moveTransaction } from '../transactions/transactions.js';
-import { checkLimits } from './limits.js';
+import { findTransaction, insertTransaction, moveTransaction, patchTransaction } from '../transactions/transactions.js';
+import { fundingNetworkChain, sandboxTransactionHash, WALLET_NETWORKS } from '../transactions/on-chain.js';
+import { checkLimits, exceedsDailyVolume } from './limits.js';
 import { accountIdOf, assertCustomerMayPay, resolveDestination, resolveSource, type Destination, type Source } from './parties.js';
 import { NO_PLATFORM_FEE, price, type PlatformFee, type Price } from './pricing.js';
 import { OWNERSHIP_VERIFICATION_THRESHOLD_USD_CENTS, PURPOSE_REQUIRED_CURRENCIES, QUOTE_LIFETIME_MS, RAIL_SETTLEMENT_SECONDS } from './rules.js';
@@ -40,6 +41,12 @@ export const QuoteRecord = z.object({
   fundFrom: z.string().optional(),
   delivery: Delivery,
   outcome: SettlementOutcomeRecord,
+  /** The chain a wallet destination settles on (see settlement.ts). */
+  onChainNetwork: OnChainNetwork.optional(),
+  /** Paid to an UMA address: completion reports the UMA settlement leg. */
+  umaSettlement: z.boolean().optional(),
+  /** The chain a real-time crypto payment arrives on, when it is on-chain. */
+  fundingChain: OnChainNetwork.optional(),
   /** The strong-customer-authentication step the payment waits for (SCA-region customers). */
   scaChallenge: ScaChallengeSchema.optional(),
   /** When the SMS code was last sent (resends are rate limited). */
@@ -117,6 +124,17 @@ function outcomeFor(source: Source, destination: Destination): { outcome: Settle
   return { outcome: INTERNAL_TRANSFER_OUTCOME, failsAtSource: false };
 }
 
+/** How the payment's legs settle, for what its transaction reports (on-chain hashes, the UMA leg). */
+function settlementLegsOf(source: Source, destination: Destination): Pick<QuoteRecord, 'onChainNetwork' | 'umaSettlement' | 'fundingChain'> {
+  const chain = destination.kind === 'EXTERNAL' ? WALLET_NETWORKS[destination.account.accountInfo.accountType] : undefined;
+  const fundingChain = source.kind === 'REALTIME' ? fundingNetworkChain(source.network) : undefined;
+  return {
+    ...(chain === undefined ? {} : { onChainNetwork: chain }),
+    ...(destination.kind === 'UMA' ? { umaSettlement: true } : {}),
+    ...(fundingChain === undefined ? {} : { fundingChain }),
+  };
+}
+
 function deliveryFor(tenant: TenantContext, destination: Destination, source: Source): Delivery {
   if (destination.kind === 'INTERNAL') {
     return { kind: 'INTERNAL_ACCOUNT', accountId: destination.account.id, ...(destination.account.customerId === undefined ? {} : { customerId: destination.account.customerId }) };
@@ -185,7 +203,7 @@ export function createQuote(tenant: TenantContext, request: CreateInput): Quote 
   const expiresAt = new Date(now + (source.kind === 'REALTIME' ? QUOTE_LIFETIME_MS.REALTIME_FUNDING : QUOTE_LIFETIME_MS.ACCOUNT)).toISOString();
   const createdAt = new Date(now).toISOString();
   const paymentInstructions = source.kind === 'REALTIME'
-    ? realtimeFundingInstructions(source.currency.code, source.network, quoteId)
+    ? realtimeFundingInstructions(source.currency.code, source.network, quoteId, tenant.platform.name)
     : fromWallet ? [walletSigningInstructions(tenant, quoteId, source.account.id, priced, destination)] : undefined;
   const transactionSource: OutgoingTransaction['source'] = source.kind === 'REALTIME'
     ? { sourceType: 'REALTIME_FUNDING', currency: source.currency.code, ...(source.customerId === undefined ? {} : { customerId: source.customerId }) }
@@ -227,6 +245,7 @@ export function createQuote(tenant: TenantContext, request: CreateInput): Quote 
     ...(failsAtSource || source.kind === 'REALTIME' ? {} : { fundFrom: sourceLedgerAccount(accountIdOf(source), source.currency.code) }),
     delivery: deliveryFor(tenant, destination, source),
     outcome,
+    ...settlementLegsOf(source, destination),
   };
   // An immediate execution is checked in full before anything is stored, so a refusal leaves no quote behind.
   if (request.immediatelyExecute) {
@@ -318,9 +337,14 @@ function assertBalance(tenant: TenantContext, fundFrom: string | undefined, amou
 }
 
 /** Takes the money and starts settlement; an internal source must hold the whole amount (409, see assertBalance). */
-function pay(tenant: TenantContext, record: QuoteRecord, transaction: OutgoingTransaction, fundFrom: string | undefined, amount: number): void {
+function pay(
+  tenant: TenantContext, record: QuoteRecord, transaction: OutgoingTransaction, fundFrom: string | undefined, amount: number,
+  outcome: SettlementOutcome = record.outcome,
+): void {
   assertBalance(tenant, fundFrom, amount);
-  startPayment(tenant, transaction.id, { from: fundFrom, amount, delivery: record.delivery, outcome: record.outcome });
+  startPayment(tenant, transaction.id, {
+    from: fundFrom, amount, delivery: record.delivery, outcome, onChainNetwork: record.onChainNetwork, umaSettlement: record.umaSettlement === true,
+  });
 }
 
 /**
@@ -431,10 +455,15 @@ export function sandboxSend(tenant: TenantContext, request: z.output<typeof Sand
   const transaction = assertPayable(tenant, record);
   const amount = request.currencyAmount ?? record.quote.totalSendingAmount;
   const from = sourceLedgerAccount(undefined, sending);
-  if (amount !== record.quote.totalSendingAmount) {
-    return startPayment(tenant, transaction.id, { from, amount, delivery: record.delivery, outcome: { settle: 'FAIL', afterMs: 0, failureReason: 'FUNDING_AMOUNT_MISMATCH' } });
+  if (record.fundingChain !== undefined) {
+    // The payer's transfer is on-chain: its hash is the source's onChainTransaction.
+    const onChainTransaction = { transactionHash: sandboxTransactionHash(record.fundingChain, transaction.id, 'funding'), network: record.fundingChain };
+    patchTransaction(tenant, transaction.id, { source: { ...transaction.source, onChainTransaction } as OutgoingTransaction['source'] });
   }
-  pay(tenant, record, transaction, from, amount);
+  // The money arrived: a payment that no longer fits today's volume is sent back (LIMIT_EXCEEDED), as are wrong amounts.
+  const refusal = amount !== record.quote.totalSendingAmount ? 'FUNDING_AMOUNT_MISMATCH'
+    : exceedsDailyVolume(tenant, record.customerId, sending, amount) ? 'LIMIT_EXCEEDED' : undefined;
+  pay(tenant, record, findTransaction(tenant, transaction.id) as OutgoingTransaction, from, amount, refusal === undefined ? record.outcome : { settle: 'FAIL', afterMs: 0, failureReason: refusal });
   return findTransaction(tenant, transaction.id);
 }
 

@@ -188,7 +188,9 @@ export const UNCHECKED_BENEFICIARY_TYPES = [
 export interface SettlementOutcome {
   readonly settle: 'COMPLETE' | 'FAIL' | 'COMPLETE_THEN_RETURN';
   readonly afterMs: number;
-  readonly failureReason?: 'QUOTE_EXECUTION_FAILED' | 'ACCOUNT_INVALID' | 'ACCOUNT_CANNOT_RECEIVE' | 'COMPLIANCE_REJECTED' | 'PAYOUT_RETURNED' | 'FUNDING_AMOUNT_MISMATCH';
+  readonly failureReason?: 'QUOTE_EXECUTION_FAILED' | 'ACCOUNT_INVALID' | 'ACCOUNT_CANNOT_RECEIVE' | 'COMPLIANCE_REJECTED' | 'PAYOUT_RETURNED' | 'FUNDING_AMOUNT_MISMATCH' | 'LIMIT_EXCEEDED';
+  /** Why the payment waits while PROCESSING (SPEC §2.9 `pendingReason`), cleared when it settles. */
+  readonly pendingReason?: 'COMPLIANCE_REVIEW';
   readonly refund?: 'COMPLETED' | 'FAILED';
   readonly refundReason?: 'TRANSACTION_FAILED' | 'USER_CANCELLATION' | 'TIMEOUT';
   readonly returnAfterMs?: number;
@@ -236,14 +238,33 @@ export const SANDBOX_UMA_DOMAINS = [SANDBOX_UMA_DOMAIN, 'sandbox.uma.money'] as 
 
 /**
  * Sandbox UMA receivers at each of {@link SANDBOX_UMA_DOMAINS}, by the handle before `.<currency>`: `$success.usd` succeeds,
- * `$pending.long.eur` stays PROCESSING for a day of engine time, `$fail.compliance.mxn` fails a compliance check (and the
- * sender is refunded). The currency part names the one currency the receiver accepts.
+ * `$pending.long.eur` stays PROCESSING (pendingReason COMPLIANCE_REVIEW) for a day of engine time, `$fail.compliance.mxn`
+ * fails a compliance check (and the sender is refunded). The currency part names the one currency the receiver accepts.
+ * As senders of an incoming payment (`POST /sandbox/uma/receive`), a `$fail.compliance.*` address also cannot take
+ * a refund back: an incoming payment from it that the platform rejects ends INCOMING_PAYMENT.REFUND_FAILED.
  */
 export const UMA_RECEIVERS: Readonly<Record<string, SettlementOutcome>> = {
   success: SETTLES_AT_ONCE,
-  'pending.long': { settle: 'COMPLETE', afterMs: 24 * 60 * 60_000 },
+  'pending.long': { settle: 'COMPLETE', afterMs: 24 * 60 * 60_000, pendingReason: 'COMPLIANCE_REVIEW' },
   'fail.compliance': { settle: 'FAIL', afterMs: 0, failureReason: 'COMPLIANCE_REJECTED' },
 };
+
+/**
+ * The sandbox receiver an UMA address names (`$<handle>.<currency>@<sandbox domain>`), if it is one: its handle in
+ * {@link UMA_RECEIVERS} and the currency part (upper case). Lower-case canonical addresses only.
+ */
+export function sandboxReceiverOf(address: string): { handle: string; outcome: SettlementOutcome; currency: string } | undefined {
+  const [user = '', domain = ''] = address.slice(1).split('@');
+  if (!address.startsWith('$') || !(SANDBOX_UMA_DOMAINS as readonly string[]).includes(domain)) return undefined;
+  const dot = user.lastIndexOf('.');
+  const handle = user.slice(0, dot);
+  const outcome = UMA_RECEIVERS[handle];
+  return outcome && dot > 0 ? { handle, outcome, currency: user.slice(dot + 1).toUpperCase() } : undefined;
+}
+
+/** Whether money sent back to `address` fails: a `$fail.compliance.*` sandbox counterparty takes no refund. */
+export const refundFailsTo = (address: string | undefined): boolean =>
+  address !== undefined && sandboxReceiverOf(address.toLowerCase())?.handle === 'fail.compliance';
 
 // ---------------------------------------------------------------------------------------------------------------------
 // Embedded-wallet authentication (SPEC §4.6; REFERENCE §13)

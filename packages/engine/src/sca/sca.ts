@@ -10,9 +10,8 @@ import type { TenantContext } from '../core/context.js';
 import { ApiError, conflict, invalidField } from '../core/errors.js';
 import { findCustomer, type CustomerRecord } from '../customers/customers.js';
 import { SCA_CODE } from '../sandbox/magic-values.js';
+import { isEeaRegion } from '../config/regions.js';
 
-/** Regions whose customers must pass SCA for payments and beneficiary changes: the EU (EUR, and USDC held there). */
-export const SCA_REGIONS: ReadonlySet<string> = new Set(['EU']);
 
 /** A challenge can be answered for 5 minutes. */
 export const SCA_CHALLENGE_TTL_MS = 5 * 60 * 1000;
@@ -59,13 +58,17 @@ export const SCA_LOCKS = 'scaLocks';
 const challenges = (tenant: TenantContext) => tenant.store.collection<ScaChallengeRecord>(SCA_CHALLENGES);
 const locks = (tenant: TenantContext) => tenant.store.collection<ScaLockRecord>(SCA_LOCKS);
 
-export const isScaCustomer = (customer: Pick<CustomerRecord, 'region'>): boolean => SCA_REGIONS.has(customer.region ?? '');
+/**
+ * Whether a customer must pass SCA for payments and beneficiary changes (SPEC §5 item 7): one whose region is an EU/EEA
+ * member state, or `EU` (EUR, and USDC held there).
+ */
+export const isScaCustomer = (customer: Pick<CustomerRecord, 'region'>): boolean => isEeaRegion(customer.region);
 
 /** The customer, or 409 when SCA does not apply to them (REFERENCE §9: every SCA endpoint, for non-SCA customers). */
 export function requireScaCustomer(tenant: TenantContext, customerId: string): CustomerRecord {
   const customer = findCustomer(tenant, customerId);
   if (!isScaCustomer(customer)) {
-    throw conflict(`Strong customer authentication does not apply to customer ${customerId}: only customers in an SCA region (${[...SCA_REGIONS].join(', ')}) use it`);
+    throw conflict(`Strong customer authentication does not apply to customer ${customerId}: only customers of an EU/EEA region use it`);
   }
   return customer;
 }

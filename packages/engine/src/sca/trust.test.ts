@@ -74,7 +74,7 @@ describe('trusting a beneficiary', () => {
     const us = await accountOf(person({ platformCustomerId: 'us-1', nationality: 'US', currencies: ['USD'], phoneNumber: '+15555550100' }));
     const outside = await call('POST', `/customers/external-accounts/${us.accountId}/trust`);
     expect(outside).toMatchObject({ status: 409, body: { code: 'CONFLICT' } });
-    expect(outside.body.message).toContain('SCA region');
+    expect(outside.body.message).toContain('only customers of an EU/EEA region use it');
 
     const noPhone = await accountOf(person({ platformCustomerId: 'eu-no-phone', currencies: ['EUR'] }));
     const noFactor = await call('POST', `/customers/external-accounts/${noPhone.accountId}/trust`);

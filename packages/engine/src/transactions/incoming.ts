@@ -9,7 +9,8 @@ import type { TenantContext } from '../core/context.js';
 import { findCustomer } from '../customers/customers.js';
 import { outsideWorld } from '../ledger/ledger.js';
 import { conflict } from '../core/errors.js';
-import { findTransaction, insertTransaction, moveTransaction } from './transactions.js';
+import { findTransaction, insertTransaction, moveTransaction, patchTransaction, setRefund } from './transactions.js';
+import { refundFailsTo } from '../sandbox/magic-values.js';
 
 /**
  * `customerId` and `platformCustomerId` of a transaction: the customer's, or the platform's own id for the platform's
@@ -104,18 +105,49 @@ export function approveIncoming(tenant: TenantContext, transactionId: string, re
   return moveTransaction(tenant, transactionId, 'COMPLETED', receiverCustomerInfo ? { counterpartyInformation: receiverCustomerInfo } : {}) as IncomingTransaction;
 }
 
-/** `POST /transactions/{id}/reject`: the platform refuses an incoming payment; it goes back to the sender uncredited. */
+/**
+ * `POST /transactions/{id}/reject` (and a 403 answer to INCOMING_PAYMENT.PENDING): the platform refuses an incoming
+ * payment; it is not credited, and the money goes back to the sender (INCOMING_PAYMENT.REFUND_PENDING, then
+ * REFUND_COMPLETED, or REFUND_FAILED for a sender that takes no refund).
+ */
 export function rejectIncoming(tenant: TenantContext, transactionId: string): IncomingTransaction {
   awaitingApproval(tenant, transactionId);
-  return moveTransaction(tenant, transactionId, 'REJECTED') as IncomingTransaction;
+  moveTransaction(tenant, transactionId, 'REJECTED');
+  return refundSender(tenant, transactionId, 'TRANSACTION_FAILED');
 }
 
-/** The clock job of {@link APPROVAL_TIMEOUT_JOB}: still unanswered, the payment fails. */
+/**
+ * A 422 answer to INCOMING_PAYMENT.PENDING: the platform needs more about the sender before it decides (REFERENCE §8).
+ * The payment keeps waiting, with pendingReason COUNTERPARTY_INFORMATION_REQUIRED, until approved, rejected or timed out.
+ */
+export function requestCounterpartyInformation(tenant: TenantContext, transactionId: string): void {
+  awaitingApproval(tenant, transactionId);
+  patchTransaction<IncomingTransaction>(tenant, transactionId, { pendingReason: 'COUNTERPARTY_INFORMATION_REQUIRED' });
+}
+
+/** The clock job of {@link APPROVAL_TIMEOUT_JOB}: still unanswered, the payment fails and goes back to the sender. */
 export function approvalTimeoutJob(tenant: TenantContext, payload: unknown): void {
   const transaction = findTransaction(tenant, (payload as { transactionId: string }).transactionId);
   if (transaction.type === 'INCOMING' && transaction.status === 'PENDING') {
     moveTransaction(tenant, transaction.id, 'FAILED', { failureReason: 'PAYMENT_APPROVAL_TIMED_OUT' });
+    refundSender(tenant, transaction.id, 'TIMEOUT');
   }
+}
+
+/**
+ * Sends an incoming payment that was never credited back to its sender: nothing moves in the platform's ledger (the
+ * money never reached an account of it), but the refund is tracked and announced as SPEC §6 says.
+ */
+function refundSender(tenant: TenantContext, transactionId: string, reason: 'TRANSACTION_FAILED' | 'TIMEOUT'): IncomingTransaction {
+  const transaction = findTransaction(tenant, transactionId) as IncomingTransaction;
+  const initiatedAt = tenant.nowIso();
+  const reference = `Refund:${transactionId.slice('Transaction:'.length)}`;
+  setRefund(tenant, transactionId, { reference, initiatedAt, status: 'PENDING', reason });
+  const sender = transaction.source?.sourceType === 'UMA_ADDRESS' ? transaction.source.umaAddress : undefined;
+  const refunded = !refundFailsTo(sender);
+  return setRefund(tenant, transactionId, {
+    reference, initiatedAt, status: refunded ? 'COMPLETED' : 'FAILED', reason, ...(refunded ? { settledAt: tenant.nowIso() } : {}),
+  }) as IncomingTransaction;
 }
 
 /**

@@ -12,7 +12,7 @@
  *
  * Sandbox outcomes ({@link SettlementOutcome}) run at once or as clock jobs, so a virtual clock resolves them.
  */
-import type { OutgoingTransaction } from '@railyard/contract';
+import { OnChainNetwork, type OutgoingTransaction } from '@railyard/contract';
 import { z } from 'zod';
 import { assertCreditable, platformInternalAccount, postToAccounts } from '../accounts/internal-accounts.js';
 import type { TenantContext } from '../core/context.js';
@@ -21,6 +21,7 @@ import { outsideWorld } from '../ledger/ledger.js';
 import type { SettlementOutcome } from '../sandbox/magic-values.js';
 import { umaDepositAccount } from '../uma/uma.js';
 import { receivePayment } from './incoming.js';
+import { sandboxTransactionHash } from './on-chain.js';
 import { findTransaction, moveTransaction, setRefund } from './transactions.js';
 
 /** Where a completed payment lands inside the service, if anywhere. */
@@ -35,7 +36,8 @@ export type Delivery = z.infer<typeof Delivery>;
 export const SettlementOutcomeRecord = z.object({
   settle: z.enum(['COMPLETE', 'FAIL', 'COMPLETE_THEN_RETURN']),
   afterMs: z.number().int().min(0),
-  failureReason: z.enum(['QUOTE_EXECUTION_FAILED', 'ACCOUNT_INVALID', 'ACCOUNT_CANNOT_RECEIVE', 'COMPLIANCE_REJECTED', 'PAYOUT_RETURNED', 'FUNDING_AMOUNT_MISMATCH']).optional(),
+  failureReason: z.enum(['QUOTE_EXECUTION_FAILED', 'ACCOUNT_INVALID', 'ACCOUNT_CANNOT_RECEIVE', 'COMPLIANCE_REJECTED', 'PAYOUT_RETURNED', 'FUNDING_AMOUNT_MISMATCH', 'LIMIT_EXCEEDED']).optional(),
+  pendingReason: z.enum(['COMPLIANCE_REVIEW']).optional(),
   refund: z.enum(['COMPLETED', 'FAILED']).optional(),
   refundReason: z.enum(['TRANSACTION_FAILED', 'USER_CANCELLATION', 'TIMEOUT']).optional(),
   returnAfterMs: z.number().int().min(0).optional(),
@@ -52,6 +54,10 @@ export const SettlementRecord = z.object({
   refundTo: z.string(),
   delivery: Delivery,
   outcome: SettlementOutcomeRecord,
+  /** The chain the payout settles on (a wallet destination): completion reports its `onChainTransaction`. */
+  onChainNetwork: OnChainNetwork.optional(),
+  /** An UMA payment: completion reports the hash of its inter-VASP settlement leg (`reconciliationInstructions`). */
+  umaSettlement: z.boolean().optional(),
 });
 export type SettlementRecord = z.infer<typeof SettlementRecord>;
 
@@ -76,6 +82,9 @@ export interface PaymentStart {
   readonly amount: number;
   readonly delivery: Delivery;
   readonly outcome: SettlementOutcome;
+  /** See {@link SettlementRecord}. */
+  readonly onChainNetwork?: OnChainNetwork | undefined;
+  readonly umaSettlement?: boolean;
 }
 
 /**
@@ -92,8 +101,10 @@ export function startPayment(tenant: TenantContext, transactionId: string, start
   settlements(tenant).insert({
     id: transactionId, currency, held: start.from === undefined ? 0 : start.amount, refundTo: start.from ?? outsideWorld(currency),
     delivery: start.delivery, outcome: start.outcome,
+    ...(start.onChainNetwork === undefined ? {} : { onChainNetwork: start.onChainNetwork }),
+    ...(start.umaSettlement ? { umaSettlement: true } : {}),
   });
-  moveTransaction(tenant, transactionId, 'PROCESSING');
+  moveTransaction(tenant, transactionId, 'PROCESSING', start.outcome.pendingReason === undefined ? {} : { pendingReason: start.outcome.pendingReason });
   if (start.outcome.afterMs === 0) tenant.afterResponse(() => runStep(tenant, { transactionId, step: 'SETTLE' }));
   else tenant.schedule(start.outcome.afterMs, SETTLEMENT_JOB, { transactionId, step: 'SETTLE' } satisfies SettlementJob);
   return findTransaction(tenant, transactionId) as OutgoingTransaction;
@@ -173,7 +184,21 @@ function completePayment(tenant: TenantContext, transaction: OutgoingTransaction
       ...(uma ? { description: `UMA payment from ${delivery.senderUmaAddress}` } : transaction.description === undefined ? {} : { description: transaction.description }),
     });
   }
-  moveTransaction(tenant, transaction.id, 'COMPLETED');
+  moveTransaction(tenant, transaction.id, 'COMPLETED', settledLegs(transaction, record));
+}
+
+/** What a completed payment reports of how it settled: the on-chain transaction of a wallet payout, the UMA leg's hash. */
+function settledLegs(transaction: OutgoingTransaction, record: SettlementRecord): Partial<OutgoingTransaction> {
+  const patch: Partial<OutgoingTransaction> = {};
+  if (record.onChainNetwork !== undefined && transaction.destination.destinationType === 'ACCOUNT') {
+    const onChainTransaction = { transactionHash: sandboxTransactionHash(record.onChainNetwork, transaction.id), network: record.onChainNetwork };
+    patch.destination = { ...transaction.destination, onChainTransaction };
+  }
+  if (record.umaSettlement) {
+    // The deprecated field still reports the inter-VASP settlement leg of an UMA payment (SPEC §2.9), a Lightning payment.
+    patch.reconciliationInstructions = { ...transaction.reconciliationInstructions, transactionHash: sandboxTransactionHash('LIGHTNING', transaction.id, 'uma') };
+  }
+  return patch;
 }
 
 /**

@@ -96,7 +96,9 @@ export function moveTransaction(tenant: TenantContext, id: string, status: Outgo
     : (INCOMING_MOVES[current.status] as readonly string[]);
   if (!allowed.includes(status)) throw new Error(`illegal ${current.type} move ${current.status} → ${status} for ${id}`);
   const now = tenant.nowIso();
-  const updated = { ...current, ...patch, status, updatedAt: now, ...(status === 'COMPLETED' ? { settledAt: now } : {}) } as Transaction;
+  // A pendingReason explains one wait: a move ends it, unless the move names a new one.
+  const { pendingReason: _ended, ...rest } = current as Transaction & { pendingReason?: unknown };
+  const updated = { ...rest, ...patch, status, updatedAt: now, ...(status === 'COMPLETED' ? { settledAt: now } : {}) } as Transaction;
   transactions(tenant).replace(updated);
   announce(tenant, updated, status);
   return updated;

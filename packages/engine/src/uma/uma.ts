@@ -13,7 +13,7 @@ import type { TenantContext } from '../core/context.js';
 import { ApiError, invalidField, notFound } from '../core/errors.js';
 import { findCustomer, findCustomerByUmaAddress, type CustomerRecord } from '../customers/customers.js';
 import { listExternalAccountsOf } from '../external-accounts/external-accounts.js';
-import { SANDBOX_UMA_DOMAINS, UMA_RECEIVERS, type SettlementOutcome } from '../sandbox/magic-values.js';
+import { SANDBOX_UMA_DOMAINS, UMA_RECEIVERS, sandboxReceiverOf, type SettlementOutcome } from '../sandbox/magic-values.js';
 import { settingsOf } from '../platforms/config.js';
 import { receivePayment } from '../transactions/incoming.js';
 
@@ -49,13 +49,9 @@ export function parseUmaAddress(address: string, field: string): string {
 
 /** The receiver behind a canonical address, or undefined when nobody the sandbox knows receives there. */
 export function findReceiver(tenant: TenantContext, address: string): UmaReceiver | undefined {
-  const [user = '', domain = ''] = address.slice(1).split('@');
-  if ((SANDBOX_UMA_DOMAINS as readonly string[]).includes(domain)) {
-    const dot = user.lastIndexOf('.');
-    const outcome = UMA_RECEIVERS[user.slice(0, dot)];
-    const currency = user.slice(dot + 1).toUpperCase();
-    return outcome && marketCurrency(currency) ? { kind: 'SANDBOX', outcome, currencies: [currency] } : undefined;
-  }
+  const sandbox = sandboxReceiverOf(address);
+  if (sandbox) return marketCurrency(sandbox.currency) ? { kind: 'SANDBOX', outcome: sandbox.outcome, currencies: [sandbox.currency] } : undefined;
+  if ((SANDBOX_UMA_DOMAINS as readonly string[]).includes(address.split('@')[1] ?? '')) return undefined;
   const customer = findCustomerByUmaAddress(tenant, address);
   return customer && { kind: 'CUSTOMER', customerId: customer.id, currencies: receivingCurrencies(tenant, customer) };
 }

@@ -14,7 +14,7 @@ import type { WebhookEventType } from '@railyard/contract';
 import { IncomingPaymentApproval, WEBHOOK_RETRY_POLICY, WEBHOOK_SIGNATURE_HEADER } from '@railyard/contract';
 import { eventsOf, type EmitOptions, type EventSink, type OutboxEvent, type TenantContext } from '../core/context.js';
 import { settingsOf } from '../platforms/config.js';
-import { approveIncoming, rejectIncoming } from '../transactions/incoming.js';
+import { approveIncoming, rejectIncoming, requestCounterpartyInformation } from '../transactions/incoming.js';
 import { signatureHeader, type WebhookKey } from './signing.js';
 
 /** Clock-job kind of a retry. */
@@ -174,13 +174,14 @@ export class WebhookDispatcher implements EventSink {
 
   /**
    * The platform's answer to an incoming payment that waits for it: 200 approves (with the `receiverCustomerInfo` of
-   * its body, if any), 403 rejects, anything else waits for the API.
+   * its body, if any), 403 rejects, 422 asks for more about the sender (it keeps waiting), anything else waits for the API.
    */
   private decideIncoming(tenant: TenantContext, event: OutboxEvent, result: AttemptResult): void {
     const transactionId = (event.data as { id: string }).id;
     try {
       if (result.status === 200) approveIncoming(tenant, transactionId, receiverInfoOf(result.body));
       else if (result.status === 403) rejectIncoming(tenant, transactionId);
+      else if (result.status === 422) requestCounterpartyInformation(tenant, transactionId);
     } catch {
       // Already approved, rejected or timed out through the API: the first decision stands.
     }

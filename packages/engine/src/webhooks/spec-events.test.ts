@@ -1,0 +1,217 @@
+import { TypedWebhookEvent, type WebhookEventType } from '@railyard/contract';
+import { describe, expect, it } from 'vitest';
+import { createEngine, type Engine } from '../engine.js';
+import { callApi, formRequest, SAMPLE_FILES, type Json } from '../testing/requests.js';
+
+// Every event type of SPEC §6, each with the flow that triggers it. CARD_TRANSACTION.SETTLED comes with the cards area.
+
+interface Sandbox {
+  readonly engine: Engine;
+  call(method: string, path: string, body?: unknown): Promise<{ status: number; body: Json }>;
+}
+
+function sandbox(options: { regulated?: boolean; webhookAnswer?: number } = {}): Sandbox {
+  const engine = createEngine({
+    platform: { regulated: options.regulated ?? true },
+    webhooks: { fetch: async () => new Response(null, { status: options.webhookAnswer ?? 200 }) },
+  });
+  return { engine, call: (method, path, body) => callApi(engine, method, path, body) };
+}
+
+const person = { birthDate: '1990-01-15', nationality: 'US', address: { line1: '1 Main St', postalCode: '10001', country: 'US' }, idType: 'SSN', identifier: '123-45-6789' };
+const individual = async (s: Sandbox, fullName: string, extra: Json = {}) => {
+  const created = await s.call('POST', '/customers', { customerType: 'INDIVIDUAL', fullName, ...extra });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  return created.body;
+};
+const business = async (s: Sandbox, registrationNumber: string) =>
+  (await s.call('POST', '/customers', { customerType: 'BUSINESS', businessInfo: { legalName: 'Acme', country: 'US', taxId: '12-3456789', incorporatedOn: '2015-01-01', registrationNumber } })).body;
+const accountOf = async (s: Sandbox, customerId: string, currency = 'USD') =>
+  (await s.call('GET', `/customers/internal-accounts?customerId=${customerId}&currency=${currency}`)).body.data[0].id as string;
+const bank = async (s: Sandbox, customerId: string, accountNumber: string) =>
+  (await s.call('POST', '/customers/external-accounts', {
+    customerId, currency: 'USD', accountInfo: { accountType: 'USD_ACCOUNT', accountNumber, routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Bo Bank' } },
+  })).body.id as string;
+
+/** A funded customer paying 1,000 cents to a US bank account whose number ends as SPEC §4.6 says; returns the quote. */
+async function payout(s: Sandbox, accountNumber: string, execute = true): Promise<Json> {
+  const payer = await individual(s, 'Pat Payer');
+  const usd = await accountOf(s, payer.id);
+  await s.call('POST', `/sandbox/internal-accounts/${usd}/fund`, { amount: 100_000 });
+  const quote = await s.call('POST', '/quotes', {
+    source: { sourceType: 'ACCOUNT', accountId: usd }, destination: { destinationType: 'ACCOUNT', accountId: await bank(s, payer.id, accountNumber) },
+    lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1_000, immediatelyExecute: execute,
+  });
+  expect(quote.status, JSON.stringify(quote.body)).toBe(201);
+  return quote.body;
+}
+
+/** An UMA payment from `sender` that waits for the platform (its webhook endpoint is set), then is rejected. */
+async function rejectedIncoming(s: Sandbox, sender: string): Promise<void> {
+  const payee = await individual(s, 'Ina Incoming');
+  await s.call('PATCH', '/config', { webhookEndpoint: 'https://platform.example/hooks' });
+  const pending = await s.call('POST', '/sandbox/uma/receive', { senderUmaAddress: sender, customerId: payee.id, receivingCurrencyCode: 'USD', receivingCurrencyAmount: 500 });
+  expect(pending.body.status).toBe('PENDING');
+  expect((await s.call('POST', `/transactions/${pending.body.id}/reject`)).status).toBe(200);
+}
+
+const TRIGGERS: [WebhookEventType, string, () => Promise<Sandbox>][] = [
+  ['CUSTOMER.KYC_PENDING', 'an individual ending 001 on a regulated platform', async () => {
+    const s = sandbox();
+    await individual(s, 'Paula Pending001');
+    return s;
+  }],
+  ['CUSTOMER.KYC_APPROVED', 'any other individual on a regulated platform', async () => {
+    const s = sandbox();
+    await individual(s, 'Ada Lovelace');
+    return s;
+  }],
+  ['CUSTOMER.KYC_REJECTED', 'an individual ending 002 on a regulated platform', async () => {
+    const s = sandbox();
+    await individual(s, 'Rex Rejected002');
+    return s;
+  }],
+  ['CUSTOMER.KYB_PENDING', 'a business submitted on a regulated platform', async () => {
+    const s = sandbox();
+    await s.call('POST', '/verifications', { customerId: (await business(s, 'REG-100')).id });
+    return s;
+  }],
+  ['CUSTOMER.KYB_APPROVED', 'a business registration ending in anything but 001–003', async () => {
+    const s = sandbox();
+    await s.call('POST', '/verifications', { customerId: (await business(s, 'REG-100')).id });
+    return s;
+  }],
+  ['CUSTOMER.KYB_REJECTED', 'a business registration ending 002', async () => {
+    const s = sandbox();
+    await s.call('POST', '/verifications', { customerId: (await business(s, 'REG-002')).id });
+    return s;
+  }],
+  ['VERIFICATION.RESOLVE_ERRORS', 'an incomplete packet on an unregulated platform', async () => {
+    const s = sandbox({ regulated: false });
+    await s.call('POST', '/verifications', { customerId: (await individual(s, 'Ada Lovelace')).id });
+    return s;
+  }],
+  ['VERIFICATION.PENDING_MANUAL_REVIEW', 'a complete packet of an individual ending 001', async () => {
+    const s = sandbox({ regulated: false });
+    const customer = await individual(s, 'Paula Pending001', person);
+    const upload = await s.engine.fetch(formRequest('POST', '/documents', { documentHolder: customer.id, documentType: 'PASSPORT', country: 'US', documentNumber: 'X1', issuingAuthority: 'US DoS' }, { name: 'p.png', bytes: SAMPLE_FILES.png, type: 'image/png' }));
+    expect(upload.status).toBe(201);
+    expect((await s.call('POST', '/verifications', { customerId: customer.id })).body.verificationStatus).toBe('PENDING_MANUAL_REVIEW');
+    return s;
+  }],
+  ['VERIFICATION.IN_PROGRESS', 'a submitted business', async () => {
+    const s = sandbox();
+    await s.call('POST', '/verifications', { customerId: (await business(s, 'REG-100')).id });
+    return s;
+  }],
+  ['VERIFICATION.APPROVED', 'a business approved at submission', async () => {
+    const s = sandbox();
+    await s.call('POST', '/verifications', { customerId: (await business(s, 'REG-100')).id });
+    return s;
+  }],
+  ['VERIFICATION.REJECTED', 'a business rejected at submission', async () => {
+    const s = sandbox();
+    await s.call('POST', '/verifications', { customerId: (await business(s, 'REG-002')).id });
+    return s;
+  }],
+  ['OUTGOING_PAYMENT.PENDING', 'a quote, which creates its payment', async () => {
+    const s = sandbox();
+    await payout(s, '5550001', false);
+    return s;
+  }],
+  ['OUTGOING_PAYMENT.PENDING_AUTHORIZATION', 'a payment of a customer in an EU/EEA region', async () => {
+    const s = sandbox();
+    const marie = await individual(s, 'Marie Curie', { region: 'FR', currencies: ['EUR'], email: 'marie@example.fr', phoneNumber: '+33612345678' });
+    const eur = await accountOf(s, marie.id, 'EUR');
+    await s.call('POST', `/sandbox/internal-accounts/${eur}/fund`, { amount: 10_000 });
+    const payee = await individual(s, 'Pierre Curie', { region: 'FR', currencies: ['EUR'], email: 'pierre@example.fr' });
+    const quote = await s.call('POST', '/quotes', {
+      source: { sourceType: 'ACCOUNT', accountId: eur }, destination: { destinationType: 'ACCOUNT', accountId: await accountOf(s, payee.id, 'EUR') },
+      lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1_000,
+    });
+    expect((await s.call('POST', `/quotes/${quote.body.id}/execute`)).body.status).toBe('PENDING_AUTHORIZATION');
+    return s;
+  }],
+  ['OUTGOING_PAYMENT.PROCESSING', 'an executed payment', async () => {
+    const s = sandbox();
+    await payout(s, '5550001');
+    return s;
+  }],
+  ['OUTGOING_PAYMENT.COMPLETED', 'a payment that settles', async () => {
+    const s = sandbox();
+    await payout(s, '5550001');
+    return s;
+  }],
+  ['OUTGOING_PAYMENT.FAILED', 'a payout to an account ending 002', async () => {
+    const s = sandbox();
+    await payout(s, '5550002');
+    return s;
+  }],
+  ['OUTGOING_PAYMENT.EXPIRED', 'a quote left unexecuted past expiresAt', async () => {
+    const s = sandbox();
+    await payout(s, '5550001', false);
+    s.engine.sandbox().advance(60 * 60_000);
+    return s;
+  }],
+  ['OUTGOING_PAYMENT.REFUND_PENDING', 'a failed payout', async () => {
+    const s = sandbox();
+    await payout(s, '5550002');
+    return s;
+  }],
+  ['OUTGOING_PAYMENT.REFUND_COMPLETED', 'a failed payout, refunded', async () => {
+    const s = sandbox();
+    await payout(s, '5550003');
+    return s;
+  }],
+  ['OUTGOING_PAYMENT.REFUND_FAILED', 'a cross-currency payout to an account ending 007', async () => {
+    const s = sandbox();
+    const payer = await individual(s, 'Pat Payer');
+    const usd = await accountOf(s, payer.id);
+    await s.call('POST', `/sandbox/internal-accounts/${usd}/fund`, { amount: 100_000 });
+    const gbp = await s.call('POST', '/customers/external-accounts', {
+      customerId: payer.id, currency: 'GBP', accountInfo: { accountType: 'GBP_ACCOUNT', sortCode: '040004', accountNumber: '12345007', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Gail Gbp' } },
+    });
+    await s.call('POST', '/quotes', {
+      source: { sourceType: 'ACCOUNT', accountId: usd }, destination: { destinationType: 'ACCOUNT', accountId: gbp.body.id },
+      lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 10_000, immediatelyExecute: true,
+    });
+    return s;
+  }],
+  ['INCOMING_PAYMENT.REFUND_PENDING', 'an incoming payment the platform rejects', async () => {
+    const s = sandbox();
+    await rejectedIncoming(s, '$alice@wallet.example');
+    return s;
+  }],
+  ['INCOMING_PAYMENT.REFUND_COMPLETED', 'an incoming payment the platform rejects, sent back', async () => {
+    const s = sandbox();
+    await rejectedIncoming(s, '$alice@wallet.example');
+    return s;
+  }],
+  ['INCOMING_PAYMENT.REFUND_FAILED', 'a rejected incoming payment from a $fail.compliance sender', async () => {
+    const s = sandbox();
+    await rejectedIncoming(s, '$fail.compliance.usd@sandbox.uma.money');
+    return s;
+  }],
+  ['EXTERNAL_ACCOUNT.STATUS_UPDATED', 'an ownership check of a self-custody wallet', async () => {
+    const s = sandbox();
+    const wallet = await s.call('POST', '/platform/external-accounts', {
+      currency: 'USDC', ownershipType: 'FIRST_PARTY', accountInfo: { accountType: 'BASE_WALLET', address: '0x52908400098527886e0f7030069857d2e4169ee7' },
+    });
+    expect((await s.call('POST', `/platform/external-accounts/${wallet.body.id}/challenge`, { method: 'LIVENESS' })).status).toBe(201);
+    s.engine.sandbox().advance(30_000);
+    return s;
+  }],
+];
+
+describe('every event type of SPEC §6 is emitted', () => {
+  it.each(TRIGGERS)('%s: %s', async (type, _how, trigger) => {
+    const s = await trigger();
+    await s.engine.webhooks.settled();
+    const emitted = s.engine.sandbox().events({ type, limit: 100 }).data;
+    expect(emitted.length, `${type} was not emitted`).toBeGreaterThan(0);
+    for (const event of emitted) {
+      const parsed = TypedWebhookEvent.safeParse({ id: event.id, type: event.type, timestamp: event.timestamp, data: event.data });
+      expect(parsed.success, JSON.stringify(parsed.error?.issues)).toBe(true);
+    }
+  });
+});
