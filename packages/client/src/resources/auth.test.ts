@@ -3,6 +3,7 @@ import {
   DecryptionKey, SessionKey, SoftwarePasskeyAuthenticator, assertPasskey, decryptExportBundle, decryptSessionSigningKey, encryptOtp,
   oauthNonce, registerPasskey,
 } from '@railyard/wallet';
+import { generateP256KeyPairHex } from '@railyard/contract';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createClient, type RailyardClient } from '../client.js';
 import { AuthenticationError, BadRequestError, RateLimitError, SignatureRequiredError, WalletOperationTimeoutError } from '../core/errors.js';
@@ -155,15 +156,26 @@ describe('client.auth against an in-process engine', () => {
     const passkey = await client.auth.credentials.create(registration, { stamper: key });
     expect(passkey).toMatchObject({ type: 'PASSKEY', nickname: 'Laptop', credentialId: registration.attestation.credentialId });
 
-    // Recommended model: a compressed clientPublicKey, whose private key then signs for the session.
+    // A compressed clientPublicKey (what the reference's clients send): its private key signs for the session, and so
+    // does the key sealed to it in encryptedSessionSigningKey, which SPEC §2.5 gives every PASSKEY and OAUTH session.
     const sessionKey = await SessionKey.generate();
     const challenge = await client.auth.credentials.challenge(passkey.id, { clientPublicKey: sessionKey.publicKeyCompressedHex });
     expect(challenge.challenge).toMatch(/^[0-9a-f]{64}$/);
     const assertion = await assertPasskey({ challenge: challenge.challenge, credentialId: challenge.credentialId, rpId: 'wallet.example' }, { webauthn: authenticator });
     const session = await client.auth.credentials.verify(passkey.id, assertion, { requestId: challenge.requestId });
-    expect(session).toMatchObject({ type: 'PASSKEY', accountId });
-    expect(session.encryptedSessionSigningKey).toBeUndefined();
+    expect(session).toMatchObject({ type: 'PASSKEY', accountId, encryptedSessionSigningKey: expect.any(String) });
     await expect(client.internalAccounts.update(accountId, { privateEnabled: true }, { stamper: sessionKey })).resolves.toMatchObject({ privateEnabled: true });
+
+    // A client that opens the sealed key (it holds its key as hex, so it can decrypt as well as sign) signs with it too.
+    const pair = await generateP256KeyPairHex();
+    const sealedTo = await client.auth.credentials.challenge(passkey.id, { clientPublicKey: pair.publicKeyCompressedHex });
+    const sealedAssertion = await assertPasskey({ challenge: sealedTo.challenge, credentialId: sealedTo.credentialId, rpId: 'wallet.example' }, { webauthn: authenticator });
+    const sealedSession = await client.auth.credentials.verify(passkey.id, sealedAssertion, { requestId: sealedTo.requestId });
+    const opened: WalletStamper = await SessionKey.fromPrivateKeyHex(
+      await decryptSessionSigningKey(sealedSession.encryptedSessionSigningKey!, await DecryptionKey.fromPrivateKeyHex(pair.privateKeyHex)),
+    );
+    await expect(client.internalAccounts.update(accountId, { privateEnabled: false }, { stamper: opened })).resolves.toMatchObject({ privateEnabled: false });
+    await expect(client.internalAccounts.update(accountId, { privateEnabled: true }, { stamper: await SessionKey.fromPrivateKeyHex(pair.privateKeyHex) })).resolves.toMatchObject({ privateEnabled: true });
 
     // Legacy model: an uncompressed key; the service seals a session key to it.
     const receiver = await DecryptionKey.generate();

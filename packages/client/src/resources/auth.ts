@@ -36,7 +36,10 @@ export type OtpVerifyParams = Extract<AuthCredentialVerifyParams, { type: 'EMAIL
 export type OauthVerifyParams = Extract<AuthCredentialVerifyParams, { type: 'OAUTH' }>;
 /** `PASSKEY` verify body: `{ type, assertion }` (what `assertPasskey` of `@railyard/wallet` returns). */
 export type PasskeyVerifyParams = Extract<AuthCredentialVerifyParams, { type: 'PASSKEY' }>;
-/** A session of a verified credential (SPEC §2.5); `encryptedSessionSigningKey` only in the legacy (uncompressed key) flow. */
+/**
+ * A session of a verified credential (SPEC §2.5). PASSKEY and OAUTH sessions carry `encryptedSessionSigningKey`, a key
+ * sealed to the `clientPublicKey` given; OTP sessions never do (the TEK is the session key).
+ */
 export type AuthSession = ResultOf<typeof authEndpoints.verifyAuthCredential>;
 /** Query of {@link AuthSessions.list}: `{ accountId }`. */
 export type AuthSessionListParams = QueryParams<typeof authEndpoints.listAuthSessions>;
@@ -160,8 +163,9 @@ export class AuthSessions extends APIResource {
   }
 
   /**
-   * Opens a new session of the same credential for `clientPublicKey` (compressed: its private key is the new session
-   * key; uncompressed: legacy, the answer carries `encryptedSessionSigningKey`). A signed operation, stamped by an
+   * Opens a new session of the same credential for `clientPublicKey` (compressed: its private key signs for the new
+   * session; uncompressed: legacy, only the key sealed in `encryptedSessionSigningKey` does, which PASSKEY and OAUTH
+   * sessions always carry). A signed operation, stamped by an
    * active session of the account; the same key on both legs (the runner sends the identical body).
    */
   refresh(sessionId: string, body: AuthSessionRefreshParams, options: StampedRequestOptions): Promise<AuthSession>;

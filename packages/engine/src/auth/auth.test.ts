@@ -1,5 +1,6 @@
 import { decryptExportBundle, decryptSessionSigningKey, DecryptionKey, encryptOtp, registerPasskey, assertPasskey, SessionKey, SoftwarePasskeyAuthenticator, signedRetryHeaders } from '@railyard/wallet';
 import { computeOauthNonce, createWalletStamp, decodeWalletStamp, encodeWalletStamp, generateP256KeyPairHex } from '@railyard/contract';
+import { createHash } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../engine.js';
 import { LEGACY_WALLET_SIGNATURE, WALLET_OTP_CODE } from '../sandbox/magic-values.js';
@@ -218,7 +219,12 @@ describe('credentials', () => {
     const oauth = (await signed('POST', '/auth/credentials', { type: 'OAUTH', accountId, oidcToken: await token({}) }, key)).retry.body;
     expect(oauth).toMatchObject({ type: 'OAUTH', nickname: 'wally@gmail.com' });
     const verify = async (oidcToken: string) => call('POST', `/auth/credentials/${oauth.id}/verify`, { type: 'OAUTH', oidcToken, clientPublicKey: client.publicKeyCompressedHex });
-    expect((await verify(await token({}))).body).toMatchObject({ type: 'OAUTH', accountId });
+    // SPEC §2.5/§4.2: an OAUTH session carries encryptedSessionSigningKey, sealed to the clientPublicKey, compressed or not.
+    const session = (await verify(await token({}))).body;
+    expect(session).toMatchObject({ type: 'OAUTH', accountId, encryptedSessionSigningKey: expect.any(String) });
+    const sealed = await SessionKey.fromPrivateKeyHex(await decryptSessionSigningKey(session.encryptedSessionSigningKey, await DecryptionKey.fromPrivateKeyHex(client.privateKeyHex)));
+    const first = (await call('PATCH', `/internal-accounts/${accountId}`, { privateEnabled: true })).body;
+    expect((await call('PATCH', `/internal-accounts/${accountId}`, { privateEnabled: true }, await retryHeaders(first, sealed))).status).toBe(200);
     expect((await verify(await token({ iat: now - 66 }))).status).toBe(401);
     expect((await verify(await token({ iat: now - 64 }))).status).toBe(200);
     expect((await verify(await token({ exp: now - 1 }))).status).toBe(401);
@@ -261,6 +267,73 @@ describe('credentials', () => {
     const sessionKey = await SessionKey.fromPrivateKeyHex(await decryptSessionSigningKey(session.body.encryptedSessionSigningKey, legacyClient));
     const first = (await call('PATCH', `/internal-accounts/${accountId}`, { privateEnabled: true })).body;
     expect((await call('PATCH', `/internal-accounts/${accountId}`, { privateEnabled: true }, await retryHeaders(first, sessionKey))).status).toBe(200);
+  });
+});
+
+describe('PASSKEY: bound to its origin and RP ID as WebAuthn binds it', () => {
+  /** A wallet signed in by email code, and a passkey registered on it by `authenticator` for `rpId`. */
+  async function register(authenticator: SoftwarePasskeyAuthenticator, rpId: string) {
+    const { accountId, emailCredential } = await wallet();
+    const { key } = await signIn(emailCredential.id);
+    const registration = await registerPasskey(
+      { accountId, nickname: 'Phone', challenge: 'cmVnaXN0cmF0aW9uLWNoYWxsZW5nZQ', rp: { id: rpId, name: 'Wallet' }, user: { id: 'dXNlci0x', name: 'wally' } },
+      { webauthn: authenticator },
+    );
+    const first = await call('POST', '/auth/credentials', registration);
+    const retry = first.status === 202 ? await call('POST', '/auth/credentials', registration, await retryHeaders(first.body, key)) : first;
+    return { accountId, registration, first, retry };
+  }
+  async function assertion(authenticator: SoftwarePasskeyAuthenticator, credential: Json, rpId: string) {
+    const challenge = (await call('POST', `/auth/credentials/${credential.id}/challenge`, { clientPublicKey: (await SessionKey.generate()).publicKeyCompressedHex })).body;
+    const signedAssertion = await assertPasskey({ challenge: challenge.challenge, credentialId: credential.credentialId, rpId }, { webauthn: authenticator });
+    return { signedAssertion, requestId: challenge.requestId as string };
+  }
+  const verify = (credential: Json, body: unknown, requestId: string) => call('POST', `/auth/credentials/${credential.id}/verify`, body, { 'Request-Id': requestId });
+  const withClientData = (body: Json, edit: (clientData: Json) => Json) => {
+    const clientData = JSON.parse(Buffer.from(body.assertion.clientDataJson, 'base64url').toString('utf8')) as Json;
+    return { ...body, assertion: { ...body.assertion, clientDataJson: Buffer.from(JSON.stringify(edit(clientData))).toString('base64url') } };
+  };
+
+  it('takes an RP ID that is a registrable parent of the origin (wallet.example.com using example.com), and signs in from any origin within it', async () => {
+    const authenticator = new SoftwarePasskeyAuthenticator({ origin: 'https://wallet.example.com' });
+    const { retry } = await register(authenticator, 'example.com');
+    expect(retry).toMatchObject({ status: 201, body: { type: 'PASSKEY' } });
+    const { signedAssertion, requestId } = await assertion(authenticator, retry.body, 'example.com');
+    expect((await verify(retry.body, signedAssertion, requestId)).status).toBe(200);
+  });
+
+  it('refuses an RP ID outside the origin, a public suffix as RP ID, and an origin that is not a secure context', async () => {
+    const foreign = await register(new SoftwarePasskeyAuthenticator({ origin: 'https://wallet.example.com' }), 'other.example');
+    expect(foreign.retry.status).toBe(400);
+    const refusal = foreign.retry.body;
+    expect(refusal.details.errors[0]).toMatchObject({ field: 'attestation', message: expect.stringContaining('must be wallet.example.com or example.com') });
+
+    const publicSuffix = await register(new SoftwarePasskeyAuthenticator({ origin: 'https://wallet.example.co.uk' }), 'co.uk');
+    expect(publicSuffix.retry.body.details.errors[0].message).toContain('must be wallet.example.co.uk or example.co.uk');
+
+    const plainHttp = await register(new SoftwarePasskeyAuthenticator({ origin: 'http://wallet.example.com' }), 'wallet.example.com');
+    expect(plainHttp.retry.body.details.errors[0]).toMatchObject({ field: 'attestation.clientDataJson', message: expect.stringContaining('https') });
+
+    const local = await register(new SoftwarePasskeyAuthenticator({ origin: 'http://localhost:3000' }), 'localhost');
+    expect(local.retry.status).toBe(201); // http is a secure context on localhost
+  });
+
+  it('refuses an assertion from a foreign origin, and one whose RP ID is not the one the passkey was registered with', async () => {
+    const authenticator = new SoftwarePasskeyAuthenticator({ origin: 'https://wallet.example.com' });
+    const { retry } = await register(authenticator, 'example.com');
+
+    const fromElsewhere = await assertion(authenticator, retry.body, 'example.com');
+    const foreign = await verify(retry.body, withClientData(fromElsewhere.signedAssertion, (c) => ({ ...c, origin: 'https://evil.test' })), fromElsewhere.requestId);
+    expect(foreign).toMatchObject({ status: 401, body: { code: 'UNAUTHORIZED' } });
+    expect(foreign.body.message).toContain('https://evil.test, which may not use this passkey: it is registered for the RP ID example.com');
+
+    const other = await assertion(authenticator, retry.body, 'example.com');
+    const authenticatorData = Buffer.from(other.signedAssertion.assertion.authenticatorData, 'base64url');
+    createHash('sha256').update('wallet.example.com').digest().copy(authenticatorData, 0); // rpIdHash of another RP ID
+    const mismatched = { ...other.signedAssertion, assertion: { ...other.signedAssertion.assertion, authenticatorData: authenticatorData.toString('base64url') } };
+    const refused = await verify(retry.body, mismatched, other.requestId);
+    expect(refused).toMatchObject({ status: 401, body: { code: 'UNAUTHORIZED' } });
+    expect(refused.body.message).toMatch(/RP ID/);
   });
 });
 

@@ -18,8 +18,9 @@ import { findCustomer } from '../customers/customers.js';
 import { settingsOf } from '../platforms/config.js';
 import { enclaveSigner } from './enclave.js';
 import { AuthCredentialRecord, credentials } from './records.js';
-import { activeSessions, endSessionsOf, openSession, sessionsOf } from './sessions.js';
+import { activeSessions, endSessionsOf, openSession, sessionsOf, signsFor } from './sessions.js';
 import { signedAction, type SignedLegAnswer, type SignedRequest } from './signed-retry.js';
+import { originWithinRpId, rpIdCandidates, secureOrigin } from './webauthn-binding.js';
 
 /** OTP codes are re-issued at most this often (REFERENCE §6: 429 with Retry-After). */
 export const OTP_REISSUE_INTERVAL_MS = 30_000;
@@ -161,7 +162,13 @@ async function verifyPasskey(
   const { passkeyChallenge: _used, ...rest } = record;
   credentials(tenant).replace(rest);
   if (assertion.signature !== LEGACY_PASSKEY_SIGNATURE) {
-    const origin = originOf(assertion.clientDataJson);
+    const origin = secureOrigin(originOf(assertion.clientDataJson));
+    if (!origin) throw unauthorized('The assertion comes from no secure origin: clientDataJson.origin must be https (http only on localhost)');
+    // The RP ID the credential was registered with; a record from before it was kept: the origin's own host.
+    const rpId = record.passkey!.rpId ?? origin.hostname;
+    if (!originWithinRpId(origin, rpId)) {
+      throw unauthorized(`The assertion comes from ${origin.origin}, which may not use this passkey: it is registered for the RP ID ${rpId}`);
+    }
     let verification: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
     try {
       verification = await verifyAuthenticationResponse({
@@ -174,8 +181,8 @@ async function verifyPasskey(
         },
         // The WebAuthn challenge is the UTF-8 text of the hex challenge (REFERENCE §7).
         expectedChallenge: base64UrlEncode(utf8Encode(pending.challenge)),
-        expectedOrigin: origin ?? '',
-        expectedRPID: origin ? new URL(origin).hostname : '',
+        expectedOrigin: origin.origin,
+        expectedRPID: rpId,
         credential: { id: record.credentialId!, publicKey: base64UrlDecode(record.passkey!.publicKey), counter: record.passkey!.counter },
         requireUserVerification: false,
       });
@@ -301,7 +308,11 @@ async function prepareCredential(tenant: TenantContext, body: z.output<typeof Au
     return candidate;
   }
   assertUnique(tenant, { type: 'PASSKEY', nickname: '', credentialId: body.attestation.credentialId }, existing);
-  const origin = originOf(body.attestation.clientDataJson);
+  // WebAuthn's binding: a secure origin, and an RP ID that is its host or a registrable suffix of it (webauthn-binding.ts).
+  const origin = secureOrigin(originOf(body.attestation.clientDataJson));
+  if (!origin) throw invalidField('attestation.clientDataJson', 'names no secure origin: it must be https (http only on localhost)');
+  const rpIds = rpIdCandidates(origin);
+  if (rpIds.length === 0) throw invalidField('attestation.clientDataJson', `names ${origin.origin}, whose host cannot be an RP ID (use a domain name)`);
   let verification: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
   try {
     verification = await verifyRegistrationResponse({
@@ -310,18 +321,23 @@ async function prepareCredential(tenant: TenantContext, body: z.output<typeof Au
         response: { clientDataJSON: body.attestation.clientDataJson, attestationObject: body.attestation.attestationObject, ...(body.attestation.transports ? { transports: body.attestation.transports } : {}) },
       },
       expectedChallenge: body.challenge,
-      expectedOrigin: origin ?? '',
-      expectedRPID: origin ? new URL(origin).hostname : '',
+      expectedOrigin: origin.origin,
+      expectedRPID: rpIds,
       requireUserVerification: false,
     });
   } catch (error) {
-    throw invalidField('attestation', `The passkey registration does not verify: ${(error as Error).message}`);
+    const message = (error as Error).message;
+    const hint = /RP ID/i.test(message) ? ` (the RP ID must be ${rpIds.join(' or ')}, the host of ${origin.origin} or a registrable parent of it)` : '';
+    throw invalidField('attestation', `The passkey registration does not verify: ${message}${hint}`);
   }
   if (!verification.verified || !verification.registrationInfo) throw invalidField('attestation', 'The passkey registration does not verify');
-  const { credential } = verification.registrationInfo;
+  const { credential, rpID } = verification.registrationInfo;
   return {
     type: 'PASSKEY', nickname: body.nickname, credentialId: body.attestation.credentialId,
-    passkey: { publicKey: base64UrlEncode(credential.publicKey), counter: credential.counter, ...(body.attestation.transports ? { transports: body.attestation.transports } : {}) },
+    passkey: {
+      publicKey: base64UrlEncode(credential.publicKey), counter: credential.counter, rpId: rpID ?? origin.hostname,
+      ...(body.attestation.transports ? { transports: body.attestation.transports } : {}),
+    },
   };
 }
 
@@ -353,7 +369,7 @@ export async function deleteCredential(tenant: TenantContext, credentialId: stri
   const leg = await signedAction(tenant, request, {
     accountId: record.accountId, activity: 'ACTIVITY_TYPE_DELETE_AUTHENTICATORS', type: record.type,
     parameters: { credentialId },
-    signers: (publicKey) => activeSessions(tenant, record.accountId).find((s) => s.credentialId !== credentialId && (publicKey === undefined || s.publicKey === publicKey)),
+    signers: (publicKey) => activeSessions(tenant, record.accountId).find((s) => s.credentialId !== credentialId && signsFor(s, publicKey)),
   });
   if (!('signer' in leg)) return leg;
   // Again without yielding before the write: a concurrent removal may have left this one the last (SPEC §8).

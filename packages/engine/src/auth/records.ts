@@ -15,7 +15,11 @@ export const AuthCredentialRecord = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
   /** PASSKEY: the COSE public key (base64url) and the last sign counter. */
-  passkey: z.object({ publicKey: z.string(), counter: z.number().int().min(0), transports: z.array(z.string()).optional() }).optional(),
+  passkey: z.object({
+    publicKey: z.string(), counter: z.number().int().min(0), transports: z.array(z.string()).optional(),
+    /** The RP ID the passkey was registered with: every assertion must carry its hash and come from within it. */
+    rpId: z.string().optional(),
+  }).optional(),
   /** OAUTH: the identity the token must keep naming. */
   oauth: z.object({ iss: z.string(), sub: z.string(), aud: z.string() }).optional(),
   /** OTP: the target key of the code last issued, and when. */

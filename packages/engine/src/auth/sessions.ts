@@ -1,7 +1,9 @@
 /**
  * Sessions of embedded wallets (SPEC §2.5; REFERENCE §6, §7): a verified credential's session, whose signing key
- * stamps signed retries. The client holds the key (a compressed `clientPublicKey`, or an OTP's TEK); in the legacy flow
- * (an uncompressed `clientPublicKey`) the service makes the key and seals it to the client (`encryptedSessionSigningKey`).
+ * stamps signed retries. PASSKEY and OAUTH sessions always come with `encryptedSessionSigningKey`, a key the service
+ * makes and seals to the supplied `clientPublicKey` (SPEC §2.5, §4.2); with a compressed `clientPublicKey` the client's
+ * own key signs as well (the model of the reference's clients, REFERENCE §7), with an uncompressed one (legacy) only the
+ * sealed key does. OTP sessions are signed by the client's TEK and carry no sealed key.
  */
 import type { AuthSession } from '@railyard/contract';
 import { compressP256PublicKey, generateP256KeyPairHex, SESSION_TTL_MS, sealSessionSigningKey } from '@railyard/contract';
@@ -18,6 +20,8 @@ export const AuthSessionRecord = z.object({
   nickname: z.string(),
   /** The session signing key's public half, compressed lowercase hex. */
   publicKey: z.string(),
+  /** The public half of the sealed key (`encryptedSessionSigningKey`), when it signs beside `publicKey`. */
+  sealedPublicKey: z.string().optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
   expiresAt: z.string(),
@@ -39,9 +43,13 @@ const active = (tenant: TenantContext, record: AuthSessionRecord) => Date.parse(
 export const activeSessions = (tenant: TenantContext, accountId: string): AuthSessionRecord[] =>
   sessions(tenant).findBy('accountId', accountId).filter((s) => active(tenant, s));
 
+/** Whether `publicKey` signs for a session: its key, or its sealed key; undefined (a legacy literal) signs for any. */
+export const signsFor = (session: AuthSessionRecord, publicKey: string | undefined): boolean =>
+  publicKey === undefined || session.publicKey === publicKey || session.sealedPublicKey === publicKey;
+
 /** The active session of the account whose key this is; with undefined (a legacy literal), any active session. */
 export function sessionSigning(tenant: TenantContext, accountId: string, publicKey: string | undefined): AuthSessionRecord | undefined {
-  return activeSessions(tenant, accountId).find((s) => publicKey === undefined || s.publicKey === publicKey);
+  return activeSessions(tenant, accountId).find((s) => signsFor(s, publicKey));
 }
 
 /** The signers of an account's ordinary actions: any active session of it (see {@link sessionSigning}). */
@@ -56,24 +64,28 @@ export function findSession(tenant: TenantContext, sessionId: string): AuthSessi
 }
 
 /**
- * Opens a session for a verified credential. `clientPublicKey`: compressed, the client's own key signs; uncompressed
- * (legacy), a fresh key is made and sealed to it. An OTP's TEK is given compressed.
+ * Opens a session for a verified credential (see the module comment for which keys sign). An OTP's TEK is given
+ * compressed.
  */
 export async function openSession(
   tenant: TenantContext, credential: { id: string; accountId: string; type: AuthSessionRecord['type']; nickname: string }, clientPublicKey: string,
 ): Promise<AuthSession> {
   const legacy = clientPublicKey.startsWith('04');
-  let publicKey = compressP256PublicKey(clientPublicKey.toLowerCase());
+  const clientKey = compressP256PublicKey(clientPublicKey.toLowerCase());
   let encryptedSessionSigningKey: string | undefined;
-  if (legacy) {
+  let sealedKey: string | undefined;
+  if (legacy || credential.type === 'PASSKEY' || credential.type === 'OAUTH') {
     const pair = await generateP256KeyPairHex();
     encryptedSessionSigningKey = await sealSessionSigningKey(clientPublicKey.toLowerCase(), pair.privateKeyHex);
-    publicKey = pair.publicKeyCompressedHex;
+    sealedKey = pair.publicKeyCompressedHex;
   }
   const now = tenant.clock.now();
   const record: AuthSessionRecord = {
     id: tenant.ids('Session'), accountId: credential.accountId, credentialId: credential.id, type: credential.type, nickname: credential.nickname,
-    publicKey, createdAt: new Date(now).toISOString(), updatedAt: new Date(now).toISOString(), expiresAt: new Date(now + SESSION_TTL_MS).toISOString(),
+    // Legacy: only the sealed key signs. Otherwise the client's key signs, and the sealed key too when there is one.
+    publicKey: legacy ? sealedKey! : clientKey,
+    ...(sealedKey !== undefined && !legacy ? { sealedPublicKey: sealedKey } : {}),
+    createdAt: new Date(now).toISOString(), updatedAt: new Date(now).toISOString(), expiresAt: new Date(now + SESSION_TTL_MS).toISOString(),
   };
   sessions(tenant).insert(record);
   return { ...sessionView(record), ...(encryptedSessionSigningKey ? { encryptedSessionSigningKey } : {}) };
