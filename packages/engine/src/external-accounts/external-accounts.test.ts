@@ -187,7 +187,7 @@ describe('404s, lists, platform accounts and delete', () => {
     const mine = await call('POST', '/customers/external-accounts', { customerId, currency: 'USD', accountInfo: validInfo('USD_ACCOUNT') });
     const platform = await call('POST', '/platform/external-accounts', { currency: 'EUR', accountInfo: validInfo('EUR_ACCOUNT') });
     expect(platform.status).toBe(201);
-    expect(platform.body.customerId ?? undefined).toBeUndefined();
+    expect(platform.body.customerId).toBeNull(); // SPEC §2.1: null when the account is on behalf of the platform
     expect((await call('GET', '/platform/external-accounts')).body.data.map((a: Json) => a.id)).toEqual([platform.body.id]);
     expect((await call('GET', '/customers/external-accounts')).body.data.map((a: Json) => a.id)).toEqual([mine.body.id]);
     expect((await call('GET', `/customers/external-accounts/${platform.body.id}`)).status).toBe(404);

@@ -85,7 +85,7 @@ export function createExternalAccount(tenant: TenantContext, input: Partial<Crea
   }
   const info = input.accountInfo as unknown as Info;
   const identifier = primaryIdentifier(info);
-  const owned = accounts(tenant).findBy('customerId', customerId);
+  const owned = listExternalAccountsOf(tenant, customerId);
   if (owned.some((a) => a.accountInfo.accountType === info.accountType && primaryIdentifier(a.accountInfo as unknown as Info) === identifier
     && JSON.stringify(stripped(a.accountInfo)) === JSON.stringify(stripped(info)))) {
     throw conflict(`This ${info.accountType} is already an external account of this ${customerId ? 'customer' : 'platform'}`);
@@ -99,7 +99,8 @@ export function createExternalAccount(tenant: TenantContext, input: Partial<Crea
   const status: ExternalAccountStatus = selfCustody && input.ownershipType === 'FIRST_PARTY' ? 'PENDING_OWNERSHIP_VERIFICATION' : 'ACTIVE';
   const account = {
     id: tenant.ids('ExternalAccount'),
-    ...(customerId === undefined ? {} : { customerId }),
+    // SPEC §2.1: null when the account is on behalf of the platform.
+    customerId: customerId ?? null,
     status,
     ...(input.platformAccountId === undefined ? {} : { platformAccountId: input.platformAccountId }),
     ...(input.ownershipType === undefined ? {} : { ownershipType: input.ownershipType }),
@@ -117,7 +118,8 @@ const stripped = (info: object) => {
 };
 
 /** The external accounts of a customer, or of the platform when `customerId` is undefined. */
-export const listExternalAccountsOf = (tenant: TenantContext, customerId: string | undefined): ExternalAccount[] => accounts(tenant).findBy('customerId', customerId);
+export const listExternalAccountsOf = (tenant: TenantContext, customerId: string | undefined): ExternalAccount[] =>
+  accounts(tenant).findBy('customerId', customerId ?? null);
 
 /** An external account by id (any owner), or 404. For the ownership module. */
 export function findExternalAccount(tenant: TenantContext, id: string): ExternalAccount {
