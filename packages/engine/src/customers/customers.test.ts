@@ -404,4 +404,11 @@ describe('GET /config', () => {
     expect(usd).not.toHaveProperty('providerRequiredCustomerFields');
     expect(usd).toMatchObject({ minAmount: 1, maxAmount: 100_000_000, enabledTransactionTypes: ['INCOMING', 'OUTGOING'] });
   });
+
+  it('takes back what it shows: a read-modify-write PATCH of the whole document, read-only fields included, is accepted', async () => {
+    const { body: shown } = await call('GET', '/config');
+    const patched = await call('PATCH', '/config', { ...shown, webhookEndpoint: 'https://platform.example/hooks' });
+    expect(patched.status).toBe(200);
+    expect(patched.body).toEqual({ ...shown, webhookEndpoint: 'https://platform.example/hooks', updatedAt: patched.body.updatedAt });
+  });
 });

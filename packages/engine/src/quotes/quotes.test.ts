@@ -348,7 +348,7 @@ describe('real-time funding', () => {
     expect(await balance(payer.accounts.USD!.id)).toBe(0);
   });
 
-  it('stablecoins name their network; real-time quotes cannot immediatelyExecute', async () => {
+  it('stablecoins name their network; real-time quotes ignore immediatelyExecute and wait for their money', async () => {
     const payer = await customer(['USD', 'USDC']);
     const missing = await quote({ source: { sourceType: 'REALTIME_FUNDING', currency: 'USDC', customerId: payer.id }, destination: toAccount(payer.accounts.USD!.id), lockedCurrencyAmount: 3_000_000 });
     expect(missing).toMatchObject({ status: 400, body: { details: { errors: [{ field: 'source.cryptoNetwork' }] } } });
@@ -356,7 +356,8 @@ describe('real-time funding', () => {
     expect(base.body.paymentInstructions[0].accountOrWalletInfo).toMatchObject({ accountType: 'BASE_WALLET', assetType: 'USDC' });
     expect(base.body.paymentInstructions[0].accountOrWalletInfo.address).toMatch(/^0x[0-9a-f]{40}$/);
     const immediate = await quote({ source: { sourceType: 'REALTIME_FUNDING', currency: 'USD', customerId: payer.id }, destination: toAccount(payer.accounts.USDC!.id), lockedCurrencyAmount: 100, immediatelyExecute: true });
-    expect(immediate).toMatchObject({ status: 400, body: { details: { errors: [{ field: 'immediatelyExecute' }] } } });
+    expect(immediate).toMatchObject({ status: 201, body: { status: 'PENDING', paymentInstructions: [{ accountOrWalletInfo: { accountType: 'USD_ACCOUNT' } }] } });
+    expect((await transaction(immediate.body.transactionId)).status).toBe('PENDING');
   });
 });
 

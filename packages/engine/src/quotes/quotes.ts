@@ -178,11 +178,11 @@ export function createQuote(tenant: TenantContext, request: CreateInput): Quote 
   if (sourceId !== undefined && sourceId === accountIdOf(destination)) {
     throw new ApiError(400, 'SELF_PAYMENT', 'The source and the destination are the same account');
   }
-  if (request.immediatelyExecute && source.kind === 'REALTIME') {
-    throw invalidField('immediatelyExecute', 'Real-time funding quotes execute when the money arrives, never by call');
-  }
+  // A real-time funded payment executes when its money arrives, so immediatelyExecute has nothing to add: the
+  // reference's own example sends it with REALTIME_FUNDING, and it is accepted and ignored.
+  const executeNow = request.immediatelyExecute && source.kind !== 'REALTIME';
   const fromWallet = source.kind === 'INTERNAL' && source.account.type === 'EMBEDDED_WALLET';
-  if (request.immediatelyExecute && fromWallet) {
+  if (executeNow && fromWallet) {
     throw invalidField('immediatelyExecute', 'An embedded wallet signs its payments: execute the quote with the stamp of its payloadToSign');
   }
   if (request.lockedCurrencyAmount < 1) throw new ApiError(400, 'INVALID_AMOUNT', 'lockedCurrencyAmount must be at least 1 (the smallest unit of the currency)');
@@ -248,7 +248,7 @@ export function createQuote(tenant: TenantContext, request: CreateInput): Quote 
     ...settlementLegsOf(source, destination),
   };
   // An immediate execution is checked in full before anything is stored, so a refusal leaves no quote behind.
-  if (request.immediatelyExecute) {
+  if (executeNow) {
     checkLimits(tenant, record.customerId, source.currency, priced.totalSendingAmount, { daily: true });
     assertBalance(tenant, record.fundFrom, priced.totalSendingAmount);
   }
@@ -256,7 +256,7 @@ export function createQuote(tenant: TenantContext, request: CreateInput): Quote 
   insertTransaction(tenant, transaction, true);
   quotes(tenant).insert(record);
   tenant.schedule(Date.parse(expiresAt) - now, EXPIRE_JOB, { quoteId });
-  if (request.immediatelyExecute) return executeQuote(tenant, quoteId);
+  if (executeNow) return executeQuote(tenant, quoteId);
   // A real-time payer in an SCA region authorizes before learning where to send the money (REFERENCE §4.1: 202).
   if (source.kind === 'REALTIME' && needsAuthorization(tenant, record)) return awaitAuthorization(tenant, record);
   return quoteView(tenant, record);
