@@ -1,4 +1,7 @@
-/** ISO 3166-1 alpha-2 country codes (officially assigned), used to validate every country field. */
+/**
+ * ISO 3166-1 alpha-2 country codes (officially assigned), plus XK: Kosovo's user-assigned code, which banks, card
+ * networks and passports use; used to validate every country field.
+ */
 export const COUNTRY_CODES = [
   'AD','AE','AF','AG','AI','AL','AM','AO','AQ','AR','AS','AT','AU','AW','AX','AZ','BA','BB','BD','BE','BF','BG','BH','BI','BJ','BL',
   'BM','BN','BO','BQ','BR','BS','BT','BV','BW','BY','BZ','CA','CC','CD','CF','CG','CH','CI','CK','CL','CM','CN','CO','CR','CU','CV',
@@ -9,7 +12,7 @@ export const COUNTRY_CODES = [
   'MX','MY','MZ','NA','NC','NE','NF','NG','NI','NL','NO','NP','NR','NU','NZ','OM','PA','PE','PF','PG','PH','PK','PL','PM','PN','PR',
   'PS','PT','PW','PY','QA','RE','RO','RS','RU','RW','SA','SB','SC','SD','SE','SG','SH','SI','SJ','SK','SL','SM','SN','SO','SR','SS',
   'ST','SV','SX','SY','SZ','TC','TD','TF','TG','TH','TJ','TK','TL','TM','TN','TO','TR','TT','TV','TW','TZ','UA','UG','UM','US','UY',
-  'UZ','VA','VC','VE','VG','VI','VN','VU','WF','WS','YE','YT','ZA','ZM','ZW',
+  'UZ','VA','VC','VE','VG','VI','VN','VU','WF','WS','XK','YE','YT','ZA','ZM','ZW',
 ] as const;
 
 const countrySet: ReadonlySet<string> = new Set(COUNTRY_CODES);
