@@ -19,7 +19,7 @@ export type CustomerListParams = QueryParams<typeof customerEndpoints.listCustom
 export type Customer = ResultOf<typeof customerEndpoints.getCustomer>;
 /** The current end-user terms: `{ version, url }`. */
 export type EndUserTerms = ResultOf<typeof customerEndpoints.getEndUserTerms>;
-/** Body of {@link Customers.createKycLink}: `{ redirectUri }` (https, or http for localhost / 127.0.0.1). */
+/** Body of {@link Customers.createKycLink}: an optional `{ redirectUri }` (https, or http for a local-development host); without one the hosted flow ends on its own page. */
 export type KycLinkCreateParams = BodyParams<typeof kycLinkEndpoints.createKycLink>;
 /** A hosted verification link: `{ kycUrl, expiresAt, provider, token }`. */
 export type KycLink = ResultOf<typeof kycLinkEndpoints.createKycLink>;

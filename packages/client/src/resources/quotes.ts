@@ -65,7 +65,7 @@ export class Quotes extends APIResource {
 
   /**
    * Answers the strong-customer-authentication challenge of a quote (SPEC §5 item 7; REFERENCE §9). Customers in an SCA
-   * region (EUR, USDC) get a quote in `PENDING_AUTHORIZATION` with a `scaChallenge` from {@link Quotes.execute} (or, for
+   * region (an EU/EEA member state) get a quote in `PENDING_AUTHORIZATION` with a `scaChallenge` from {@link Quotes.execute} (or, for
    * real-time funding, from {@link Quotes.create}); nothing moves until it is answered here. The customer needs a live
    * SCA login session first ({@link ScaLogin.start} and {@link ScaLogin.complete}).
    *

@@ -88,6 +88,15 @@ describe('one valid account per accountType, and a field-level rejection', () =>
   }
 });
 
+describe('one error per field', () => {
+  it('a sort code the schema refuses is not reported again by the identifier check', async () => {
+    const customerId = await newCustomer();
+    const { status, body } = await call('POST', '/customers/external-accounts', { customerId, currency: 'GBP', accountInfo: { ...validInfo('GBP_ACCOUNT'), sortCode: '0400' } });
+    expect(status).toBe(400);
+    expect(body.details.errors.map((e: { field: string }) => e.field)).toEqual(['accountInfo.sortCode']);
+  });
+});
+
 describe('checksums: accepted by default (the reference\'s own examples fail several), refused by a strict platform', () => {
   const strict = { clientId: 'strict-accounts', clientSecret: 'strict-secret' };
   const onStrict = (method: string, path: string, body?: unknown) => callApi(engine, method, path, body, undefined, strict);

@@ -184,7 +184,7 @@ describe('adding an owner from the page (businesses)', () => {
     const form = new FormData();
     const fields = {
       firstName: 'Grace', lastName: 'Hopper', birthDate: '1980-12-09', nationality: 'US', line1: '1 Navy Way', city: 'Arlington',
-      postalCode: '22202', addressCountry: 'US', idType: 'SSN', identifier: '123-45-6789', ownershipPercentage: '60', ...overrides,
+      postalCode: '22202', addressCountry: 'US', idType: 'SSN', identifier: '123-45-6789', ownershipPercentage: '60.5', ...overrides,
     };
     for (const [name, value] of Object.entries(fields)) form.append(name, value);
     form.append('roles', 'UBO');
@@ -199,9 +199,9 @@ describe('adding an owner from the page (businesses)', () => {
     expect(res.status).toBe(303);
     expect(res.location).toMatch(/\?notice=owner-added$/);
     const owners = await call('GET', `/beneficial-owners?customerId=${encodeURIComponent(id)}`);
-    expect(owners.body.data).toEqual([expect.objectContaining({ roles: ['UBO', 'DIRECTOR'], ownershipPercentage: 60, personalInfo: expect.objectContaining({ firstName: 'Grace', lastName: 'Hopper' }) })]);
+    expect(owners.body.data).toEqual([expect.objectContaining({ roles: ['UBO', 'DIRECTOR'], ownershipPercentage: 60.5, personalInfo: expect.objectContaining({ firstName: 'Grace', lastName: 'Hopper' }) })]);
     const page = await get(url);
-    expect(page.text).toContain('Grace Hopper: UBO, DIRECTOR, 60%');
+    expect(page.text).toContain('Grace Hopper: UBO, DIRECTOR, 60.5%');
     expect(page.text).not.toContain('MISSING_CONTROL_PERSON');
     expect(page.text).toContain('Grace Hopper (owner)');
   });

@@ -153,7 +153,7 @@ function ownerRequest(customerId: string, f: Record<string, string | string[]>) 
   return {
     customerId,
     roles,
-    ownershipPercentage: percentage !== undefined && /^\d{1,3}$/.test(percentage) ? Number(percentage) : percentage,
+    ownershipPercentage: percentage !== undefined && /^\d{1,3}(\.\d+)?$/.test(percentage) ? Number(percentage) : percentage,
     personalInfo: {
       firstName: single(f.firstName), lastName: single(f.lastName), birthDate: single(f.birthDate), nationality: single(f.nationality),
       address: Object.fromEntries(Object.entries(address).filter(([, v]) => v !== undefined)),

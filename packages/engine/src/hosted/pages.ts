@@ -115,7 +115,7 @@ ${view.owners.length === 0
 <div><label for="identifier">ID number</label><input id="identifier" name="identifier" required></div>
 </div>
 <div class="row">
-<div><label for="ownershipPercentage">Ownership (%)</label><input id="ownershipPercentage" name="ownershipPercentage" type="number" min="0" max="100" step="1" required></div>
+<div><label for="ownershipPercentage">Ownership (%)</label><input id="ownershipPercentage" name="ownershipPercentage" type="number" min="0" max="100" step="any" required></div>
 <div><label>Roles</label>${BeneficialOwnerRole.options.map((role) => html`<label class="inline"><input type="checkbox" name="roles" value="${role}"> ${role}</label> `)}</div>
 </div>
 <button type="submit">Add owner</button>

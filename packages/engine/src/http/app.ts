@@ -191,7 +191,11 @@ export function createHttpSurface(bindings: readonly Binding[], host: HttpHost):
 
     const run = async (): Promise<WireReply> => {
       const { input, errors, knownBody } = validate(endpoint, match.params, url.searchParams, rawBody, platform.strict);
-      if (check) errors.push(...check({ tenant, params: match.params, body: knownBody }));
+      if (check) {
+        // A field the schema already refused is reported once, with the schema's reason.
+        const refused = new Set(errors.map((e) => e.field));
+        errors.push(...check({ tenant, params: match.params, body: knownBody }).filter((e) => !refused.has(e.field)));
+      }
       if (errors.length > 0) throw invalidInput(dedupeFieldErrors(errors));
       const result = await handler({ ...input, tenant, request, signable: `${method} ${path}\u0000${rawBody?.text ?? ''}` });
       if (!(result instanceof HttpResult)) return jsonReply(endpoint.response.status, endpoint.response.schema ? result : undefined);

@@ -1,7 +1,7 @@
 /**
  * UMA addresses (SPEC §4.6; REFERENCE §9, §13, §14): who sits behind an address, the lookup a quote is made with, and
  * UMA payments arriving for the platform's customers. The sandbox reaches two kinds of receiver: the platform's own
- * customers (at its `umaDomain`) and the sandbox receivers of {@link UMA_RECEIVERS} at {@link SANDBOX_UMA_DOMAIN}.
+ * customers (at its `umaDomain`) and the sandbox receivers of {@link UMA_RECEIVERS} at each of {@link SANDBOX_UMA_DOMAINS}.
  */
 import type { Currency, IncomingTransaction, UmaReceiverLookup } from '@railyard/contract';
 import { SandboxUmaReceiveRequest, UmaAddress } from '@railyard/contract';

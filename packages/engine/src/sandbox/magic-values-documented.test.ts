@@ -1,0 +1,26 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import {
+  APPLICANT_SCREENING, BENEFICIARY_VERIFICATION_TRIGGERS, BUSINESS_KYB, CROSS_CURRENCY_DESTINATION_OUTCOMES, DOCUMENT_REJECTION_TRIGGERS,
+  DOCUMENT_VERIFICATION_TRIGGERS, INDIVIDUAL_KYC, SANDBOX_UMA_DOMAINS, TRANSFER_OUTCOMES, UMA_RECEIVERS, WALLET_OTP_CODE, SCA_CODE,
+  LEGACY_OIDC_TOKEN, LEGACY_PASSKEY_SIGNATURE, LEGACY_WALLET_SIGNATURE,
+} from './magic-values.js';
+
+// docs/sandbox.md promises every trigger in one table: a trigger added here without a row there fails this test.
+const page = readFileSync(new URL('../../../../docs/sandbox.md', import.meta.url), 'utf8');
+const suffixes = (table: Record<string, unknown>) => Object.keys(table).filter((key) => key !== 'other');
+
+describe('docs/sandbox.md', () => {
+  it('names every magic value of magic-values.ts', () => {
+    const values = [
+      ...suffixes(INDIVIDUAL_KYC), ...suffixes(BUSINESS_KYB), ...suffixes(TRANSFER_OUTCOMES), ...suffixes(CROSS_CURRENCY_DESTINATION_OUTCOMES),
+      ...suffixes(BENEFICIARY_VERIFICATION_TRIGGERS), ...Object.keys(DOCUMENT_REJECTION_TRIGGERS), ...Object.keys(DOCUMENT_VERIFICATION_TRIGGERS),
+      ...Object.keys(UMA_RECEIVERS).map((handle) => `$${handle}.<cur>`), ...SANDBOX_UMA_DOMAINS,
+      WALLET_OTP_CODE, SCA_CODE, LEGACY_OIDC_TOKEN, LEGACY_PASSKEY_SIGNATURE, LEGACY_WALLET_SIGNATURE,
+    ];
+    const missing = values.filter((value) => !page.includes(value));
+    expect(missing).toEqual([]);
+    // Screening identifiers are written in their SSN form; the range 102–107 and 002–005 are written as ranges.
+    for (const digits of Object.keys(APPLICANT_SCREENING)) expect(page).toContain(digits.slice(-4));
+  });
+});
