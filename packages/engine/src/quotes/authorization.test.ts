@@ -58,6 +58,31 @@ describe('SCA login', () => {
 });
 
 describe('quote authorization', () => {
+  it('an SCA payment that cannot be challenged (no phone on file) is refused at creation with nothing stored', async () => {
+    const created = await call('POST', '/customers', {
+      customerType: 'INDIVIDUAL', fullName: 'Lise Meitner', platformCustomerId: 'lise', email: 'lise@example.com', region: 'DE', currencies: ['EUR'],
+    });
+    const eur = (await call('GET', `/customers/internal-accounts?customerId=${created.body.id}`)).body.data[0].id;
+    await call('POST', `/sandbox/internal-accounts/${eur}/fund`, { amount: 100_000 });
+    const account = await call('POST', '/customers/external-accounts', {
+      customerId: created.body.id, currency: 'EUR',
+      accountInfo: { accountType: 'EUR_ACCOUNT', iban: 'DE89370400440532013000', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Otto Hahn', countryOfResidence: 'DE' } },
+    });
+    expect(account.status, JSON.stringify(account.body)).toBe(201);
+    const before = engine.sandbox().events({ limit: 100 }).data.length;
+    const destination = { destinationType: 'ACCOUNT', accountId: account.body.id };
+    const immediate = await call('POST', '/quotes', {
+      source: { sourceType: 'ACCOUNT', accountId: eur }, destination, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 5_000, immediatelyExecute: true,
+    });
+    const realtime = await call('POST', '/quotes', {
+      source: { sourceType: 'REALTIME_FUNDING', customerId: created.body.id, currency: 'EUR' }, destination, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 5_000,
+    });
+    for (const refused of [immediate, realtime]) expect(refused, JSON.stringify(refused.body)).toMatchObject({ status: 409, body: { code: "CONFLICT" } });
+    expect((await call('GET', `/transactions?customerId=${created.body.id}`)).body.data.filter((t: Json) => t.type === 'OUTGOING')).toEqual([]);
+    expect(engine.sandbox().events({ limit: 100 }).data.length).toBe(before);
+    expect(await balanceOf(eur)).toBe(100_000);
+  });
+
   it('execute → PENDING_AUTHORIZATION with a challenge; authorize → the payment is sent', async () => {
     const marie = await euCustomer();
     const quote = await payout(marie);

@@ -13,7 +13,7 @@ import { findInternalAccount } from '../accounts/internal-accounts.js';
 import { assertScaSession } from '../sca/login.js';
 import { checkStamp } from '../auth/signed-retry.js';
 import { sessionsOf } from '../auth/sessions.js';
-import { answerScaChallenge, isScaCustomer, issueScaChallenge } from '../sca/sca.js';
+import { answerScaChallenge, assertScaChallengeIssuable, isScaCustomer, issueScaChallenge } from '../sca/sca.js';
 import { midRate } from '../config/exchange-rates.js';
 import type { TenantContext } from '../core/context.js';
 import { ApiError, conflict, invalidField, notFound, rateLimited } from '../core/errors.js';
@@ -252,6 +252,7 @@ export function createQuote(tenant: TenantContext, request: CreateInput): Quote 
     checkLimits(tenant, record.customerId, source.currency, priced.totalSendingAmount, { daily: true });
     assertBalance(tenant, record.fundFrom, priced.totalSendingAmount);
   }
+  if ((executeNow || source.kind === 'REALTIME') && needsAuthorization(tenant, record)) assertScaChallengeIssuable(tenant, record.customerId!);
   // The payment exists from here (SPEC §3.5: the quote already carries its transactionId): OUTGOING_PAYMENT.PENDING.
   insertTransaction(tenant, transaction, true);
   quotes(tenant).insert(record);

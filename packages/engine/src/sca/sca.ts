@@ -122,12 +122,7 @@ export const scaChallengeView = (record: ScaChallengeRecord): ScaChallenge => ({
  * an SCA customer or has no factor to answer with; 423 while locked.
  */
 export function issueScaChallenge(tenant: TenantContext, customerId: string, subject: string, purpose: string): ScaChallenge {
-  const customer = requireScaCustomer(tenant, customerId);
-  assertNotLocked(tenant, customerId);
-  const factors = availableFactors(customer);
-  if (factors.length === 0) {
-    throw conflict(`Customer ${customerId} has no SCA factor: add a phoneNumber to receive SMS codes`);
-  }
+  const factors = assertScaChallengeIssuable(tenant, customerId);
   for (const old of challenges(tenant).findBy('subject', subject)) {
     if (old.state === 'OUTSTANDING') challenges(tenant).replace({ ...old, state: 'SUPERSEDED' });
   }
@@ -138,6 +133,20 @@ export function issueScaChallenge(tenant: TenantContext, customerId: string, sub
   };
   challenges(tenant).insert(record);
   return scaChallengeView(record);
+}
+
+/**
+ * Throws what {@link issueScaChallenge} would throw for this customer (409 outside an SCA region or without a factor,
+ * 423 while locked), so a caller can check before it stores anything. Returns the customer's factors.
+ */
+export function assertScaChallengeIssuable(tenant: TenantContext, customerId: string): ScaFactor[] {
+  const customer = requireScaCustomer(tenant, customerId);
+  assertNotLocked(tenant, customerId);
+  const factors = availableFactors(customer);
+  if (factors.length === 0) {
+    throw conflict(`Customer ${customerId} has no SCA factor: add a phoneNumber to receive SMS codes`);
+  }
+  return factors;
 }
 
 /** An answer as the API receives it. */
