@@ -116,6 +116,17 @@ describe('UMA between customers, and incoming UMA payments', () => {
     expect(paid.body.status).toBe('PROCESSING');
     const [incoming] = (await call('GET', `/transactions?customerId=${payee.id}&type=INCOMING`)).body.data;
     expect(incoming.source).toMatchObject({ sourceType: 'UMA_ADDRESS', umaAddress: '$shop@payer.example' });
+
+    // Another payer may use the lookup, but sends from its own address, never from the one the first payer named.
+    const other = await customer();
+    await call('POST', `/sandbox/internal-accounts/${other.usd}/fund`, { amount: 1_000 });
+    const reused = await call('POST', '/quotes', {
+      source: { sourceType: 'ACCOUNT', accountId: other.usd }, destination: { destinationType: 'UMA_ADDRESS', umaAddress: payee.umaAddress },
+      lookupId: found.body.lookupId, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1_000, immediatelyExecute: true,
+    });
+    expect(reused.status).toBe(201);
+    const [latest] = (await call('GET', `/transactions?customerId=${payee.id}&type=INCOMING`)).body.data;
+    expect(latest.source).toMatchObject({ sourceType: 'UMA_ADDRESS', umaAddress: other.umaAddress });
   });
 
   it('paying another customer’s UMA address credits its internal account with an incoming payment', async () => {

@@ -106,7 +106,8 @@ const maxAmountOf = (currency: Currency): number => CURRENCIES[currency.code]?.m
 
 /**
  * The receiver a quote pays, from its lookup: 404 LOOKUP_REQUEST_NOT_FOUND for an unknown id, 400 when the lookup was
- * made for another address. (Who looked the receiver up does not bind who pays.)
+ * made for another address. Who looked the receiver up does not bind who pays, but a sender address the lookup named
+ * is used only when the same payer pays.
  */
 export function receiverForQuote(
   tenant: TenantContext, lookupId: string, rawAddress: string, payerCustomerId: string | undefined,
@@ -118,7 +119,9 @@ export function receiverForQuote(
   assertNotSelf(tenant, payerCustomerId, address);
   const receiver = findReceiver(tenant, address);
   if (!receiver) throw notFound('UMA receiver', address, 'UMA_NOT_FOUND');
-  return { address, receiver, senderUmaAddress: lookup.senderUmaAddress };
+  // The sender address a lookup named is the looking-up payer's: another payer sends from its own address.
+  const senderUmaAddress = lookup.customerId === payerCustomerId ? lookup.senderUmaAddress : undefined;
+  return { address, receiver, senderUmaAddress };
 }
 
 /**
