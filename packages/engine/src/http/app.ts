@@ -486,16 +486,11 @@ export function jsonReply(status: number, body: unknown, headers: Record<string,
   return { status, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) };
 }
 
-/**
- * Generated clients retry 408, 409, 429 and 5xx unless the answer says otherwise. `x-should-retry: false` says a retry
- * cannot change it: a 409 refuses the request for the state things are in, and a daily volume limit holds until the
- * next UTC day (its `Retry-After` is hours).
- */
-const retryCannotHelp = (error: ApiError): boolean => error.status === 409 || error.code === 'DAILY_VOLUME_LIMIT_EXCEEDED';
-
 function errorReply(error: unknown): WireReply {
   if (error instanceof ApiError) {
-    return jsonReply(error.status, error.toBody(), retryCannotHelp(error) ? { ...error.headers, 'x-should-retry': 'false' } : error.headers);
+    // Generated clients retry 408, 409, 429 and 5xx unless told otherwise; a 409 refuses the request for the state
+    // things are in, so a retry cannot change it. (Areas add the header to other answers a retry cannot help.)
+    return jsonReply(error.status, error.toBody(), error.status === 409 ? { ...error.headers, 'x-should-retry': 'false' } : error.headers);
   }
   // A bug, not a client mistake: say so without leaking internals.
   console.error('[railyard] internal error', error);

@@ -34,19 +34,25 @@ export function checkLimits(tenant: TenantContext, customerId: string | undefine
   if (terms && amount > terms.maxAmount) {
     throw new ApiError(400, 'TRANSACTION_SIZE_LIMIT_EXCEEDED', `${amount} ${currency.code} is above the single-transaction maximum of ${terms.maxAmount}`, { maxAmount: terms.maxAmount });
   }
-  const limit = settingsOf(tenant).dailyVolumeLimits?.[currency.code];
-  if (!options.daily || limit === undefined) return;
-  const sent = sentToday(tenant, customerId, currency.code);
-  if (exceedsDailyVolume(tenant, customerId, currency.code, amount)) {
+  if (!options.daily) return;
+  const volume = dailyVolumeOf(tenant, customerId, currency.code);
+  if (volume !== undefined && volume.sent + amount > volume.limit) {
     const nextDay = (Math.floor(tenant.clock.now() / DAY_MS) + 1) * DAY_MS;
-    throw new ApiError(429, 'DAILY_VOLUME_LIMIT_EXCEEDED', `This payment would take today's ${currency.code} volume to ${sent + amount}, above the daily limit of ${limit}`, {
-      dailyLimit: limit, sentToday: sent, resetsAt: new Date(nextDay).toISOString(),
-    }, { 'retry-after': String(Math.ceil((nextDay - tenant.clock.now()) / 1000)) });
+    // The limit holds until the next UTC day (Retry-After is hours): generated clients must not retry at once.
+    throw new ApiError(429, 'DAILY_VOLUME_LIMIT_EXCEEDED', `This payment would take today's ${currency.code} volume to ${volume.sent + amount}, above the daily limit of ${volume.limit}`, {
+      dailyLimit: volume.limit, sentToday: volume.sent, resetsAt: new Date(nextDay).toISOString(),
+    }, { 'retry-after': String(Math.ceil((nextDay - tenant.clock.now()) / 1000)), 'x-should-retry': 'false' });
   }
+}
+
+/** The payer's daily volume limit in a currency and what it sent today; undefined when no limit is set. */
+function dailyVolumeOf(tenant: TenantContext, customerId: string | undefined, currencyCode: string): { limit: number; sent: number } | undefined {
+  const limit = settingsOf(tenant).dailyVolumeLimits?.[currencyCode];
+  return limit === undefined ? undefined : { limit, sent: sentToday(tenant, customerId, currencyCode) };
 }
 
 /** Whether sending `amount` more today would take the payer (a customer, or the platform) past its daily volume limit. */
 export function exceedsDailyVolume(tenant: TenantContext, customerId: string | undefined, currencyCode: string, amount: number): boolean {
-  const limit = settingsOf(tenant).dailyVolumeLimits?.[currencyCode];
-  return limit !== undefined && sentToday(tenant, customerId, currencyCode) + amount > limit;
+  const volume = dailyVolumeOf(tenant, customerId, currencyCode);
+  return volume !== undefined && volume.sent + amount > volume.limit;
 }
