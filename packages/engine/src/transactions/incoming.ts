@@ -9,7 +9,7 @@ import type { TenantContext } from '../core/context.js';
 import { findCustomer } from '../customers/customers.js';
 import { outsideWorld } from '../ledger/ledger.js';
 import { conflict } from '../core/errors.js';
-import { findTransaction, insertTransaction, moveTransaction, patchTransaction, setRefund } from './transactions.js';
+import { findTransaction, insertTransaction, moveTransaction, patchTransaction, refundTransaction } from './transactions.js';
 import { refundFailsTo } from '../sandbox/magic-values.js';
 
 /**
@@ -140,14 +140,8 @@ export function approvalTimeoutJob(tenant: TenantContext, payload: unknown): voi
  */
 function refundSender(tenant: TenantContext, transactionId: string, reason: 'TRANSACTION_FAILED' | 'TIMEOUT'): IncomingTransaction {
   const transaction = findTransaction(tenant, transactionId) as IncomingTransaction;
-  const initiatedAt = tenant.nowIso();
-  const reference = `Refund:${transactionId.slice('Transaction:'.length)}`;
-  setRefund(tenant, transactionId, { reference, initiatedAt, status: 'PENDING', reason });
   const sender = transaction.source?.sourceType === 'UMA_ADDRESS' ? transaction.source.umaAddress : undefined;
-  const refunded = !refundFailsTo(sender);
-  return setRefund(tenant, transactionId, {
-    reference, initiatedAt, status: refunded ? 'COMPLETED' : 'FAILED', reason, ...(refunded ? { settledAt: tenant.nowIso() } : {}),
-  }) as IncomingTransaction;
+  return refundTransaction(tenant, transactionId, reason, () => !refundFailsTo(sender)) as IncomingTransaction;
 }
 
 /**

@@ -22,7 +22,7 @@ import type { SettlementOutcome } from '../sandbox/magic-values.js';
 import { umaDepositAccount } from '../uma/uma.js';
 import { receivePayment } from './incoming.js';
 import { sandboxTransactionHash } from './on-chain.js';
-import { findTransaction, moveTransaction, setRefund } from './transactions.js';
+import { findTransaction, moveTransaction, refundTransaction } from './transactions.js';
 
 /** Where a completed payment lands inside the service, if anywhere. */
 export const Delivery = z.discriminatedUnion('kind', [
@@ -235,17 +235,15 @@ export function failPayment(
 function refundHeld(tenant: TenantContext, transactionId: string, options: Pick<SettlementOutcome, 'refund' | 'refundReason'>): void {
   const record = settlements(tenant).get(transactionId);
   if (!record || record.held === 0) return;
-  const initiatedAt = tenant.nowIso();
-  const reference = `Refund:${transactionId.slice('Transaction:'.length)}`;
-  const reason = options.refundReason ?? 'TRANSACTION_FAILED';
-  setRefund(tenant, transactionId, { reference, initiatedAt, status: 'PENDING', reason });
-  const refunded = options.refund !== 'FAILED';
-  postToAccounts(tenant, refunded ? 'PAYMENT_REFUND' : 'PAYMENT_REFUND_FAILED', record.currency, [
-    { account: inFlight(record.currency), amount: -record.held },
-    { account: refunded ? record.refundTo : suspense(record.currency), amount: record.held },
-  ], transactionId);
-  settlements(tenant).replace({ ...record, held: 0 });
-  setRefund(tenant, transactionId, { reference, initiatedAt, status: refunded ? 'COMPLETED' : 'FAILED', reason, ...(refunded ? { settledAt: tenant.nowIso() } : {}) });
+  refundTransaction(tenant, transactionId, options.refundReason ?? 'TRANSACTION_FAILED', () => {
+    const refunded = options.refund !== 'FAILED';
+    postToAccounts(tenant, refunded ? 'PAYMENT_REFUND' : 'PAYMENT_REFUND_FAILED', record.currency, [
+      { account: inFlight(record.currency), amount: -record.held },
+      { account: refunded ? record.refundTo : suspense(record.currency), amount: record.held },
+    ], transactionId);
+    settlements(tenant).replace({ ...record, held: 0 });
+    return refunded;
+  });
 }
 
 /** Rails whose payouts can still be recalled before they settle (REFERENCE §9). */

@@ -105,11 +105,23 @@ export function moveTransaction(tenant: TenantContext, id: string, status: Outgo
 }
 
 /** Sets the refund of a failed payment and emits `.REFUND_PENDING`, `.REFUND_COMPLETED` or `.REFUND_FAILED`. */
-export function setRefund(tenant: TenantContext, id: string, refund: Refund): Transaction {
+function setRefund(tenant: TenantContext, id: string, refund: Refund): Transaction {
   const updated = { ...findTransaction(tenant, id), refund, updatedAt: tenant.nowIso() } as Transaction;
   transactions(tenant).replace(updated);
   announce(tenant, updated, `REFUND_${refund.status}`);
   return updated;
+}
+
+/**
+ * A refund of the transaction from PENDING to its outcome, each step announced (`*.REFUND_PENDING`, then
+ * `REFUND_COMPLETED` or `REFUND_FAILED`). `returnMoney` moves the money, if any, and says whether it reached the sender.
+ */
+export function refundTransaction(tenant: TenantContext, id: string, reason: Refund['reason'], returnMoney: () => boolean): Transaction {
+  const initiatedAt = tenant.nowIso();
+  const reference = `Refund:${id.slice('Transaction:'.length)}`;
+  setRefund(tenant, id, { reference, initiatedAt, status: 'PENDING', reason });
+  const refunded = returnMoney();
+  return setRefund(tenant, id, { reference, initiatedAt, status: refunded ? 'COMPLETED' : 'FAILED', reason, ...(refunded ? { settledAt: tenant.nowIso() } : {}) });
 }
 
 /** `POST /transactions/{id}/confirm`: records when the receipt reached the customer (default now; a repeat overwrites). */
