@@ -19,9 +19,9 @@ import type { TenantContext } from '../core/context.js';
 import { ApiError, conflict, invalidField, notFound, rateLimited } from '../core/errors.js';
 import { findCustomer } from '../customers/customers.js';
 import { standingFeeOf, umaDomainOf } from '../platforms/config.js';
-import { CROSS_CURRENCY_DESTINATION_OUTCOMES, INTERNAL_TRANSFER_OUTCOME, TRANSFER_OUTCOMES, lookupSuffix, type SettlementOutcome } from '../sandbox/magic-values.js';
+import { CROSS_CURRENCY_DESTINATION_OUTCOMES, INTERNAL_TRANSFER_OUTCOME, SettlementOutcome, TRANSFER_OUTCOMES, lookupSuffix } from '../sandbox/magic-values.js';
 import { partiesOf } from '../transactions/incoming.js';
-import { Delivery, SettlementOutcomeRecord, sourceLedgerAccount, startPayment } from '../transactions/settlement.js';
+import { Delivery, sourceLedgerAccount, startPayment } from '../transactions/settlement.js';
 import { findTransaction, insertTransaction, moveTransaction, patchTransaction } from '../transactions/transactions.js';
 import { fundingNetworkChain, sandboxTransactionHash, WALLET_NETWORKS } from '../transactions/on-chain.js';
 import { checkLimits, exceedsDailyVolume } from './limits.js';
@@ -40,7 +40,7 @@ export const QuoteRecord = z.object({
   /** Ledger account the money comes from at execution; absent for real-time funding and for a pull that fails at the source. */
   fundFrom: z.string().optional(),
   delivery: Delivery,
-  outcome: SettlementOutcomeRecord,
+  outcome: SettlementOutcome,
   /** The chain a wallet destination settles on (see settlement.ts). */
   onChainNetwork: OnChainNetwork.optional(),
   /** Paid to an UMA address: completion reports the UMA settlement leg. */

@@ -2,6 +2,8 @@
  * The sandbox's magic values (SPEC §4.6), as data: each table is keyed by the last three characters of a value.
  * Later areas add their tables here, so every magic value lives in this one module.
  */
+import { OutgoingFailureReason, PendingReason, Refund } from '@railyard/contract';
+import { z } from 'zod';
 
 /** The last three characters of a value: the key of every table below. */
 export const suffixOf = (value: string | undefined): string => (value ?? '').slice(-3);
@@ -180,21 +182,22 @@ export const UNCHECKED_BENEFICIARY_TYPES = [
 // Transfers (SPEC §4.6)
 
 /**
- * How the sandbox settles a payment once it is PROCESSING. `afterMs` is on the engine clock (0: within the call that
- * started it). `COMPLETE_THEN_RETURN` completes at `afterMs`, then the receiving bank returns the money `returnAfterMs`
- * later (FAILED with PAYOUT_RETURNED). A failure refunds the source, unless `refund` is FAILED (the money is parked
- * in the sandbox's suspense account).
+ * How the sandbox settles a payment once it is PROCESSING. `afterMs` is on the engine clock (0: right after the
+ * request that started it). `COMPLETE_THEN_RETURN` completes at `afterMs`, then the receiving bank returns the money
+ * `returnAfterMs` later (FAILED with PAYOUT_RETURNED). A failure refunds the source, unless `refund` is FAILED (the
+ * money is parked in the sandbox's suspense account). `pendingReason` says why the payment waits while PROCESSING
+ * (SPEC §2.9), cleared when it settles. A schema, since payments keep their outcome in snapshots.
  */
-export interface SettlementOutcome {
-  readonly settle: 'COMPLETE' | 'FAIL' | 'COMPLETE_THEN_RETURN';
-  readonly afterMs: number;
-  readonly failureReason?: 'QUOTE_EXECUTION_FAILED' | 'ACCOUNT_INVALID' | 'ACCOUNT_CANNOT_RECEIVE' | 'COMPLIANCE_REJECTED' | 'PAYOUT_RETURNED' | 'FUNDING_AMOUNT_MISMATCH' | 'LIMIT_EXCEEDED';
-  /** Why the payment waits while PROCESSING (SPEC §2.9 `pendingReason`), cleared when it settles. */
-  readonly pendingReason?: 'COMPLIANCE_REVIEW';
-  readonly refund?: 'COMPLETED' | 'FAILED';
-  readonly refundReason?: 'TRANSACTION_FAILED' | 'USER_CANCELLATION' | 'TIMEOUT';
-  readonly returnAfterMs?: number;
-}
+export const SettlementOutcome = z.object({
+  settle: z.enum(['COMPLETE', 'FAIL', 'COMPLETE_THEN_RETURN']),
+  afterMs: z.number().int().min(0),
+  failureReason: OutgoingFailureReason.optional(),
+  pendingReason: PendingReason.optional(),
+  refund: z.enum(['COMPLETED', 'FAILED']).optional(),
+  refundReason: Refund.shape.reason,
+  returnAfterMs: z.number().int().min(0).optional(),
+});
+export type SettlementOutcome = Readonly<z.infer<typeof SettlementOutcome>>;
 
 const SETTLES_AT_ONCE: SettlementOutcome = { settle: 'COMPLETE', afterMs: 0 };
 

@@ -18,7 +18,7 @@ import { assertCreditable, platformInternalAccount, postToAccounts } from '../ac
 import type { TenantContext } from '../core/context.js';
 import { conflict, invalidField } from '../core/errors.js';
 import { outsideWorld } from '../ledger/ledger.js';
-import type { SettlementOutcome } from '../sandbox/magic-values.js';
+import { SettlementOutcome } from '../sandbox/magic-values.js';
 import { umaDepositAccount } from '../uma/uma.js';
 import { receivePayment } from './incoming.js';
 import { sandboxTransactionHash } from './on-chain.js';
@@ -32,17 +32,6 @@ export const Delivery = z.discriminatedUnion('kind', [
 ]);
 export type Delivery = z.infer<typeof Delivery>;
 
-/** A {@link SettlementOutcome} as stored data. */
-export const SettlementOutcomeRecord = z.object({
-  settle: z.enum(['COMPLETE', 'FAIL', 'COMPLETE_THEN_RETURN']),
-  afterMs: z.number().int().min(0),
-  failureReason: z.enum(['QUOTE_EXECUTION_FAILED', 'ACCOUNT_INVALID', 'ACCOUNT_CANNOT_RECEIVE', 'COMPLIANCE_REJECTED', 'PAYOUT_RETURNED', 'FUNDING_AMOUNT_MISMATCH', 'LIMIT_EXCEEDED']).optional(),
-  pendingReason: z.enum(['COMPLIANCE_REVIEW']).optional(),
-  refund: z.enum(['COMPLETED', 'FAILED']).optional(),
-  refundReason: z.enum(['TRANSACTION_FAILED', 'USER_CANCELLATION', 'TIMEOUT']).optional(),
-  returnAfterMs: z.number().int().min(0).optional(),
-});
-
 /** What a payment holds in flight, where a refund goes, and how the sandbox settles it (snapshot-safe); id is the transaction id. */
 export const SettlementRecord = z.object({
   id: z.string(),
@@ -53,7 +42,7 @@ export const SettlementRecord = z.object({
   /** Ledger account a refund returns to: the internal account, or the outside world. */
   refundTo: z.string(),
   delivery: Delivery,
-  outcome: SettlementOutcomeRecord,
+  outcome: SettlementOutcome,
   /** The chain the payout settles on (a wallet destination): completion reports its `onChainTransaction`. */
   onChainNetwork: OnChainNetwork.optional(),
   /** An UMA payment: completion reports the hash of its inter-VASP settlement leg (`reconciliationInstructions`). */
