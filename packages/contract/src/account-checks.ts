@@ -233,15 +233,14 @@ export const ACCOUNT_CHECKSUM_CHECKS: FieldChecks = {
 export function checkAccountInfo(
   accountType: string,
   accountInfo: Readonly<Record<string, unknown>>,
-  options: { strict?: boolean; prefix?: string } = {},
+  options: { strict?: boolean } = {},
 ): FieldError[] {
-  const prefix = options.prefix ?? 'accountInfo';
   const tables = options.strict ? [ACCOUNT_FORMAT_CHECKS, ACCOUNT_CHECKSUM_CHECKS] : [ACCOUNT_FORMAT_CHECKS];
   const errors = new Map<string, FieldError>();
   for (const table of tables) {
     for (const [field, check] of Object.entries(table[accountType] ?? {})) {
       const value = accountInfo[field];
-      if (typeof value === 'string' && !errors.has(field) && !check.test(value)) errors.set(field, { field: `${prefix}.${field}`, message: check.message });
+      if (typeof value === 'string' && !errors.has(field) && !check.test(value)) errors.set(field, { field: `accountInfo.${field}`, message: check.message });
     }
   }
   return [...errors.values()];

@@ -19,12 +19,9 @@ export const BENEFICIAL_OWNERS = 'beneficialOwners';
 const owners = (tenant: TenantContext) => tenant.store.collection<BeneficialOwner>(BENEFICIAL_OWNERS);
 
 /**
- * An owner as the API returns it: the stored record, `personalInfo.identifier` included (REFERENCE §5 lists it among the
- * required response fields; only an individual customer's own `identifier` is write-only).
+ * An owner by id, or 404. Owners are returned as stored, `personalInfo.identifier` included (REFERENCE §5 lists it among
+ * the required response fields; only an individual customer's own `identifier` is write-only).
  */
-export const ownerView = (owner: BeneficialOwner): BeneficialOwner => owner;
-
-/** An owner by id, or 404. */
 export function findOwner(tenant: TenantContext, ownerId: string): BeneficialOwner {
   const owner = owners(tenant).get(ownerId);
   if (!owner) throw notFound('Beneficial owner', ownerId);
@@ -56,7 +53,7 @@ export function createOwner(tenant: TenantContext, input: CreateInput): Benefici
     updatedAt: now,
   };
   owners(tenant).insert(owner);
-  return ownerView(owner);
+  return owner;
 }
 
 /** `PATCH /beneficial-owners/{id}`: any subset, at any status of the business; `personalInfo` is merged field by field. */
@@ -73,14 +70,14 @@ export function updateOwner(tenant: TenantContext, ownerId: string, input: Updat
     updatedAt: tenant.nowIso(),
   };
   owners(tenant).replace(updated);
-  return ownerView(updated);
+  return updated;
 }
 
 /** `GET /beneficial-owners?customerId=`. */
 export function listOwners(tenant: TenantContext, query: z.output<typeof BeneficialOwnerListQuery>): Page<BeneficialOwner> {
   findCustomer(tenant, query.customerId);
   const entries = owners(tenant).newestFirst().filter(({ value }) => value.customerId === query.customerId);
-  return paginate(entries, query, ownerView);
+  return paginate(entries, query);
 }
 
 const identifierPatternOf = (idType: string | undefined) => (idType === 'SSN' ? SSN_PATTERN : idType === 'ITIN' ? ITIN_PATTERN : undefined);

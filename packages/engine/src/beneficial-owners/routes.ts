@@ -6,6 +6,6 @@ import * as owners from './owners.js';
 export const beneficialOwnerRoutes = [
   bind(e.createBeneficialOwner, ({ tenant, body }) => owners.createOwner(tenant, body)),
   bind(e.listBeneficialOwners, ({ tenant, query }) => owners.listOwners(tenant, query)),
-  bind(e.getBeneficialOwner, ({ tenant, params }) => owners.ownerView(owners.findOwner(tenant, params.beneficialOwnerId))),
+  bind(e.getBeneficialOwner, ({ tenant, params }) => owners.findOwner(tenant, params.beneficialOwnerId)),
   bind(e.updateBeneficialOwner, ({ tenant, params, body }) => owners.updateOwner(tenant, params.beneficialOwnerId, body)),
 ];

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../engine.js';
 import { callApi, type Json } from '../testing/requests.js';
-import { contactRulesOf, missingContactFields, requiredChannels } from './contact-verification.js';
+import { contactRulesOf, missingContactFields, verifiedChannels } from './contact-verification.js';
 import { EU_MEMBER_STATES } from '../config/regions.js';
 
 // Contact verification through the public API (SPEC §2.6, §3.4, §4.3; REFERENCE §2.1, §13).
@@ -36,16 +36,16 @@ describe('which channels a region requires', () => {
   it('is keyed on countries: every EU/EEA member state (and EU) requires email, and phone when on file; others none', () => {
     for (const region of [...EU_MEMBER_STATES, 'IS', 'LI', 'NO', 'EU', 'de']) {
       expect(contactRulesOf(region), region).toEqual({ email: 'required', phone: 'if-present' });
-      expect(requiredChannels({ region, email: 'a@b.eu' }), region).toEqual(['email']);
-      expect(requiredChannels({ region, email: 'a@b.eu', phoneNumber: '+33123456789' }), region).toEqual(['email', 'phone']);
+      expect(verifiedChannels({ region, email: 'a@b.eu' }), region).toEqual(['email']);
+      expect(verifiedChannels({ region, email: 'a@b.eu', phoneNumber: '+33123456789' }), region).toEqual(['email', 'phone']);
     }
     for (const region of ['US', 'GB', 'CH', 'MX', undefined]) {
-      expect(requiredChannels({ region, email: 'a@b.com', phoneNumber: '+14155550100' }), region).toEqual([]);
+      expect(verifiedChannels({ region, email: 'a@b.com', phoneNumber: '+14155550100' }), region).toEqual([]);
     }
   });
 
   it('lists only channels with a contact on file; a missing required email is asked for by verification instead', () => {
-    expect(requiredChannels({ region: 'DE' })).toEqual([]);
+    expect(verifiedChannels({ region: 'DE' })).toEqual([]);
     expect(missingContactFields({ region: 'DE' })).toEqual(['email']);
     expect(missingContactFields({ region: 'DE', email: 'a@b.de' })).toEqual([]);
     expect(missingContactFields({ region: 'US' })).toEqual([]);

@@ -40,7 +40,7 @@ type ContactStatuses = NonNullable<Customer['contactVerification']>;
 type ContactFields = { region?: string | undefined; email?: string | undefined; phoneNumber?: string | undefined };
 
 /** The channels a customer's region verifies that the customer has a contact for: the ones listed and checked. */
-export function requiredChannels(customer: ContactFields): ContactChannel[] {
+export function verifiedChannels(customer: ContactFields): ContactChannel[] {
   const rules = contactRulesOf(customer.region);
   return ContactChannel.options.filter((channel) => rules[channel] !== undefined && customer[CHANNEL_FIELD[channel]] !== undefined);
 }
@@ -53,7 +53,7 @@ export function missingContactFields(customer: ContactFields): (typeof CHANNEL_F
 
 /** `contactVerification` of a new customer: every required channel PENDING, or undefined when none is required. */
 export function initialContactVerification(customer: ContactFields): ContactStatuses | undefined {
-  const channels = requiredChannels(customer);
+  const channels = verifiedChannels(customer);
   if (channels.length === 0) return undefined;
   return Object.fromEntries(channels.map((channel) => [channel, 'PENDING'])) as ContactStatuses;
 }
@@ -63,7 +63,7 @@ export function initialContactVerification(customer: ContactFields): ContactStat
  * or a channel newly required (a phone number added, a new region), is PENDING. Undefined when none is required.
  */
 export function contactVerificationAfterUpdate(before: CustomerRecord, after: ContactFields): ContactStatuses | undefined {
-  const channels = requiredChannels(after);
+  const channels = verifiedChannels(after);
   if (channels.length === 0) return undefined;
   const previous = before.contactVerification ?? {};
   return Object.fromEntries(

@@ -11,7 +11,7 @@ import type { TenantContext } from '../core/context.js';
 import { ApiError, conflict, invalidInput, notFound } from '../core/errors.js';
 import { toFieldErrors } from '../core/field-errors.js';
 import { paginate, rangeEnd, rangeStart } from '../core/pagination.js';
-import { ownersOf, ownerView } from '../beneficial-owners/owners.js';
+import { ownersOf } from '../beneficial-owners/owners.js';
 import { INDIVIDUAL_KYC, lookupSuffix } from '../sandbox/magic-values.js';
 import { CUSTOMER_FIELD_PATHS, valueAt } from './required-fields.js';
 import { initialContactVerification, withContactVerification } from '../contact/contact-verification.js';
@@ -37,7 +37,7 @@ const customers = (tenant: TenantContext) => tenant.store.collection<CustomerRec
 export function customerView(record: CustomerRecord, tenant?: TenantContext): Customer {
   const { identifier: _writeOnly, ...view } = record;
   if (tenant === undefined || view.customerType !== 'BUSINESS') return view as Customer;
-  return { ...view, beneficialOwners: ownersOf(tenant, view.id).map(ownerView) };
+  return { ...view, beneficialOwners: ownersOf(tenant, view.id) };
 }
 
 /** A customer by id, or 404 USER_NOT_FOUND. Deleted customers are still found (with `isDeleted`). */

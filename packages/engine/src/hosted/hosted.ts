@@ -2,7 +2,7 @@ import {
   BeneficialOwnerCreateRequest, TERMINAL_VERIFICATION_ERROR_TYPES, type Document, type FieldError, type Verification,
   type VerificationError,
 } from '@railyard/contract';
-import { createOwner, ownersOf, ownerView } from '../beneficial-owners/owners.js';
+import { createOwner, ownersOf } from '../beneficial-owners/owners.js';
 import type { TenantContext } from '../core/context.js';
 import { ApiError } from '../core/errors.js';
 import { toFieldErrors } from '../core/field-errors.js';
@@ -65,7 +65,7 @@ const underReview = (v: Verification | undefined) => v?.verificationStatus === '
 /** Renders the page of an open link. */
 function renderPage(tenant: TenantContext, open: Open, pagePath: string, status = 200, extra: { notice?: string | undefined; problem?: Problem } = {}): HttpResult {
   const customer = customerView(open.customer);
-  const owners = customer.customerType === 'BUSINESS' ? ownersOf(tenant, customer.id).map(ownerView) : [];
+  const owners = customer.customerType === 'BUSINESS' ? ownersOf(tenant, customer.id) : [];
   const documents: Document[] = [customer.id, ...owners.map((o) => o.id)].flatMap((holder) => documentsOfHolder(tenant, holder).map(documentView));
   const view: KycPageView = {
     customer,
