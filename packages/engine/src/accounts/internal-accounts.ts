@@ -96,6 +96,7 @@ export function postToAccounts(tenant: TenantContext, kind: string, currency: st
 export function setPrivacy(tenant: TenantContext, accountId: string, privateEnabled: boolean): InternalAccount {
   const updated: InternalAccount = { ...findInternalAccount(tenant, accountId), privateEnabled, updatedAt: tenant.nowIso() };
   accounts(tenant).replace(updated);
+  tenant.emit('INTERNAL_ACCOUNT.STATUS_UPDATED', updated);
   return updated;
 }
 

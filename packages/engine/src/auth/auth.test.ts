@@ -90,6 +90,8 @@ describe('embedded wallets and email codes', () => {
     expect(first.status).toBe(202);
     const retry = await call('PATCH', `/internal-accounts/${accountId}`, { privateEnabled: true }, { ...idempotency, ...(await retryHeaders(first.body, key)) });
     expect(retry).toMatchObject({ status: 200, body: { privateEnabled: true } });
+    const [announced] = engine.sandbox().events({ type: 'INTERNAL_ACCOUNT.STATUS_UPDATED' }).data;
+    expect(announced?.data).toMatchObject({ id: accountId, privateEnabled: true });
   });
 
   it('a wrong code is 401 with reason "Invalid OTP code"; re-issues are rate limited with Retry-After', async () => {
