@@ -23,6 +23,12 @@ export function toFieldErrors(issues: readonly Issue[], prefix?: string): FieldE
       }
       continue;
     }
+    if (issue.code === 'invalid_union' && !('discriminator' in issue) && messageOf(issue, '') !== ''
+      && issue.errors.every((branch) => branch.every((e) => e.path.length === 0))) {
+      // Alternatives of one value (a timestamp or a date): the union's own message names them all.
+      out.push({ field: dotPath(prefix, issue.path) || 'body', message: messageOf(issue, '') });
+      continue;
+    }
     if (issue.code === 'invalid_union' && issue.errors.every((e) => e.length > 0) && issue.errors.length > 0 && !('discriminator' in issue)) {
       // Report the branch that got furthest, rather than a bare "invalid input".
       const best = issue.errors.reduce((a, b) => (b.length < a.length ? b : a));

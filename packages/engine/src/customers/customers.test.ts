@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import { VirtualClock } from '../core/clock.js';
 import { createEngine, type Engine } from '../engine.js';
 import { apiRequest, callApi } from '../testing/requests.js';
 
@@ -341,6 +342,24 @@ describe('GET /customers', () => {
     expect(range.body.data.map((c: Json) => c.id)).toEqual([ids[2]]);
     expect((await call('GET', '/customers?currency=EUR')).body.totalCount).toBe(0);
     expect((await call('GET', '/customers?limit=100')).body.data).toHaveLength(6);
+  });
+
+  it('date-only range bounds cover their whole UTC day; a bound that is neither form says which forms it takes', async () => {
+    engine = createEngine({ clock: new VirtualClock(Date.parse('2026-03-10T23:59:00Z')) });
+    const late = (await call('POST', '/customers', { customerType: 'INDIVIDUAL', platformCustomerId: 'late', fullName: 'Lou Late' })).body;
+    engine.sandbox().advance(120_000);
+    const next = (await call('POST', '/customers', { customerType: 'INDIVIDUAL', platformCustomerId: 'next', fullName: 'Nia Next' })).body;
+    expect(late.createdAt.slice(0, 10)).toBe('2026-03-10');
+    expect(next.createdAt.slice(0, 10)).toBe('2026-03-11');
+    const ids = async (query: string) => (await call('GET', `/customers?${query}`)).body.data.map((c: Json) => c.id);
+    expect(await ids('createdAfter=2026-03-10&createdBefore=2026-03-10')).toEqual([late.id]);
+    expect(await ids('createdAfter=2026-03-11')).toEqual([next.id]);
+    const refused = await call('GET', '/customers?createdAfter=yesterday&createdBefore=2026-02-30');
+    expect(refused.status).toBe(400);
+    expect(refused.body.details.errors).toEqual([
+      { field: 'createdAfter', message: 'must be an ISO 8601 UTC timestamp or a date YYYY-MM-DD' },
+      { field: 'createdBefore', message: 'must be an ISO 8601 UTC timestamp or a date YYYY-MM-DD' },
+    ]);
   });
 
   it('returns the end-user terms', async () => {
