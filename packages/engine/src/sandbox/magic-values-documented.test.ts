@@ -20,7 +20,11 @@ describe('docs/sandbox.md', () => {
     ];
     const missing = values.filter((value) => !page.includes(value));
     expect(missing).toEqual([]);
-    // Screening identifiers are written in their SSN form; the range 102–107 and 002–005 are written as ranges.
-    for (const digits of Object.keys(APPLICANT_SCREENING)) expect(page).toContain(digits.slice(-4));
+    // Screening identifiers: the first in its SSN form, the others as `…0902`; each beside the outcome it triggers.
+    const [first, ...others] = Object.entries(APPLICANT_SCREENING);
+    expect(page).toContain(`\`${first![0].replace(/^(\d{3})(\d{2})(\d{4})$/, '$1-$2-$3')}\``);
+    for (const [digits] of others) expect(page).toContain(`\`…${digits.slice(-4)}\``);
+    const outcomes = Object.values(APPLICANT_SCREENING).join(', ');
+    expect(page).toContain(outcomes);
   });
 });
