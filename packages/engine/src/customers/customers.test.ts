@@ -302,6 +302,11 @@ describe('retrieve, update, delete', () => {
     const created = await call('POST', '/customers', acme);
     const { body } = await call('PATCH', `/customers/${created.body.id}`, { customerType: 'BUSINESS', businessInfo: { doingBusinessAs: 'Acme' } });
     expect(body.businessInfo).toMatchObject({ legalName: 'Acme Inc', doingBusinessAs: 'Acme', taxId: '12-3456789' });
+    // The merged customer is checked as a whole: a tax id that does not fit the business's country is refused.
+    const refused = await call('PATCH', `/customers/${created.body.id}`, { customerType: 'BUSINESS', businessInfo: { taxId: '12-34' } });
+    expect(refused.status).toBe(400);
+    expect(fields(refused.body)).toEqual(['businessInfo.taxId']);
+    expect((await call('GET', `/customers/${created.body.id}`)).body.businessInfo.taxId).toBe('12-3456789');
   });
 
   it('deletes once (200 with isDeleted) and answers 410 CUSTOMER_DELETED after', async () => {

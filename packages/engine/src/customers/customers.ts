@@ -217,21 +217,15 @@ export function createChecks(tenant: TenantContext, body: unknown): FieldError[]
 
 /**
  * Checks of `PATCH /customers/{id}` on the customer as it would be after the update: the cross-field rules of the
- * contract (SSN/ITIN issued in the US, tax id for the country, OTHER descriptions) and the platform rules. Only
- * problems the update brings are reported: one the customer already had (a record restored from elsewhere) does not
- * block an unrelated change.
+ * contract (SSN/ITIN issued in the US, tax id for the country, OTHER descriptions) and the platform rules.
  */
 export function updateChecks(tenant: TenantContext, customerId: string, body: unknown): FieldError[] {
   const existing = customers(tenant).get(customerId);
   const patch = asRecord(body);
   if (!existing || existing.isDeleted || patch.customerType !== existing.customerType) return [];
   const merged = mergeCustomer(existing, patch, existing.updatedAt);
-  const problemsOf = (customer: CustomerRecord): FieldError[] => {
-    const rules = CUSTOMER_RULES[existing.customerType].safeParse(customer, { reportInput: true });
-    return [...(rules.success ? [] : toFieldErrors(rules.error.issues)), ...platformRuleErrors(tenant, customer, stringsOf(customer.currencies))];
-  };
-  const before = new Set(problemsOf(existing).map((e) => `${e.field}\u0000${e.message}`));
-  return problemsOf(merged).filter((e) => !before.has(`${e.field}\u0000${e.message}`));
+  const rules = CUSTOMER_RULES[existing.customerType].safeParse(merged, { reportInput: true });
+  return [...(rules.success ? [] : toFieldErrors(rules.error.issues)), ...platformRuleErrors(tenant, merged, stringsOf(merged.currencies))];
 }
 
 /** The customer after a PATCH: top-level fields replaced (`currencies`, `address` wholesale), `businessInfo` merged. */
