@@ -1,3 +1,5 @@
+import { CURRENCIES } from './currencies.js';
+
 // Regions as the rules of the sandbox read them. A customer's `region` is an ISO 3166-1 alpha-2 country code
 // (REFERENCE §2.1); `EU`, the code ISO reserves for the European Union, names the union as a whole.
 
@@ -23,10 +25,11 @@ export const EUROZONE: ReadonlySet<string> = new Set([
 
 /**
  * The local currency of a region, for a customer created with a `region` and no `currencies` (the reference infers
- * them): USD, EUR in the eurozone (and for `EU`), GBP, MXN, BRL. Undefined for a region without one the sandbox offers.
+ * them): the fiat currency of {@link CURRENCIES} whose home region it is, EUR in the eurozone. Undefined for a region
+ * without one the sandbox offers.
  */
 export function localCurrencyOf(region: string): string | undefined {
   const code = region.toUpperCase();
-  if (code === 'EU' || EUROZONE.has(code)) return 'EUR';
-  return ({ US: 'USD', GB: 'GBP', MX: 'MXN', BR: 'BRL' } as Record<string, string>)[code];
+  const home = EUROZONE.has(code) ? 'EU' : code;
+  return Object.values(CURRENCIES).find((c) => c.internalAccountType === 'INTERNAL_FIAT' && c.region === home)?.code;
 }
