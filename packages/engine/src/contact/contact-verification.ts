@@ -4,29 +4,14 @@ import type { TenantContext } from '../core/context.js';
 import { ApiError, conflict, invalidField } from '../core/errors.js';
 import { type CustomerRecord, customerView, findCustomer } from '../customers/customers.js';
 import { CONTACT_VERIFICATION_CODE } from '../sandbox/magic-values.js';
-import { isEeaRegion } from '../config/regions.js';
+import { type ChannelRule, regionPolicyOf } from '../config/regions.js';
 
 // Contact verification (SPEC §2.6, §3.4, §4.3; REFERENCE §2.1, §13): which channels a region requires, one-time codes,
 // and the PENDING → VERIFIED move of each channel.
 
-/**
- * How a region treats a contact channel. Either way a contact on file must be verified before a hosted link is issued
- * (SPEC §3.4: only present channels are listed). `required`: the customer must also have one (SPEC §2.6), which
- * verification asks for (MISSING_FIELD) while it is absent; `if-present`: verified only when on file.
- */
-export type ChannelRule = 'required' | 'if-present';
-
-/**
- * The contact channels each group of regions verifies, as data: the EU/EEA member states require an email and verify a
- * phone number when one is on file. Every other region verifies none, so its customers carry no `contactVerification`.
- */
-export const CONTACT_VERIFICATION_RULES: readonly { readonly regions: string; readonly applies: (region: string | undefined) => boolean; readonly channels: Readonly<Partial<Record<ContactChannel, ChannelRule>>> }[] = [
-  { regions: 'EU/EEA member states (and EU)', applies: isEeaRegion, channels: { email: 'required', phone: 'if-present' } },
-];
-
-/** The rules of a customer's region. */
+/** The contact channels a customer's region verifies (the region policies of config/regions.ts). */
 export const contactRulesOf = (region: string | undefined): Readonly<Partial<Record<ContactChannel, ChannelRule>>> =>
-  CONTACT_VERIFICATION_RULES.find((rule) => rule.applies(region))?.channels ?? {};
+  regionPolicyOf(region).contactVerification;
 
 /** The customer field each channel verifies. */
 export const CHANNEL_FIELD = { email: 'email', phone: 'phoneNumber' } as const satisfies Record<ContactChannel, keyof CustomerRecord>;

@@ -10,7 +10,7 @@ import type { TenantContext } from '../core/context.js';
 import { ApiError, conflict, invalidField } from '../core/errors.js';
 import { findCustomer, type CustomerRecord } from '../customers/customers.js';
 import { SCA_CODE } from '../sandbox/magic-values.js';
-import { isEeaRegion } from '../config/regions.js';
+import { regionPolicyOf } from '../config/regions.js';
 
 
 /** A challenge can be answered for 5 minutes. */
@@ -59,10 +59,10 @@ const challenges = (tenant: TenantContext) => tenant.store.collection<ScaChallen
 const locks = (tenant: TenantContext) => tenant.store.collection<ScaLockRecord>(SCA_LOCKS);
 
 /**
- * Whether a customer must pass SCA for payments and beneficiary changes (SPEC §5 item 7): one whose region is an EU/EEA
- * member state, or `EU` (EUR, and USDC held there).
+ * Whether a customer must pass SCA for payments and beneficiary changes (SPEC §5 item 7): one whose region's policy
+ * says so (the EU/EEA member states, and `EU`; see REGION_POLICIES).
  */
-export const isScaCustomer = (customer: Pick<CustomerRecord, 'region'>): boolean => isEeaRegion(customer.region);
+export const isScaCustomer = (customer: Pick<CustomerRecord, 'region'>): boolean => regionPolicyOf(customer.region).sca;
 
 /** The customer, or 409 when SCA does not apply to them (REFERENCE §9: every SCA endpoint, for non-SCA customers). */
 export function requireScaCustomer(tenant: TenantContext, customerId: string): CustomerRecord {

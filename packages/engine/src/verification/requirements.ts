@@ -8,7 +8,7 @@ import { documentsOfHolder, reviewOutcomeOf, type DocumentRecord } from '../docu
 import type { CustomerRecord } from '../customers/customers.js';
 import { valueAt } from '../customers/required-fields.js';
 import { missingContactFields } from '../contact/contact-verification.js';
-import { isEeaRegion } from '../config/regions.js';
+import { regionPolicyOf } from '../config/regions.js';
 import { screeningOutcomeOf } from '../sandbox/magic-values.js';
 
 // What a complete verification packet needs (SPEC §2.6, §2.7), as data, and the check of a customer against it.
@@ -18,9 +18,6 @@ const INDIVIDUAL_FIELDS = ['fullName', 'birthDate', 'nationality', 'address.line
 /** The fields a business's packet needs beyond those required at creation. */
 const BUSINESS_FIELDS = ['businessInfo.registrationNumber', 'businessInfo.entityType', 'address.line1', 'address.postalCode', 'address.country'];
 /** The fields an owner needs are all required when it is registered; only their values can be wrong. */
-
-/** Regions whose individuals must also prove their address: the EU/EEA member states and the United Kingdom. */
-const needsProofOfAddress = (region: string | undefined): boolean => isEeaRegion(region) || region?.toUpperCase() === 'GB';
 
 /**
  * The documents a business must hold, by entity type (types not listed need all four). Entities without shareholders
@@ -76,7 +73,7 @@ function individualErrors(tenant: TenantContext, customer: IndividualCustomer & 
   }
   const documents = documentsHeldBy(tenant, customer.id);
   errors.push(...identityDocumentErrors(customer.id, documents));
-  if (needsProofOfAddress(customer.region)) {
+  if (regionPolicyOf(customer.region).proofOfAddress) {
     errors.push(...missingDocuments(customer.id, documents, ['MISSING_PROOF_OF_ADDRESS_DOCUMENT']));
   }
   errors.push(...documentOutcomes(documents, now));
