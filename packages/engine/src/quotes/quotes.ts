@@ -43,8 +43,6 @@ export const QuoteRecord = z.object({
   outcome: SettlementOutcome,
   /** The chain a wallet destination settles on (see settlement.ts). */
   onChainNetwork: OnChainNetwork.optional(),
-  /** Paid to an UMA address: completion reports the UMA settlement leg. */
-  umaSettlement: z.boolean().optional(),
   /** The chain a real-time crypto payment arrives on, when it is on-chain. */
   fundingChain: OnChainNetwork.optional(),
   /** The strong-customer-authentication step the payment waits for (SCA-region customers). */
@@ -125,12 +123,11 @@ function outcomeFor(source: Source, destination: Destination): { outcome: Settle
 }
 
 /** How the payment's legs settle, for what its transaction reports (on-chain hashes, the UMA leg). */
-function settlementLegsOf(source: Source, destination: Destination): Pick<QuoteRecord, 'onChainNetwork' | 'umaSettlement' | 'fundingChain'> {
+function settlementLegsOf(source: Source, destination: Destination): Pick<QuoteRecord, 'onChainNetwork' | 'fundingChain'> {
   const chain = destination.kind === 'EXTERNAL' ? WALLET_NETWORKS[destination.account.accountInfo.accountType] : undefined;
   const fundingChain = source.kind === 'REALTIME' ? fundingNetworkChain(source.network) : undefined;
   return {
     ...(chain === undefined ? {} : { onChainNetwork: chain }),
-    ...(destination.kind === 'UMA' ? { umaSettlement: true } : {}),
     ...(fundingChain === undefined ? {} : { fundingChain }),
   };
 }
@@ -344,7 +341,7 @@ function pay(
 ): void {
   assertBalance(tenant, fundFrom, amount);
   startPayment(tenant, transaction.id, {
-    from: fundFrom, amount, delivery: record.delivery, outcome, onChainNetwork: record.onChainNetwork, umaSettlement: record.umaSettlement === true,
+    from: fundFrom, amount, delivery: record.delivery, outcome, onChainNetwork: record.onChainNetwork,
   });
 }
 

@@ -45,8 +45,6 @@ export const SettlementRecord = z.object({
   outcome: SettlementOutcome,
   /** The chain the payout settles on (a wallet destination): completion reports its `onChainTransaction`. */
   onChainNetwork: OnChainNetwork.optional(),
-  /** An UMA payment: completion reports the hash of its inter-VASP settlement leg (`reconciliationInstructions`). */
-  umaSettlement: z.boolean().optional(),
 });
 export type SettlementRecord = z.infer<typeof SettlementRecord>;
 
@@ -73,7 +71,6 @@ export interface PaymentStart {
   readonly outcome: SettlementOutcome;
   /** See {@link SettlementRecord}. */
   readonly onChainNetwork?: OnChainNetwork | undefined;
-  readonly umaSettlement?: boolean;
 }
 
 /**
@@ -91,7 +88,6 @@ export function startPayment(tenant: TenantContext, transactionId: string, start
     id: transactionId, currency, held: start.from === undefined ? 0 : start.amount, refundTo: start.from ?? outsideWorld(currency),
     delivery: start.delivery, outcome: start.outcome,
     ...(start.onChainNetwork === undefined ? {} : { onChainNetwork: start.onChainNetwork }),
-    ...(start.umaSettlement ? { umaSettlement: true } : {}),
   });
   moveTransaction(tenant, transactionId, 'PROCESSING', start.outcome.pendingReason === undefined ? {} : { pendingReason: start.outcome.pendingReason });
   if (start.outcome.afterMs === 0) tenant.afterResponse(() => runStep(tenant, { transactionId, step: 'SETTLE' }));
@@ -183,7 +179,7 @@ function settledLegs(transaction: OutgoingTransaction, record: SettlementRecord)
     const onChainTransaction = { transactionHash: sandboxTransactionHash(record.onChainNetwork, transaction.id), network: record.onChainNetwork };
     patch.destination = { ...transaction.destination, onChainTransaction };
   }
-  if (record.umaSettlement) {
+  if (transaction.destination.destinationType === 'UMA_ADDRESS') {
     // The deprecated field still reports the inter-VASP settlement leg of an UMA payment (SPEC §2.9), a Lightning payment.
     patch.reconciliationInstructions = { ...transaction.reconciliationInstructions, transactionHash: sandboxTransactionHash('LIGHTNING', transaction.id, 'uma') };
   }
