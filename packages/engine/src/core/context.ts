@@ -57,7 +57,11 @@ export class TenantContext {
     return event;
   }
 
-  /** Runs `task` right after the operation under way has answered (see {@link Scheduler.soon}). */
+  /**
+   * Runs `task` right after the operation under way has answered (see {@link Scheduler.soon}). The queue is the
+   * engine's, drained when any request finishes: a handler that queues work must build its answer without awaiting
+   * after that, and the task must carry everything it needs (it may run at the end of another request).
+   */
   afterResponse(task: () => void): void {
     this.scheduler.soon(task);
   }

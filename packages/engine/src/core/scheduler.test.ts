@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { VirtualClock } from './clock.js';
 import { Scheduler } from './scheduler.js';
 
@@ -43,3 +43,41 @@ describe('Scheduler on a virtual clock', () => {
     expect(() => scheduler.schedule('t', 1, 'nothing', null)).toThrow(/no handler/);
   });
 });
+
+describe('Scheduler follow-up work (soon / runSoon)', () => {
+  it('runs queued work in order, including work it queues, and keeps going past a task that throws', () => {
+    const scheduler = new Scheduler(new VirtualClock(0));
+    const ran: string[] = [];
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    scheduler.soon(() => {
+      ran.push('a');
+      scheduler.soon(() => ran.push('a+'));
+    });
+    scheduler.soon(() => {
+      throw new Error('boom');
+    });
+    scheduler.soon(() => ran.push('b'));
+    expect(ran).toEqual([]);
+    scheduler.runSoon();
+    expect(ran).toEqual(['a', 'b', 'a+']);
+    expect(logged).toHaveBeenCalledTimes(1);
+    logged.mockRestore();
+    scheduler.runSoon();
+    expect(ran).toEqual(['a', 'b', 'a+']);
+  });
+
+  it('runs the work a job queues before the next job, at that job’s time', () => {
+    const clock = new VirtualClock(0);
+    const scheduler = new Scheduler(clock);
+    const ran: string[] = [];
+    scheduler.register('note', (job) => {
+      ran.push(`${job.payload as string}@${clock.now()}`);
+      scheduler.soon(() => ran.push(`after ${job.payload as string}@${clock.now()}`));
+    });
+    scheduler.schedule('t', 10, 'note', 'a');
+    scheduler.schedule('t', 20, 'note', 'b');
+    scheduler.advance(30);
+    expect(ran).toEqual(['a@10', 'after a@10', 'b@20', 'after b@20']);
+  });
+});
+
