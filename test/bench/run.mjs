@@ -50,8 +50,11 @@ async function payoutSetup(client) {
       source: { sourceType: 'ACCOUNT', accountId: usd.id }, destination: { destinationType: 'ACCOUNT', accountId: bank.id },
       lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 100,
     });
+    // Execute answers PROCESSING (SPEC §4.5); the sandbox settles right after the response, so the next read is final.
     const executed = await client.quotes.execute(quote.id);
-    if (executed.status !== 'COMPLETED') throw new Error(`payout ended ${executed.status}`);
+    if (executed.status !== 'PROCESSING') throw new Error(`execute answered ${executed.status}`);
+    const settled = await client.quotes.retrieve(quote.id);
+    if (settled.status !== 'COMPLETED') throw new Error(`payout ended ${settled.status}`);
   };
 }
 
