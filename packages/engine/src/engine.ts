@@ -175,8 +175,9 @@ export function createEngine(options: EngineOptions = {}): Engine {
         clock: () => control.clockState(t),
         advance: (ms) => control.advanceClock(t, ms),
         reset: () => control.reset(t),
-        snapshot: () => control.snapshot(t),
-        restore: (s) => control.restore(t, s),
+        // In process the snapshot is a value the caller owns: a copy, never the store's own records.
+        snapshot: () => structuredClone(control.snapshot(t)),
+        restore: (s) => control.restore(t, copyIfCloneable(s)),
         events: (q = {}) => control.listEvents(t, { limit: q.limit ?? 20, cursor: q.cursor, type: q.type }),
       };
     },
@@ -188,4 +189,13 @@ export function createEngine(options: EngineOptions = {}): Engine {
     openapi,
     close: () => scheduler.stop(),
   };
+}
+
+/** A copy of `value` the store may keep; a value that cannot be cloned is passed on for validation to refuse. */
+function copyIfCloneable(value: unknown): unknown {
+  try {
+    return structuredClone(value);
+  } catch {
+    return value;
+  }
 }

@@ -1,14 +1,24 @@
 import type { CustomerInternalAccountListQuery, InternalAccount, Page, PlatformInternalAccountListQuery } from '@railyard/contract';
 import type { z } from 'zod';
 import type { TenantContext } from '../core/context.js';
-import { paginate } from '../core/pagination.js';
+import { definedOnly, listPage } from '../core/pagination.js';
+import type { CollectionOptions } from '../core/store.js';
 import { MAX_AMOUNT } from '@railyard/contract';
 import { ApiError, conflict, notFound } from '../core/errors.js';
 import { post, type Posting } from '../ledger/ledger.js';
 import { CURRENCIES, currencyOf } from '../config/currencies.js';
 import { fundingInstructionsFor } from './funding-instructions.js';
 
-const accounts = (tenant: TenantContext) => tenant.store.collection<InternalAccount>('internalAccounts');
+/** Lookups by owner, and the filters of the account lists. */
+const ACCOUNT_COLLECTION: CollectionOptions<InternalAccount> = {
+  indexes: {
+    customerId: (a) => a.customerId,
+    owner: (a) => (a.customerId === undefined ? 'platform' : 'customer'),
+    currency: (a) => a.balance.currency.code,
+    type: (a) => a.type,
+  },
+};
+const accounts = (tenant: TenantContext) => tenant.store.collection<InternalAccount>('internalAccounts', ACCOUNT_COLLECTION);
 
 /** Opens one internal account per currency the owner does not hold yet (customer, or the platform when undefined). */
 export function openInternalAccounts(tenant: TenantContext, customerId: string | undefined, currencies: readonly string[]): InternalAccount[] {
@@ -42,14 +52,9 @@ export function listCustomerInternalAccounts(
   tenant: TenantContext,
   query: z.output<typeof CustomerInternalAccountListQuery>,
 ): Page<InternalAccount> {
-  const entries = accounts(tenant)
-    .newestFirst()
-    .filter(({ value }) =>
-      value.customerId !== undefined &&
-      (query.customerId === undefined || value.customerId === query.customerId) &&
-      (query.currency === undefined || value.balance.currency.code === query.currency) &&
-      (query.type === undefined || value.type === query.type));
-  return paginate(entries, query);
+  return listPage(accounts(tenant), query, {
+    where: definedOnly({ owner: 'customer', customerId: query.customerId, currency: query.currency, type: query.type }),
+  });
 }
 
 /** `GET /platform/internal-accounts`: the platform's own accounts, not paged. */
@@ -57,10 +62,8 @@ export function listPlatformInternalAccounts(
   tenant: TenantContext,
   query: z.output<typeof PlatformInternalAccountListQuery>,
 ): { data: InternalAccount[] } {
-  const data = [...accounts(tenant).values()].filter(
-    (a) => a.customerId === undefined &&
-      (query.currency === undefined || a.balance.currency.code === query.currency) &&
-      (query.type === undefined || a.type === query.type),
+  const data = accounts(tenant).findBy('customerId', undefined).filter(
+    (a) => (query.currency === undefined || a.balance.currency.code === query.currency) && (query.type === undefined || a.type === query.type),
   );
   return { data };
 }

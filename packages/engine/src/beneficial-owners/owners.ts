@@ -5,7 +5,7 @@ import {
 import type { z } from 'zod';
 import type { TenantContext } from '../core/context.js';
 import { ApiError, invalidField, notFound } from '../core/errors.js';
-import { paginate } from '../core/pagination.js';
+import { listPage } from '../core/pagination.js';
 import { findCustomer } from '../customers/customers.js';
 
 // Beneficial owners (SPEC §2.7, REFERENCE §5): the people who own or control a business customer.
@@ -76,8 +76,7 @@ export function updateOwner(tenant: TenantContext, ownerId: string, input: Updat
 /** `GET /beneficial-owners?customerId=`. */
 export function listOwners(tenant: TenantContext, query: z.output<typeof BeneficialOwnerListQuery>): Page<BeneficialOwner> {
   findCustomer(tenant, query.customerId);
-  const entries = owners(tenant).newestFirst().filter(({ value }) => value.customerId === query.customerId);
-  return paginate(entries, query);
+  return listPage(owners(tenant), query, { where: { customerId: query.customerId } });
 }
 
 const identifierPatternOf = (idType: string | undefined) => (idType === 'SSN' ? SSN_PATTERN : idType === 'ITIN' ? ITIN_PATTERN : undefined);

@@ -4,6 +4,7 @@ import { iso } from './clock.js';
 import type { IdGenerator } from './ids.js';
 import type { Scheduler } from './scheduler.js';
 import type { TenantStore } from './store.js';
+import { FREEZE_RECORDS, deepFreeze } from './freeze.js';
 import type { SandboxEvent, WebhookEventType } from '@railyard/contract';
 
 /** A platform's events and the record of their webhook deliveries (DESIGN §3 `/_sandbox/events`). */
@@ -43,13 +44,14 @@ export class TenantContext {
 
   /**
    * Records an event with the full resource as `data` (SPEC §6), as it is at this moment, and hands it to the webhook
-   * dispatcher.
+   * dispatcher. The event keeps that version of the resource itself, not a copy: records are replaced, never changed
+   * in place (see freeze.ts).
    */
   emit(type: WebhookEventType, data: unknown, options: EmitOptions = {}): OutboxEvent {
     const events = eventsOf(this);
     const id = (data as { id?: unknown } | null)?.id;
     const event: OutboxEvent = {
-      id: this.ids('Webhook'), type, timestamp: this.nowIso(), data: structuredClone(data),
+      id: this.ids('Webhook'), type, timestamp: this.nowIso(), data: FREEZE_RECORDS ? deepFreeze(data) : data,
       resource: typeof id === 'string' ? id : type, order: events.size + 1, deliveries: [],
     };
     events.insert(event);

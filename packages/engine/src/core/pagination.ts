@@ -1,29 +1,26 @@
 import type { Page } from '@railyard/contract';
-import type { Entry } from './store.js';
+import type { Collection, ListQuery } from './store.js';
 import { invalidField } from './errors.js';
 
+/** What a list endpoint asks of a collection, beside the page: its conditions and its order (newest first by default). */
+export type ListConditions<T> = Omit<ListQuery<T>, 'after' | 'limit' | 'descending'> & { readonly descending?: boolean };
+
 /**
- * Cursor pagination over entries sorted by sequence, newest first or (for `sortOrder=asc`) oldest first (DESIGN §3).
- * The cursor is the opaque encoding of the last returned entry's sequence number, so pages stay stable while records
- * are added or removed between calls.
+ * One page of a collection, newest first or (for `sortOrder=asc`) oldest first (DESIGN §3). The cursor is the opaque
+ * encoding of the last returned record's sequence number, so pages stay stable while records are added or removed
+ * between calls, and the next page starts from its position without reading what came before.
  */
-export function paginate<T, R = T>(
-  entries: Entry<T>[],
-  query: { limit: number; cursor?: string | undefined },
+export function listPage<T extends { id: string }, R = T>(
+  collection: Collection<T>,
+  page: { limit: number; cursor?: string | undefined },
+  conditions: ListConditions<T> = {},
   view: (value: T) => R = (v) => v as unknown as R,
 ): Page<R> {
-  let start = 0;
-  if (query.cursor !== undefined) {
-    const after = decodeCursor(query.cursor);
-    const ascending = entries.length > 1 && entries[0]!.seq < entries[entries.length - 1]!.seq;
-    start = entries.findIndex((e) => (ascending ? e.seq > after : e.seq < after));
-    if (start === -1) start = entries.length;
-  }
-  const slice = entries.slice(start, start + query.limit);
-  const hasMore = start + query.limit < entries.length;
-  const page: Page<R> = { data: slice.map((e) => view(e.value)), hasMore, totalCount: entries.length };
-  if (hasMore) page.nextCursor = encodeCursor(slice[slice.length - 1]!.seq);
-  return page;
+  const after = page.cursor === undefined ? undefined : decodeCursor(page.cursor);
+  const result = collection.list({ ...conditions, descending: conditions.descending ?? true, after, limit: page.limit });
+  const out: Page<R> = { data: result.entries.map((e) => view(e.value)), hasMore: result.hasMore, totalCount: result.total };
+  if (result.hasMore) out.nextCursor = encodeCursor(result.entries[result.entries.length - 1]!.seq);
+  return out;
 }
 
 // btoa/atob rather than Buffer: the engine also runs in browsers behind msw's setupWorker.
@@ -40,6 +37,10 @@ function decodeCursor(cursor: string): number {
   if (!match) throw invalidField('cursor', 'cursor is not one this API returned; pass nextCursor from the previous page');
   return Number(match[1]);
 }
+
+/** The conditions of a list that were given: an undefined value means "no condition on this index". */
+export const definedOnly = (where: Readonly<Record<string, unknown>>): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(where).filter(([, value]) => value !== undefined));
 
 /** Epoch ms a lower time bound starts at: a timestamp as given, a date-only bound at its UTC day's first millisecond. */
 export const rangeStart = (bound: string): number => Date.parse(bound.length === 10 ? `${bound}T00:00:00.000Z` : bound);

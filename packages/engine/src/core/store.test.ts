@@ -1,44 +1,179 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { paginate } from './pagination.js';
-import { createMemoryStore } from './store.js';
+import { listPage, type ListConditions } from './pagination.js';
+import { SeqList } from './seq-list.js';
+import { createMemoryStore, type Collection, type CollectionOptions } from './store.js';
 
-interface Row { id: string; group: string }
+interface Row { id: string; group: string; tags?: string[]; createdAt?: number; note?: string }
 
-describe('memory store', () => {
-  it('keeps findBy indexes up to date through insert, replace and delete', () => {
-    const rows = createMemoryStore().tenant('t').collection<Row>('rows');
+const ROWS: CollectionOptions<Row> = {
+  indexes: { group: (r) => r.group, tag: (r) => r.tags ?? [] },
+  createdAt: (r) => r.createdAt ?? 0,
+};
+const rowsOf = () => createMemoryStore().tenant('t').collection<Row>('rows', ROWS);
+const ids = (page: { data: Row[] }) => page.data.map((r) => r.id);
+
+/** Every page of a list, following nextCursor; also the totalCount each page reported. */
+function walk(collection: Collection<Row>, limit: number, conditions: ListConditions<Row> = {}) {
+  const pages: string[][] = [];
+  const totals: number[] = [];
+  let cursor: string | undefined;
+  for (;;) {
+    const page = listPage(collection, { limit, cursor }, conditions);
+    pages.push(ids(page));
+    totals.push(page.totalCount);
+    if (!page.hasMore) return { pages, totals };
+    cursor = page.nextCursor;
+  }
+}
+
+describe('SeqList', () => {
+  it('matches a sorted array through random adds and deletes, across chunk splits and merges', () => {
+    fc.assert(fc.property(fc.array(fc.tuple(fc.boolean(), fc.integer({ min: 1, max: 3000 })), { maxLength: 4000 }), (ops) => {
+      const list = new SeqList();
+      const model = new Set<number>();
+      for (const [add, value] of ops) {
+        if (add) {
+          list.add(value);
+          model.add(value);
+        } else {
+          expect(list.delete(value)).toBe(model.delete(value));
+        }
+      }
+      const sorted = [...model].sort((a, b) => a - b);
+      expect(list.size).toBe(sorted.length);
+      expect([...list.between(0, Infinity, false)]).toEqual(sorted);
+      expect([...list.between(0, Infinity, true)]).toEqual([...sorted].reverse());
+      for (const probe of [0, 1, 500, 1500, 2999, 3001]) {
+        expect(list.rank(probe)).toBe(sorted.filter((v) => v < probe).length);
+        expect(list.has(probe)).toBe(model.has(probe));
+        expect([...list.between(probe, probe + 700, false)]).toEqual(sorted.filter((v) => v >= probe && v <= probe + 700));
+        expect([...list.between(probe, probe + 700, true)]).toEqual(sorted.filter((v) => v >= probe && v <= probe + 700).reverse());
+        expect(list.countBetween(probe, probe + 700)).toBe(sorted.filter((v) => v >= probe && v <= probe + 700).length);
+      }
+      sorted.forEach((value, rank) => {
+        if (rank % 97 === 0) expect(list.at(rank)).toBe(value);
+      });
+    }), { numRuns: 40 });
+  });
+
+  it('appends in order into chunks of bounded size', () => {
+    const list = new SeqList();
+    for (let i = 1; i <= 100_000; i++) list.add(i);
+    expect(list.size).toBe(100_000);
+    expect([list.first, list.last, list.at(54_321), list.rank(54_322)]).toEqual([1, 100_000, 54_322, 54_321]);
+  });
+});
+
+describe('memory collections', () => {
+  it('keeps findBy indexes up to date through insert, replace and delete, in insertion order', () => {
+    const rows = rowsOf();
     rows.insert({ id: '1', group: 'a' });
     expect(rows.findBy('group', 'a').map((r) => r.id)).toEqual(['1']);
     rows.insert({ id: '2', group: 'a' });
     rows.replace({ id: '1', group: 'b' });
     expect(rows.findBy('group', 'a').map((r) => r.id)).toEqual(['2']);
     expect(rows.findBy('group', 'b').map((r) => r.id)).toEqual(['1']);
+    rows.replace({ id: '1', group: 'a' });
+    expect(rows.findBy('group', 'a').map((r) => r.id)).toEqual(['1', '2']);
     rows.delete('2');
-    expect(rows.findBy('group', 'a')).toEqual([]);
+    expect(rows.findBy('group', 'a').map((r) => r.id)).toEqual(['1']);
+    // A field without a declared index gets one on its first lookup.
+    rows.insert({ id: '3', group: 'c', note: 'x' });
+    expect(rows.findBy('note', 'x').map((r) => r.id)).toEqual(['3']);
+    rows.insert({ id: '4', group: 'c', note: 'x' });
+    expect(rows.findBy('note', 'x').map((r) => r.id)).toEqual(['3', '4']);
   });
 
-  it('exports, clears and imports a tenant without touching another', () => {
+  it('pages newest first and oldest first, stable while records are added and removed between pages', () => {
+    const rows = rowsOf();
+    for (let i = 1; i <= 7; i++) rows.insert({ id: String(i), group: 'a' });
+    const first = listPage(rows, { limit: 3 });
+    expect([ids(first), first.hasMore, first.totalCount]).toEqual([['7', '6', '5'], true, 7]);
+    rows.insert({ id: '8', group: 'a' }); // newer than the cursor: not on later pages
+    rows.delete('4'); // the next record after the cursor: skipped
+    rows.delete('6'); // already shown
+    const second = listPage(rows, { limit: 3, cursor: first.nextCursor });
+    expect([ids(second), second.hasMore, second.totalCount]).toEqual([['3', '2', '1'], false, 6]);
+    expect(walk(rows, 2, { descending: false }).pages).toEqual([['1', '2'], ['3', '5'], ['7', '8']]);
+    // The cursor of a deleted record still marks its position.
+    rows.delete('5');
+    expect(ids(listPage(rows, { limit: 10, cursor: first.nextCursor }))).toEqual(['3', '2', '1']);
+  });
+
+  it('lists by one index, several (all must hold), multi-key indexes, a filter and a creation-time range, with exact totals', () => {
+    const rows = rowsOf();
+    for (let i = 1; i <= 60; i++) {
+      rows.insert({ id: String(i), group: i % 3 === 0 ? 'fizz' : 'other', tags: i % 5 === 0 ? ['buzz', 'five'] : [], createdAt: 1000 + i * 10, note: i % 2 === 0 ? 'even' : 'odd' });
+    }
+    const fizz = walk(rows, 7, { where: { group: 'fizz' } });
+    expect(fizz.pages.flat()).toEqual(Array.from({ length: 20 }, (_, k) => String(60 - 3 * k)));
+    expect(new Set(fizz.totals)).toEqual(new Set([20]));
+    const fizzBuzz = walk(rows, 1, { where: { group: 'fizz', tag: 'buzz' } });
+    expect(fizzBuzz.pages.flat()).toEqual(['60', '45', '30', '15']);
+    expect(fizzBuzz.totals[0]).toBe(4);
+    const evenFizz = walk(rows, 3, { where: { group: 'fizz' }, filter: { key: 'even', test: (r) => r.note === 'even' } });
+    expect(evenFizz.pages.flat()).toEqual(['60', '54', '48', '42', '36', '30', '24', '18', '12', '6']);
+    expect(evenFizz.totals[0]).toBe(10);
+    // Created in [1100, 1200]: rows 10..20.
+    const range = walk(rows, 4, { createdFrom: 1100, createdTo: 1200, descending: false });
+    expect(range.pages.flat()).toEqual(Array.from({ length: 11 }, (_, k) => String(10 + k)));
+    expect(range.totals[0]).toBe(11);
+    expect(walk(rows, 4, { where: { tag: 'buzz' }, createdFrom: 1100, createdTo: 1200 }).pages.flat()).toEqual(['20', '15', '10']);
+    expect(listPage(rows, { limit: 5 }, { createdFrom: 5000 })).toEqual({ data: [], hasMore: false, totalCount: 0 });
+    expect(listPage(rows, { limit: 5 }, { where: { group: 'none' } })).toEqual({ data: [], hasMore: false, totalCount: 0 });
+  });
+
+  it('keeps the counts of filtered lists right as records come, change and go', () => {
+    const rows = rowsOf();
+    const even = { where: { group: 'g' }, filter: { key: 'even', test: (r: Row) => r.note === 'even' } };
+    for (let i = 1; i <= 5000; i++) rows.insert({ id: String(i), group: 'g', note: i % 2 === 0 ? 'even' : 'odd' });
+    expect(listPage(rows, { limit: 1 }, even).totalCount).toBe(2500);
+    rows.insert({ id: 'x', group: 'g', note: 'even' });
+    rows.replace({ id: '1', group: 'g', note: 'even' });
+    rows.replace({ id: '2', group: 'g', note: 'odd' });
+    rows.replace({ id: '4', group: 'h', note: 'even' });
+    rows.delete('6');
+    expect(listPage(rows, { limit: 1 }, even).totalCount).toBe(2500 + 1 + 1 - 1 - 1 - 1);
+  });
+
+  it('falls back to checking creation times when records did not arrive in creation order', () => {
+    const rows = rowsOf();
+    rows.insert({ id: 'late', group: 'a', createdAt: 300 });
+    rows.insert({ id: 'early', group: 'a', createdAt: 100 });
+    rows.insert({ id: 'middle', group: 'a', createdAt: 200 });
+    expect(walk(rows, 1, { createdFrom: 150, createdTo: 350 }).pages.flat()).toEqual(['middle', 'late']);
+    expect(listPage(rows, { limit: 5 }, { createdTo: 150 }).totalCount).toBe(1);
+  });
+
+  it('refuses a cursor it did not make', () => {
+    expect(() => listPage(rowsOf(), { limit: 1, cursor: 'nonsense' })).toThrow(/cursor/);
+  });
+});
+
+describe('tenant stores', () => {
+  it('export, clear and import one tenant without touching another; indexes and lists work on the imported records', () => {
     const store = createMemoryStore();
     const t = store.tenant('t');
-    t.collection<Row>('rows').insert({ id: '1', group: 'a' });
+    const rows = t.collection<Row>('rows', ROWS);
+    for (let i = 1; i <= 5; i++) rows.insert({ id: String(i), group: i % 2 ? 'odd' : 'even', createdAt: i });
     store.tenant('u').collection<Row>('rows').insert({ id: '9', group: 'z' });
-    const saved = t.export();
+    const saved = structuredClone(t.export());
     t.clear();
-    expect(t.collection('rows').size).toBe(0);
+    expect(rows.size).toBe(0);
+    expect(rows.findBy('group', 'odd')).toEqual([]);
     t.import(saved);
-    expect(t.collection<Row>('rows').get('1')).toEqual({ id: '1', group: 'a' });
-    expect(t.collection<Row>('rows').findBy('group', 'a')).toHaveLength(1);
+    expect(rows.get('1')).toEqual({ id: '1', group: 'odd', createdAt: 1 });
+    expect(rows.findBy('group', 'odd').map((r) => r.id)).toEqual(['1', '3', '5']);
+    expect(walk(rows, 2, { where: { group: 'odd' } }).pages).toEqual([['5', '3'], ['1']]);
+    expect(walk(rows, 10, { createdFrom: 2, createdTo: 4 }).pages).toEqual([['4', '3', '2']]);
     expect(store.tenant('u').collection('rows').size).toBe(1);
   });
 
-  it('paginates newest first and stays stable when records are added between pages', () => {
-    const rows = createMemoryStore().tenant('t').collection<Row>('rows');
-    for (const id of ['1', '2', '3', '4', '5']) rows.insert({ id, group: 'a' });
-    const first = paginate(rows.newestFirst(), { limit: 2 });
-    expect(first.data.map((r) => r.id)).toEqual(['5', '4']);
-    rows.insert({ id: '6', group: 'a' });
-    const second = paginate(rows.newestFirst(), { limit: 2, cursor: first.nextCursor });
-    expect(second.data.map((r) => r.id)).toEqual(['3', '2']);
-    expect(second.totalCount).toBe(6);
+  it('an import with a repeated id changes nothing', () => {
+    const t = createMemoryStore().tenant('t');
+    t.collection<Row>('rows', ROWS).insert({ id: '1', group: 'a' });
+    expect(() => t.import({ rows: [{ id: '2', group: 'b' }, { id: '2', group: 'c' }] })).toThrow(/duplicate/);
+    expect([...t.collection<Row>('rows').values()]).toEqual([{ id: '1', group: 'a' }]);
   });
 });

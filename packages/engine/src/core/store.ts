@@ -1,6 +1,11 @@
+import { FREEZE_RECORDS, deepFreeze } from './freeze.js';
+import { SeqList } from './seq-list.js';
+
 /**
- * State, partitioned per platform (tenant). Records are plain JSON values so a tenant can be snapshotted and restored
- * as JSON (DESIGN §5). The in-memory store is the default; another implementation can be injected.
+ * State, partitioned per platform (tenant). Records are plain JSON values, replaced (never changed in place), so a
+ * tenant can be snapshotted and restored as JSON (DESIGN §5). The in-memory store is the default; another
+ * implementation (durable, shared) can be injected with `createEngine({ store })`: the domain areas only use these
+ * interfaces.
  */
 export interface Store {
   /** The state of one platform, created empty on first use. */
@@ -8,12 +13,16 @@ export interface Store {
 }
 
 export interface TenantStore {
-  collection<T extends { id: string }>(name: string): Collection<T>;
+  /**
+   * A collection of records, created on first use. `options` declare its indexes and its creation time; a later call
+   * may add indexes (they are built from the records already there), never change one.
+   */
+  collection<T extends { id: string }>(name: string, options?: CollectionOptions<T>): Collection<T>;
   /** Every collection as arrays of records in insertion order. */
   export(): Record<string, unknown[]>;
   /**
    * Replaces all state with `data` (as produced by {@link TenantStore.export}), all or nothing: a duplicate id
-   * throws before anything changes.
+   * throws before anything changes. The records become the store's: the caller must not change them afterwards.
    */
   import(data: Record<string, unknown[]>): void;
   clear(): void;
@@ -25,6 +34,42 @@ export interface Entry<T> {
   readonly value: T;
 }
 
+/** The keys a record is found under in an index: one value, or several (an array: each element is a key). */
+export type IndexKeys<T> = (record: T) => unknown;
+
+export interface CollectionOptions<T> {
+  /** Named indexes: lists and `findBy` read them instead of every record. */
+  readonly indexes?: Readonly<Record<string, IndexKeys<T>>>;
+  /**
+   * When a record was created, in epoch ms. While records arrive in creation order (the engine clock never goes back),
+   * a time range of a list is a range of the insertion order, found by binary search.
+   */
+  readonly createdAt?: (record: T) => number;
+}
+
+/**
+ * What a list asks for. Every condition must hold. `where` names indexes and the key each must hold; `createdFrom`
+ * and `createdTo` bound the creation time (inclusive, epoch ms); `filter` is what no index serves, with a `key` that
+ * names the condition exactly (two filters with one key must accept the same records), so its count can be kept.
+ */
+export interface ListQuery<T> {
+  readonly where?: Readonly<Record<string, unknown>>;
+  readonly createdFrom?: number | undefined;
+  readonly createdTo?: number | undefined;
+  readonly filter?: { readonly key: string; readonly test: (record: T) => boolean } | undefined;
+  readonly descending: boolean;
+  /** The sequence number of the last record of the previous page: the page starts after it. */
+  readonly after?: number | undefined;
+  readonly limit: number;
+}
+
+/** One page: the records in order, whether more follow, and how many records the query matches in all. */
+export interface ListResult<T> {
+  readonly entries: Entry<T>[];
+  readonly hasMore: boolean;
+  readonly total: number;
+}
+
 export interface Collection<T extends { id: string }> {
   get(id: string): T | undefined;
   has(id: string): boolean;
@@ -33,86 +78,281 @@ export interface Collection<T extends { id: string }> {
   /** Replaces an existing record, keeping its place in lists. */
   replace(record: T): T;
   delete(id: string): boolean;
-  /** Records newest first, each with its sequence number. */
-  newestFirst(): Entry<T>[];
   /** Records in insertion order. */
   values(): IterableIterator<T>;
-  /** Records whose `field` equals `value`, through an index kept up to date on every change. */
+  /** Records found under `value` in the index `field` (declared, or else the field itself), in insertion order. */
   findBy<K extends keyof T & string>(field: K, value: T[K]): T[];
+  /**
+   * A page of the records a query matches. It reads the page from the narrowest index in the query, from the cursor's
+   * position (found by binary search), so its cost does not grow with the collection; see {@link ListQuery}.
+   */
+  list(query: ListQuery<T>): ListResult<T>;
   readonly size: number;
 }
 
+interface MutableEntry<T> {
+  seq: number;
+  value: T;
+}
+
+interface Index<T> {
+  readonly keysOf: IndexKeys<T>;
+  readonly lists: Map<unknown, SeqList>;
+}
+
+/** A kept count of the records one query shape matches, updated on every change. */
+interface KeptCount<T> {
+  readonly matches: (record: T) => boolean;
+  count: number;
+}
+
+/** Up to how many candidates a list counts its matches on the spot rather than keeping the count. */
+const COUNT_NOW = 2048;
+/** How many query shapes a collection keeps counts for (the most recently used). */
+const KEPT_COUNTS = 64;
+const EMPTY = new SeqList();
+
+/** The keys of `record` in an index: each element of an array, or the one value. */
+function keysIn<T>(keysOf: IndexKeys<T>, record: T): unknown[] {
+  const keys = keysOf(record);
+  if (!Array.isArray(keys)) return [keys];
+  return keys.length < 2 ? keys : [...new Set(keys)];
+}
+
+const sameKeys = (a: unknown[], b: unknown[]) => a.length === b.length && a.every((key, i) => key === b[i]);
+
 class MemoryCollection<T extends { id: string }> implements Collection<T> {
-  private readonly entries = new Map<string, { seq: number; value: T }>();
-  /** field → value → ids, built on a field's first lookup. */
-  private readonly indexes = new Map<string, Map<unknown, Set<string>>>();
-  constructor(private readonly nextSeq: () => number) {}
+  private entries = new Map<string, MutableEntry<T>>();
+  private bySeq = new Map<number, MutableEntry<T>>();
+  private order = new SeqList();
+  private readonly indexes = new Map<string, Index<T>>();
+  private createdAt: ((record: T) => number) | undefined;
+  /** Whether records arrived in creation order (so a time range is a range of sequence numbers). */
+  private chronological = true;
+  private lastCreated = -Infinity;
+  private readonly counts = new Map<string, KeptCount<T>>();
+
+  constructor(private readonly nextSeq: () => number, options?: CollectionOptions<T>) {
+    if (options) this.configure(options);
+  }
+
+  /** Adds the indexes and creation time `options` declare that this collection does not have yet. */
+  configure(options: CollectionOptions<T>): void {
+    for (const [name, keysOf] of Object.entries(options.indexes ?? {})) {
+      if (!this.indexes.has(name)) this.defineIndex(name, keysOf);
+    }
+    if (options.createdAt && !this.createdAt) {
+      this.createdAt = options.createdAt;
+      this.chronological = true;
+      this.lastCreated = -Infinity;
+      for (const entry of this.entries.values()) this.noteCreated(entry.value);
+    }
+  }
 
   get(id: string) {
     return this.entries.get(id)?.value;
   }
+
   has(id: string) {
     return this.entries.has(id);
   }
+
   insert(record: T) {
     if (this.entries.has(record.id)) throw new Error(`duplicate id ${record.id}`);
-    this.entries.set(record.id, { seq: this.nextSeq(), value: record });
-    this.indexAdd(record);
+    if (FREEZE_RECORDS) deepFreeze(record);
+    const entry = { seq: this.nextSeq(), value: record };
+    this.entries.set(record.id, entry);
+    this.bySeq.set(entry.seq, entry);
+    this.order.add(entry.seq);
+    for (const index of this.indexes.values()) for (const key of keysIn(index.keysOf, record)) listOf(index, key).add(entry.seq);
+    this.noteCreated(record);
+    for (const kept of this.counts.values()) if (kept.matches(record)) kept.count++;
     return record;
   }
+
   replace(record: T) {
     const entry = this.entries.get(record.id);
     if (!entry) throw new Error(`unknown id ${record.id}`);
-    this.indexRemove(entry.value);
+    if (FREEZE_RECORDS) deepFreeze(record);
+    const previous = entry.value;
+    for (const index of this.indexes.values()) {
+      const before = keysIn(index.keysOf, previous);
+      const after = keysIn(index.keysOf, record);
+      if (sameKeys(before, after)) continue;
+      for (const key of before) removeFrom(index, key, entry.seq);
+      for (const key of after) listOf(index, key).add(entry.seq);
+    }
+    if (this.createdAt && this.createdAt(previous) !== this.createdAt(record)) this.chronological = false;
+    for (const kept of this.counts.values()) kept.count += Number(kept.matches(record)) - Number(kept.matches(previous));
     entry.value = record;
-    this.indexAdd(record);
     return record;
   }
+
   delete(id: string) {
     const entry = this.entries.get(id);
-    if (entry) this.indexRemove(entry.value);
-    return this.entries.delete(id);
+    if (!entry) return false;
+    this.entries.delete(id);
+    this.bySeq.delete(entry.seq);
+    this.order.delete(entry.seq);
+    for (const index of this.indexes.values()) for (const key of keysIn(index.keysOf, entry.value)) removeFrom(index, key, entry.seq);
+    for (const kept of this.counts.values()) if (kept.matches(entry.value)) kept.count--;
+    return true;
   }
-  findBy<K extends keyof T & string>(field: K, value: T[K]): T[] {
-    let index = this.indexes.get(field);
-    if (!index) {
-      index = new Map();
-      this.indexes.set(field, index);
-      for (const { value: record } of this.entries.values()) addTo(index, record[field], record.id);
-    }
-    return [...(index.get(value) ?? [])].map((id) => this.entries.get(id)!.value);
-  }
-  private indexAdd(record: T) {
-    for (const [field, index] of this.indexes) addTo(index, record[field as keyof T], record.id);
-  }
-  private indexRemove(record: T) {
-    for (const [field, index] of this.indexes) {
-      const ids = index.get(record[field as keyof T]);
-      ids?.delete(record.id);
-      if (ids?.size === 0) index.delete(record[field as keyof T]);
-    }
-  }
-  newestFirst(): Entry<T>[] {
-    return [...this.entries.values()].reverse();
-  }
+
   *values() {
     for (const entry of this.entries.values()) yield entry.value;
   }
+
   get size() {
     return this.entries.size;
   }
-  /** Takes over another collection's records (used to swap in a restored state at once). */
+
+  findBy<K extends keyof T & string>(field: K, value: T[K]): T[] {
+    const list = this.indexNamed(field).lists.get(value);
+    if (!list) return [];
+    const found: T[] = [];
+    for (const seq of list.between(0, Number.MAX_SAFE_INTEGER, false)) found.push(this.bySeq.get(seq)!.value);
+    return found;
+  }
+
+  list(query: ListQuery<T>): ListResult<T> {
+    const conditions = Object.entries(query.where ?? {}).map(([name, key]) => {
+      const index = this.indexNamed(name);
+      return { index, key, list: index.lists.get(key) ?? EMPTY };
+    });
+    // The narrowest index drives the walk; the other conditions are checked on the records it yields.
+    const driver = conditions.reduce<(typeof conditions)[number] | undefined>((best, c) => (best === undefined || c.list.size < best.list.size ? c : best), undefined);
+    const others = conditions.filter((c) => c !== driver);
+    const timed = query.createdFrom !== undefined || query.createdTo !== undefined;
+    const byOrder = timed && this.createdAt !== undefined && this.chronological;
+    const inTime = (record: T) => {
+      if (!timed) return true;
+      const created = this.createdAt ? this.createdAt(record) : NaN;
+      return (query.createdFrom === undefined || created >= query.createdFrom) && (query.createdTo === undefined || created <= query.createdTo);
+    };
+    const residual = [
+      ...others.map((c) => (record: T) => keysIn(c.index.keysOf, record).includes(c.key)),
+      ...(timed && !byOrder ? [inTime] : []),
+      ...(query.filter ? [query.filter.test] : []),
+    ];
+    const accepts = (record: T) => residual.every((test) => test(record));
+
+    const source = driver?.list ?? this.order;
+    const [low, high] = byOrder ? this.seqRange(query.createdFrom, query.createdTo) : [0, Number.MAX_SAFE_INTEGER];
+    let from = low;
+    let to = high;
+    if (query.after !== undefined) {
+      if (query.descending) to = Math.min(to, query.after - 1);
+      else from = Math.max(from, query.after + 1);
+    }
+    const entries: Entry<T>[] = [];
+    let hasMore = false;
+    for (const seq of source.between(from, to, query.descending)) {
+      const entry = this.bySeq.get(seq)!;
+      if (!accepts(entry.value)) continue;
+      if (entries.length === query.limit) {
+        hasMore = true;
+        break;
+      }
+      entries.push(entry);
+    }
+
+    const candidates = source.countBetween(low, high);
+    const countMatches = () => {
+      let count = 0;
+      for (const seq of source.between(low, high, false)) if (accepts(this.bySeq.get(seq)!.value)) count++;
+      return count;
+    };
+    // Every candidate matches, or few enough to count now; else the count is kept, updated by every change.
+    const total = residual.length === 0 ? candidates
+      : candidates <= COUNT_NOW ? countMatches()
+        : this.keptCount(query, countMatches, (record) => conditions.every((c) => keysIn(c.index.keysOf, record).includes(c.key)) && inTime(record) && (query.filter?.test(record) ?? true));
+    return { entries, hasMore, total };
+  }
+
+  /** Takes over another collection's records, keeping this one's indexes (used to swap in a restored state at once). */
   adopt(other: MemoryCollection<T>) {
-    this.entries.clear();
-    for (const [id, entry] of other.entries) this.entries.set(id, entry);
-    this.indexes.clear();
+    this.entries = other.entries;
+    this.bySeq = other.bySeq;
+    this.order = other.order;
+    this.counts.clear();
+    for (const index of this.indexes.values()) {
+      index.lists.clear();
+      for (const entry of this.entries.values()) for (const key of keysIn(index.keysOf, entry.value)) listOf(index, key).add(entry.seq);
+    }
+    this.chronological = true;
+    this.lastCreated = -Infinity;
+    for (const entry of this.entries.values()) this.noteCreated(entry.value);
+  }
+
+  private defineIndex(name: string, keysOf: IndexKeys<T>): Index<T> {
+    const index: Index<T> = { keysOf, lists: new Map() };
+    for (const entry of this.entries.values()) for (const key of keysIn(keysOf, entry.value)) listOf(index, key).add(entry.seq);
+    this.indexes.set(name, index);
+    return index;
+  }
+
+  /** The index `name`; one on the field of that name when none was declared. */
+  private indexNamed(name: string): Index<T> {
+    return this.indexes.get(name) ?? this.defineIndex(name, (record) => (record as Record<string, unknown>)[name]);
+  }
+
+  private noteCreated(record: T) {
+    if (!this.createdAt) return;
+    const created = this.createdAt(record);
+    if (!(created >= this.lastCreated)) this.chronological = false;
+    else this.lastCreated = created;
+  }
+
+  /** The sequence numbers of the records created in `[from, to]`, by binary search over the insertion order. */
+  private seqRange(from: number | undefined, to: number | undefined): [number, number] {
+    const createdAt = this.createdAt!;
+    const createdOf = (rank: number) => createdAt(this.bySeq.get(this.order.at(rank))!.value);
+    // The first rank created at or after `from`, and the first created after `to`.
+    const firstAtLeast = (time: number, strictly: boolean) => {
+      let low = 0;
+      let high = this.order.size;
+      while (low < high) {
+        const mid = (low + high) >>> 1;
+        const created = createdOf(mid);
+        if (strictly ? created <= time : created < time) low = mid + 1;
+        else high = mid;
+      }
+      return low;
+    };
+    const start = from === undefined ? 0 : firstAtLeast(from, false);
+    const end = to === undefined ? this.order.size : firstAtLeast(to, true);
+    if (start >= end) return [1, 0];
+    return [this.order.at(start), this.order.at(end - 1)];
+  }
+
+  private keptCount(query: ListQuery<T>, count: () => number, matches: (record: T) => boolean): number {
+    const key = JSON.stringify([
+      Object.entries(query.where ?? {}).sort(([a], [b]) => (a < b ? -1 : 1)), query.createdFrom ?? null, query.createdTo ?? null, query.filter?.key ?? null,
+    ]);
+    let kept = this.counts.get(key);
+    if (kept) {
+      this.counts.delete(key); // most recently used last
+    } else {
+      kept = { matches, count: count() };
+      if (this.counts.size >= KEPT_COUNTS) this.counts.delete(this.counts.keys().next().value!);
+    }
+    this.counts.set(key, kept);
+    return kept.count;
   }
 }
 
-function addTo(index: Map<unknown, Set<string>>, key: unknown, id: string) {
-  const ids = index.get(key);
-  if (ids) ids.add(id);
-  else index.set(key, new Set([id]));
+function listOf<T>(index: Index<T>, key: unknown): SeqList {
+  let list = index.lists.get(key);
+  if (!list) index.lists.set(key, (list = new SeqList()));
+  return list;
+}
+
+function removeFrom<T>(index: Index<T>, key: unknown, seq: number) {
+  const list = index.lists.get(key);
+  if (!list) return;
+  list.delete(seq);
+  if (list.size === 0) index.lists.delete(key);
 }
 
 class MemoryTenantStore implements TenantStore {
@@ -120,19 +360,21 @@ class MemoryTenantStore implements TenantStore {
   private seq = 0;
   private readonly next = () => ++this.seq;
 
-  collection<T extends { id: string }>(name: string): Collection<T> {
-    let found = this.collections.get(name);
+  collection<T extends { id: string }>(name: string, options?: CollectionOptions<T>): Collection<T> {
+    let found = this.collections.get(name) as MemoryCollection<T> | undefined;
     if (!found) {
-      found = new MemoryCollection(this.next);
-      this.collections.set(name, found);
+      found = new MemoryCollection<T>(this.next, options);
+      this.collections.set(name, found as unknown as MemoryCollection<{ id: string }>);
+    } else if (options) {
+      found.configure(options);
     }
-    return found as unknown as Collection<T>;
+    return found;
   }
 
   export(): Record<string, unknown[]> {
     const out: Record<string, unknown[]> = {};
     for (const [name, collection] of this.collections) {
-      if (collection.size > 0) out[name] = structuredClone([...collection.values()]);
+      if (collection.size > 0) out[name] = [...collection.values()];
     }
     return out;
   }
@@ -142,7 +384,7 @@ class MemoryTenantStore implements TenantStore {
     const staged = new Map<string, MemoryCollection<{ id: string }>>();
     for (const [name, records] of Object.entries(data)) {
       const collection = new MemoryCollection<{ id: string }>(this.next);
-      for (const record of structuredClone(records) as { id: string }[]) collection.insert(record);
+      for (const record of records as { id: string }[]) collection.insert(record);
       staged.set(name, collection);
     }
     this.clear();
@@ -150,9 +392,8 @@ class MemoryTenantStore implements TenantStore {
   }
 
   clear(): void {
-    // Collections stay registered (services may hold them); only their records go.
-    const empty = new MemoryCollection<{ id: string }>(this.next);
-    for (const collection of this.collections.values()) collection.adopt(empty);
+    // Collections stay registered (services may hold them), with their indexes; only their records go.
+    for (const collection of this.collections.values()) collection.adopt(new MemoryCollection<{ id: string }>(this.next));
   }
 }
 
@@ -170,3 +411,4 @@ export function createMemoryStore(): Store {
     },
   };
 }
+

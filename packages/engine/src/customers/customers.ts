@@ -10,7 +10,8 @@ import { CURRENCIES, DEFAULT_CUSTOMER_CURRENCIES, END_USER_TERMS } from '../conf
 import type { TenantContext } from '../core/context.js';
 import { ApiError, conflict, invalidInput, notFound } from '../core/errors.js';
 import { toFieldErrors } from '../core/field-errors.js';
-import { paginate, rangeEnd, rangeStart } from '../core/pagination.js';
+import { definedOnly, listPage, rangeEnd, rangeStart } from '../core/pagination.js';
+import type { CollectionOptions } from '../core/store.js';
 import { ownersOf } from '../beneficial-owners/owners.js';
 import { INDIVIDUAL_KYC, lookupSuffix } from '../sandbox/magic-values.js';
 import { CUSTOMER_FIELD_PATHS, valueAt } from './required-fields.js';
@@ -28,7 +29,19 @@ type ListInput = z.output<typeof ListSchema>;
 /** A stored customer: the API resource plus the write-only `identifier`. */
 export type CustomerRecord = Customer & { identifier?: string };
 
-const customers = (tenant: TenantContext) => tenant.store.collection<CustomerRecord>('customers');
+/** The customer filters of `GET /customers` an index serves (REFERENCE §1), and lookups by unique field. */
+const CUSTOMER_COLLECTION: CollectionOptions<CustomerRecord> = {
+  indexes: {
+    isDeleted: (c) => c.isDeleted === true,
+    platformCustomerId: (c) => c.platformCustomerId,
+    umaAddress: (c) => c.umaAddress,
+    customerType: (c) => c.customerType,
+    region: (c) => c.region,
+    currency: (c) => c.currencies,
+  },
+  createdAt: (c) => Date.parse(c.createdAt),
+};
+const customers = (tenant: TenantContext) => tenant.store.collection<CustomerRecord>('customers', CUSTOMER_COLLECTION);
 
 /**
  * The customer as the API returns it (REFERENCE §2.1): `identifier` is write-only, and with the platform's context a
@@ -175,18 +188,25 @@ export function deleteCustomer(tenant: TenantContext, customerId: string): Custo
 
 /** `GET /customers` with the filters of REFERENCE §1, newest first. */
 export function listCustomers(tenant: TenantContext, query: ListInput): Page<Customer> {
-  const entries = customers(tenant)
-    .newestFirst()
-    .filter(({ value: c }) =>
-      (query.isIncludingDeleted === true || !c.isDeleted) &&
-      (query.platformCustomerId === undefined || c.platformCustomerId === query.platformCustomerId) &&
-      (query.customerType === undefined || c.customerType === query.customerType) &&
-      within(c.createdAt, query.createdAfter, query.createdBefore) &&
-      within(c.updatedAt, query.updatedAfter, query.updatedBefore) &&
-      (query.region === undefined || c.region === query.region) &&
-      (query.currency === undefined || c.currencies.includes(query.currency)) &&
-      (query.umaAddress === undefined || c.umaAddress === query.umaAddress.toLowerCase()));
-  return paginate(entries, query, (record) => customerView(record, tenant));
+  const { updatedAfter, updatedBefore } = query;
+  const updated = updatedAfter === undefined && updatedBefore === undefined ? undefined : {
+    key: `updated:${updatedAfter ?? ''}:${updatedBefore ?? ''}`,
+    test: (c: CustomerRecord) => (updatedAfter === undefined || Date.parse(c.updatedAt) >= rangeStart(updatedAfter))
+      && (updatedBefore === undefined || Date.parse(c.updatedAt) <= rangeEnd(updatedBefore)),
+  };
+  return listPage(customers(tenant), query, {
+    where: definedOnly({
+      isDeleted: query.isIncludingDeleted === true ? undefined : false,
+      platformCustomerId: query.platformCustomerId,
+      customerType: query.customerType,
+      region: query.region,
+      currency: query.currency,
+      umaAddress: query.umaAddress?.toLowerCase(),
+    }),
+    createdFrom: query.createdAfter === undefined ? undefined : rangeStart(query.createdAfter),
+    createdTo: query.createdBefore === undefined ? undefined : rangeEnd(query.createdBefore),
+    filter: updated,
+  }, (record) => customerView(record, tenant));
 }
 
 /**
@@ -200,10 +220,6 @@ function defaultCurrencies(tenant: TenantContext, region: string | undefined): s
 
 /** `GET /customers/end-user-terms`. */
 export const currentEndUserTerms = (): EndUserTerms => ({ ...END_USER_TERMS[0] });
-
-/** Inclusive time-range filter on ISO timestamps (a date-only bound covers its whole UTC day). */
-const within = (at: string, after: string | undefined, before: string | undefined): boolean =>
-  (after === undefined || Date.parse(at) >= rangeStart(after)) && (before === undefined || Date.parse(at) <= rangeEnd(before));
 
 /**
  * Checks of `POST /customers` that need the platform: every currency is one it offers, and each currency's

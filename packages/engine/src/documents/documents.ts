@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { TenantContext } from '../core/context.js';
 import { ApiError, conflict, invalidInput, notFound } from '../core/errors.js';
 import { dedupeFieldErrors, toFieldErrors, unknownFieldsOf } from '../core/field-errors.js';
-import { paginate } from '../core/pagination.js';
+import { definedOnly, listPage } from '../core/pagination.js';
 import { DOCUMENT_REJECTION_TRIGGERS, DOCUMENT_VERIFICATION_TRIGGERS, lookupFileMarker } from '../sandbox/magic-values.js';
 import { checkDocumentFile, type DocumentForm } from './form.js';
 
@@ -144,9 +144,7 @@ export const retrieveDocument = (tenant: TenantContext, documentId: string): Doc
 
 /** `GET /documents`, newest first, optionally of one holder. */
 export function listDocuments(tenant: TenantContext, query: z.output<typeof DocumentListQuery>): Page<Document> {
-  const holder = query.documentHolder;
-  const entries = documents(tenant).newestFirst().filter(({ value }) => holder === undefined || value.documentHolder === holder);
-  return paginate(entries, query, documentView);
+  return listPage(documents(tenant), query, { where: definedOnly({ documentHolder: query.documentHolder }) }, documentView);
 }
 
 /** `DELETE /documents/{id}`: 409 CONFLICT once the document was submitted for verification (REFERENCE §5). */

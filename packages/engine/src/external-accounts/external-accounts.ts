@@ -19,8 +19,9 @@ import {
 } from '@railyard/contract';
 import type { z } from 'zod';
 import type { TenantContext } from '../core/context.js';
+import type { CollectionOptions } from '../core/store.js';
 import { ApiError, conflict, invalidInput, notFound } from '../core/errors.js';
-import { paginate } from '../core/pagination.js';
+import { definedOnly, listPage } from '../core/pagination.js';
 import { findCustomer } from '../customers/customers.js';
 import { isTrustedBeneficiary } from '../sca/trust.js';
 import {
@@ -28,7 +29,15 @@ import {
 } from '../sandbox/magic-values.js';
 
 export const EXTERNAL_ACCOUNTS = 'externalAccounts';
-const accounts = (tenant: TenantContext) => tenant.store.collection<ExternalAccount>(EXTERNAL_ACCOUNTS);
+/** Lookups by owner, and the filters of the account lists. */
+const EXTERNAL_ACCOUNT_COLLECTION: CollectionOptions<ExternalAccount> = {
+  indexes: {
+    customerId: (a) => a.customerId,
+    owner: (a) => (a.customerId == null ? 'platform' : 'customer'),
+    currency: (a) => a.currency,
+  },
+};
+const accounts = (tenant: TenantContext) => tenant.store.collection<ExternalAccount>(EXTERNAL_ACCOUNTS, EXTERNAL_ACCOUNT_COLLECTION);
 
 type CreateInput = z.output<typeof import('@railyard/contract').ExternalAccountCreateRequest>;
 type Info = Record<string, unknown> & { accountType: string };
@@ -159,18 +168,14 @@ export function deleteExternalAccount(tenant: TenantContext, id: string, platfor
 
 /** `GET /customers/external-accounts`: customers' accounts, newest first. */
 export function listExternalAccounts(tenant: TenantContext, query: z.output<typeof import('@railyard/contract').ExternalAccountListQuery>): Page<ExternalAccount> {
-  const entries = accounts(tenant).newestFirst().filter(({ value }) =>
-    ownerOf(value) !== undefined &&
-    (query.customerId === undefined || value.customerId === query.customerId) &&
-    (query.currency === undefined || value.currency === query.currency));
-  return paginate(entries, query);
+  return listPage(accounts(tenant), query, {
+    where: definedOnly({ owner: 'customer', customerId: query.customerId, currency: query.currency }),
+  });
 }
 
 /** `GET /platform/external-accounts`. */
 export function listPlatformExternalAccounts(tenant: TenantContext, query: z.output<typeof import('@railyard/contract').PlatformExternalAccountListQuery>): Page<ExternalAccount> {
-  const entries = accounts(tenant).newestFirst().filter(({ value }) =>
-    ownerOf(value) === undefined && (query.currency === undefined || value.currency === query.currency));
-  return paginate(entries, query);
+  return listPage(accounts(tenant), query, { where: definedOnly({ owner: 'platform', currency: query.currency }) });
 }
 
 export type { ExternalAccountCreateRequest, ExternalAccountListQuery, PlatformExternalAccountListQuery };

@@ -2,9 +2,9 @@ import type { ClockState, FieldError, Page, SandboxEvent, Snapshot } from '@rail
 import { Snapshot as SnapshotSchema } from '@railyard/contract';
 import { z } from 'zod';
 import { iso } from '../core/clock.js';
-import type { OutboxEvent, TenantContext } from '../core/context.js';
+import { eventsOf, type TenantContext } from '../core/context.js';
 import { ApiError, invalidField, invalidInput } from '../core/errors.js';
-import { paginate } from '../core/pagination.js';
+import { definedOnly, listPage } from '../core/pagination.js';
 import { LATEST_TIME, type Job } from '../core/scheduler.js';
 import { toFieldErrors } from '../core/field-errors.js';
 import { JOBS, SNAPSHOT_COLLECTIONS } from './snapshot-collections.js';
@@ -86,9 +86,5 @@ export function restore(tenant: TenantContext, input: unknown): void {
 
 /** Emitted events, newest first. */
 export function listEvents(tenant: TenantContext, query: { limit: number; cursor?: string | undefined; type?: string | undefined }): Page<SandboxEvent> {
-  const entries = tenant.store
-    .collection<OutboxEvent>('events')
-    .newestFirst()
-    .filter(({ value }) => query.type === undefined || value.type === query.type);
-  return paginate(entries, query);
+  return listPage(eventsOf(tenant), query, { where: definedOnly({ type: query.type }) });
 }

@@ -11,10 +11,25 @@ import { WebhookEventType } from '@railyard/contract';
 import type { z } from 'zod';
 import type { TenantContext } from '../core/context.js';
 import { notFound } from '../core/errors.js';
-import { paginate, rangeEnd, rangeStart } from '../core/pagination.js';
+import { definedOnly, listPage, rangeEnd, rangeStart } from '../core/pagination.js';
+import type { CollectionOptions } from '../core/store.js';
 
 export const TRANSACTIONS = 'transactions';
-const transactions = (tenant: TenantContext) => tenant.store.collection<Transaction>(TRANSACTIONS);
+/** Lookups by customer, and the filters of `GET /transactions` (REFERENCE §1), each served by an index. */
+const TRANSACTION_COLLECTION: CollectionOptions<Transaction> = {
+  indexes: {
+    customerId: (t) => t.customerId,
+    platformCustomerId: (t) => t.platformCustomerId,
+    status: (t) => t.status,
+    type: (t) => t.type,
+    reference: (t) => reference(t),
+    accountIdentifier: (t) => [...identifiers(t, 'source'), ...identifiers(t, 'destination')],
+    senderAccountIdentifier: (t) => identifiers(t, 'source'),
+    receiverAccountIdentifier: (t) => identifiers(t, 'destination'),
+  },
+  createdAt: (t) => Date.parse(t.createdAt ?? ''),
+};
+const transactions = (tenant: TenantContext) => tenant.store.collection<Transaction>(TRANSACTIONS, TRANSACTION_COLLECTION);
 
 type OutgoingStatus = OutgoingTransaction['status'];
 /** Fields a move may set alongside the status. */
@@ -145,22 +160,19 @@ const reference = (transaction: Transaction): string | undefined =>
 
 /** `GET /transactions`: filters of REFERENCE §1; newest first unless `sortOrder=asc`. */
 export function listTransactions(tenant: TenantContext, query: ListQuery): Page<Transaction> {
-  const start = query.startDate === undefined ? undefined : rangeStart(query.startDate);
-  const end = query.endDate === undefined ? undefined : rangeEnd(query.endDate);
-  const entries = transactions(tenant).newestFirst().filter(({ value: t }) => {
-    const created = Date.parse(t.createdAt ?? '');
-    const senders = identifiers(t, 'source');
-    const receivers = identifiers(t, 'destination');
-    return (query.customerId === undefined || t.customerId === query.customerId) &&
-      (query.platformCustomerId === undefined || t.platformCustomerId === query.platformCustomerId) &&
-      (query.status === undefined || t.status === query.status) &&
-      (query.type === undefined || t.type === query.type) &&
-      (query.reference === undefined || reference(t) === query.reference) &&
-      (query.accountIdentifier === undefined || senders.includes(query.accountIdentifier) || receivers.includes(query.accountIdentifier)) &&
-      (query.senderAccountIdentifier === undefined || senders.includes(query.senderAccountIdentifier)) &&
-      (query.receiverAccountIdentifier === undefined || receivers.includes(query.receiverAccountIdentifier)) &&
-      (start === undefined || created >= start) &&
-      (end === undefined || created <= end);
+  return listPage(transactions(tenant), query, {
+    where: definedOnly({
+      customerId: query.customerId,
+      platformCustomerId: query.platformCustomerId,
+      status: query.status,
+      type: query.type,
+      reference: query.reference,
+      accountIdentifier: query.accountIdentifier,
+      senderAccountIdentifier: query.senderAccountIdentifier,
+      receiverAccountIdentifier: query.receiverAccountIdentifier,
+    }),
+    createdFrom: query.startDate === undefined ? undefined : rangeStart(query.startDate),
+    createdTo: query.endDate === undefined ? undefined : rangeEnd(query.endDate),
+    descending: query.sortOrder !== 'asc',
   });
-  return paginate(query.sortOrder === 'asc' ? entries.reverse() : entries, query);
 }

@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import { ownersOf, setOwnerStatus } from '../beneficial-owners/owners.js';
 import type { TenantContext } from '../core/context.js';
 import { ApiError, conflict, invalidField, notFound } from '../core/errors.js';
-import { paginate } from '../core/pagination.js';
+import { definedOnly, listPage } from '../core/pagination.js';
 import { findCustomer, setCustomerStatus, statusOf, type CustomerRecord } from '../customers/customers.js';
 import { markDocumentsSubmitted } from '../documents/documents.js';
 import {
@@ -133,12 +133,9 @@ export function runDecisionJob(tenant: TenantContext, payload: unknown): void {
 
 /** `GET /verifications`, newest first. */
 export function listVerifications(tenant: TenantContext, query: z.output<typeof VerificationListQuery>): Page<Verification> {
-  const entries = verifications(tenant)
-    .newestFirst()
-    .filter(({ value }) =>
-      (query.customerId === undefined || value.customerId === query.customerId) &&
-      (query.verificationStatus === undefined || value.verificationStatus === query.verificationStatus));
-  return paginate(entries, query, verificationView);
+  return listPage(verifications(tenant), query, {
+    where: definedOnly({ customerId: query.customerId, verificationStatus: query.verificationStatus }),
+  }, verificationView);
 }
 
 /** Records a new verification and announces it. */

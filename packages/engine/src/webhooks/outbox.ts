@@ -20,8 +20,9 @@ export function nextEvent(dispatcher: WebhookDispatcher, tenant: TenantContext, 
     seen!.add(event.id);
     return event;
   };
-  const waiting = [...eventsOf(tenant).values()].filter(matches).sort((a, b) => (a.order ?? 0) - (b.order ?? 0))[0];
-  if (waiting) return Promise.resolve(take(waiting));
+  // Oldest first: the type's index (or every event) in emission order, up to the first not returned yet.
+  const events = type === undefined ? eventsOf(tenant).values() : eventsOf(tenant).findBy('type', type as OutboxEvent['type']);
+  for (const event of events) if (matches(event)) return Promise.resolve(take(event));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       stop();
