@@ -90,14 +90,15 @@ export interface Collection<T extends { id: string }> {
   readonly size: number;
 }
 
-interface MutableEntry<T> {
-  seq: number;
-  value: T;
-}
+/**
+ * The records an index holds under one key: the sequence number itself while there is one (unique keys, the common
+ * case for ids and references, cost no list), a {@link SeqList} from the second on.
+ */
+type Postings = number | SeqList;
 
 interface Index<T> {
   readonly keysOf: IndexKeys<T>;
-  readonly lists: Map<unknown, SeqList>;
+  readonly lists: Map<unknown, Postings>;
 }
 
 /** A kept count of the records one query shape matches, updated on every change. */
@@ -121,104 +122,147 @@ function keysIn<T>(keysOf: IndexKeys<T>, record: T): unknown[] {
 
 const sameKeys = (a: unknown[], b: unknown[]) => a.length === b.length && a.every((key, i) => key === b[i]);
 
+/** The postings of a key as a list (a one-record list for a single sequence number). */
+function asList(postings: Postings | undefined): SeqList {
+  if (postings === undefined) return EMPTY;
+  if (typeof postings !== 'number') return postings;
+  const list = new SeqList();
+  list.add(postings);
+  return list;
+}
+
+function addPosting<T>(index: Index<T>, key: unknown, seq: number) {
+  const postings = index.lists.get(key);
+  if (postings === undefined) {
+    index.lists.set(key, seq);
+  } else if (typeof postings === 'number') {
+    if (postings === seq) return;
+    const list = asList(postings);
+    list.add(seq);
+    index.lists.set(key, list);
+  } else {
+    postings.add(seq);
+  }
+}
+
+function removePosting<T>(index: Index<T>, key: unknown, seq: number) {
+  const postings = index.lists.get(key);
+  if (postings === undefined) return;
+  if (typeof postings === 'number') {
+    if (postings === seq) index.lists.delete(key);
+    return;
+  }
+  postings.delete(seq);
+  if (postings.size === 1) index.lists.set(key, postings.first!);
+  else if (postings.size === 0) index.lists.delete(key);
+}
+
+/**
+ * Records by sequence number: a collection numbers its own records 1, 2, 3, … in insertion order, so a record's slot is
+ * its number (no map from numbers to records, no entry objects), and its live numbers are kept in {@link SeqList} order.
+ */
 class MemoryCollection<T extends { id: string }> implements Collection<T> {
-  private entries = new Map<string, MutableEntry<T>>();
-  private bySeq = new Map<number, MutableEntry<T>>();
+  private seqOf = new Map<string, number>();
+  private slots: (T | undefined)[] = [undefined];
   private order = new SeqList();
   private readonly indexes = new Map<string, Index<T>>();
+  private readonly applied = new WeakSet<CollectionOptions<T>>();
   private createdAt: ((record: T) => number) | undefined;
   /** Whether records arrived in creation order (so a time range is a range of sequence numbers). */
   private chronological = true;
   private lastCreated = -Infinity;
   private readonly counts = new Map<string, KeptCount<T>>();
 
-  constructor(private readonly nextSeq: () => number, options?: CollectionOptions<T>) {
+  constructor(options?: CollectionOptions<T>) {
     if (options) this.configure(options);
   }
 
   /** Adds the indexes and creation time `options` declare that this collection does not have yet. */
   configure(options: CollectionOptions<T>): void {
+    if (this.applied.has(options)) return;
+    this.applied.add(options);
     for (const [name, keysOf] of Object.entries(options.indexes ?? {})) {
       if (!this.indexes.has(name)) this.defineIndex(name, keysOf);
     }
     if (options.createdAt && !this.createdAt) {
       this.createdAt = options.createdAt;
-      this.chronological = true;
-      this.lastCreated = -Infinity;
-      for (const entry of this.entries.values()) this.noteCreated(entry.value);
+      this.rescanCreation();
     }
   }
 
   get(id: string) {
-    return this.entries.get(id)?.value;
+    const seq = this.seqOf.get(id);
+    return seq === undefined ? undefined : this.slots[seq];
   }
 
   has(id: string) {
-    return this.entries.has(id);
+    return this.seqOf.has(id);
   }
 
   insert(record: T) {
-    if (this.entries.has(record.id)) throw new Error(`duplicate id ${record.id}`);
+    if (this.seqOf.has(record.id)) throw new Error(`duplicate id ${record.id}`);
     if (FREEZE_RECORDS) deepFreeze(record);
-    const entry = { seq: this.nextSeq(), value: record };
-    this.entries.set(record.id, entry);
-    this.bySeq.set(entry.seq, entry);
-    this.order.add(entry.seq);
-    for (const index of this.indexes.values()) for (const key of keysIn(index.keysOf, record)) listOf(index, key).add(entry.seq);
+    const seq = this.slots.length;
+    this.slots.push(record);
+    this.seqOf.set(record.id, seq);
+    this.order.add(seq);
+    for (const index of this.indexes.values()) for (const key of keysIn(index.keysOf, record)) addPosting(index, key, seq);
     this.noteCreated(record);
     for (const kept of this.counts.values()) if (kept.matches(record)) kept.count++;
     return record;
   }
 
   replace(record: T) {
-    const entry = this.entries.get(record.id);
-    if (!entry) throw new Error(`unknown id ${record.id}`);
+    const seq = this.seqOf.get(record.id);
+    if (seq === undefined) throw new Error(`unknown id ${record.id}`);
     if (FREEZE_RECORDS) deepFreeze(record);
-    const previous = entry.value;
+    const previous = this.slots[seq]!;
     for (const index of this.indexes.values()) {
       const before = keysIn(index.keysOf, previous);
       const after = keysIn(index.keysOf, record);
       if (sameKeys(before, after)) continue;
-      for (const key of before) removeFrom(index, key, entry.seq);
-      for (const key of after) listOf(index, key).add(entry.seq);
+      for (const key of before) removePosting(index, key, seq);
+      for (const key of after) addPosting(index, key, seq);
     }
     if (this.createdAt && this.createdAt(previous) !== this.createdAt(record)) this.chronological = false;
     for (const kept of this.counts.values()) kept.count += Number(kept.matches(record)) - Number(kept.matches(previous));
-    entry.value = record;
+    this.slots[seq] = record;
     return record;
   }
 
   delete(id: string) {
-    const entry = this.entries.get(id);
-    if (!entry) return false;
-    this.entries.delete(id);
-    this.bySeq.delete(entry.seq);
-    this.order.delete(entry.seq);
-    for (const index of this.indexes.values()) for (const key of keysIn(index.keysOf, entry.value)) removeFrom(index, key, entry.seq);
-    for (const kept of this.counts.values()) if (kept.matches(entry.value)) kept.count--;
+    const seq = this.seqOf.get(id);
+    if (seq === undefined) return false;
+    const record = this.slots[seq]!;
+    this.seqOf.delete(id);
+    this.slots[seq] = undefined;
+    this.order.delete(seq);
+    for (const index of this.indexes.values()) for (const key of keysIn(index.keysOf, record)) removePosting(index, key, seq);
+    for (const kept of this.counts.values()) if (kept.matches(record)) kept.count--;
     return true;
   }
 
   *values() {
-    for (const entry of this.entries.values()) yield entry.value;
+    for (const record of this.slots) if (record !== undefined) yield record;
   }
 
   get size() {
-    return this.entries.size;
+    return this.seqOf.size;
   }
 
   findBy<K extends keyof T & string>(field: K, value: T[K]): T[] {
-    const list = this.indexNamed(field).lists.get(value);
-    if (!list) return [];
+    const postings = this.indexNamed(field).lists.get(value);
+    if (postings === undefined) return [];
+    if (typeof postings === 'number') return [this.slots[postings]!];
     const found: T[] = [];
-    for (const seq of list.between(0, Number.MAX_SAFE_INTEGER, false)) found.push(this.bySeq.get(seq)!.value);
+    for (const seq of postings.between(0, Number.MAX_SAFE_INTEGER, false)) found.push(this.slots[seq]!);
     return found;
   }
 
   list(query: ListQuery<T>): ListResult<T> {
     const conditions = Object.entries(query.where ?? {}).map(([name, key]) => {
       const index = this.indexNamed(name);
-      return { index, key, list: index.lists.get(key) ?? EMPTY };
+      return { index, key, list: asList(index.lists.get(key)) };
     });
     // The narrowest index drives the walk; the other conditions are checked on the records it yields.
     const driver = conditions.reduce<(typeof conditions)[number] | undefined>((best, c) => (best === undefined || c.list.size < best.list.size ? c : best), undefined);
@@ -248,19 +292,19 @@ class MemoryCollection<T extends { id: string }> implements Collection<T> {
     const entries: Entry<T>[] = [];
     let hasMore = false;
     for (const seq of source.between(from, to, query.descending)) {
-      const entry = this.bySeq.get(seq)!;
-      if (!accepts(entry.value)) continue;
+      const value = this.slots[seq]!;
+      if (!accepts(value)) continue;
       if (entries.length === query.limit) {
         hasMore = true;
         break;
       }
-      entries.push(entry);
+      entries.push({ seq, value });
     }
 
     const candidates = source.countBetween(low, high);
     const countMatches = () => {
       let count = 0;
-      for (const seq of source.between(low, high, false)) if (accepts(this.bySeq.get(seq)!.value)) count++;
+      for (const seq of source.between(low, high, false)) if (accepts(this.slots[seq]!)) count++;
       return count;
     };
     // Every candidate matches, or few enough to count now; else the count is kept, updated by every change.
@@ -272,29 +316,39 @@ class MemoryCollection<T extends { id: string }> implements Collection<T> {
 
   /** Takes over another collection's records, keeping this one's indexes (used to swap in a restored state at once). */
   adopt(other: MemoryCollection<T>) {
-    this.entries = other.entries;
-    this.bySeq = other.bySeq;
+    this.seqOf = other.seqOf;
+    this.slots = other.slots;
     this.order = other.order;
     this.counts.clear();
     for (const index of this.indexes.values()) {
       index.lists.clear();
-      for (const entry of this.entries.values()) for (const key of keysIn(index.keysOf, entry.value)) listOf(index, key).add(entry.seq);
+      this.fill(index);
     }
-    this.chronological = true;
-    this.lastCreated = -Infinity;
-    for (const entry of this.entries.values()) this.noteCreated(entry.value);
+    this.rescanCreation();
   }
 
   private defineIndex(name: string, keysOf: IndexKeys<T>): Index<T> {
     const index: Index<T> = { keysOf, lists: new Map() };
-    for (const entry of this.entries.values()) for (const key of keysIn(keysOf, entry.value)) listOf(index, key).add(entry.seq);
+    this.fill(index);
     this.indexes.set(name, index);
     return index;
+  }
+
+  private fill(index: Index<T>) {
+    this.slots.forEach((record, seq) => {
+      if (record !== undefined) for (const key of keysIn(index.keysOf, record)) addPosting(index, key, seq);
+    });
   }
 
   /** The index `name`; one on the field of that name when none was declared. */
   private indexNamed(name: string): Index<T> {
     return this.indexes.get(name) ?? this.defineIndex(name, (record) => (record as Record<string, unknown>)[name]);
+  }
+
+  private rescanCreation() {
+    this.chronological = true;
+    this.lastCreated = -Infinity;
+    for (const record of this.values()) this.noteCreated(record);
   }
 
   private noteCreated(record: T) {
@@ -307,8 +361,8 @@ class MemoryCollection<T extends { id: string }> implements Collection<T> {
   /** The sequence numbers of the records created in `[from, to]`, by binary search over the insertion order. */
   private seqRange(from: number | undefined, to: number | undefined): [number, number] {
     const createdAt = this.createdAt!;
-    const createdOf = (rank: number) => createdAt(this.bySeq.get(this.order.at(rank))!.value);
-    // The first rank created at or after `from`, and the first created after `to`.
+    const createdOf = (rank: number) => createdAt(this.slots[this.order.at(rank)]!);
+    // The first rank created at or after `time` (or, `strictly`, after it).
     const firstAtLeast = (time: number, strictly: boolean) => {
       let low = 0;
       let high = this.order.size;
@@ -342,28 +396,13 @@ class MemoryCollection<T extends { id: string }> implements Collection<T> {
   }
 }
 
-function listOf<T>(index: Index<T>, key: unknown): SeqList {
-  let list = index.lists.get(key);
-  if (!list) index.lists.set(key, (list = new SeqList()));
-  return list;
-}
-
-function removeFrom<T>(index: Index<T>, key: unknown, seq: number) {
-  const list = index.lists.get(key);
-  if (!list) return;
-  list.delete(seq);
-  if (list.size === 0) index.lists.delete(key);
-}
-
 class MemoryTenantStore implements TenantStore {
   private readonly collections = new Map<string, MemoryCollection<{ id: string }>>();
-  private seq = 0;
-  private readonly next = () => ++this.seq;
 
   collection<T extends { id: string }>(name: string, options?: CollectionOptions<T>): Collection<T> {
     let found = this.collections.get(name) as MemoryCollection<T> | undefined;
     if (!found) {
-      found = new MemoryCollection<T>(this.next, options);
+      found = new MemoryCollection<T>(options);
       this.collections.set(name, found as unknown as MemoryCollection<{ id: string }>);
     } else if (options) {
       found.configure(options);
@@ -383,7 +422,7 @@ class MemoryTenantStore implements TenantStore {
     // Build the new state aside; a duplicate id throws here, before the current state is touched.
     const staged = new Map<string, MemoryCollection<{ id: string }>>();
     for (const [name, records] of Object.entries(data)) {
-      const collection = new MemoryCollection<{ id: string }>(this.next);
+      const collection = new MemoryCollection<{ id: string }>();
       for (const record of records as { id: string }[]) collection.insert(record);
       staged.set(name, collection);
     }
@@ -393,7 +432,7 @@ class MemoryTenantStore implements TenantStore {
 
   clear(): void {
     // Collections stay registered (services may hold them), with their indexes; only their records go.
-    for (const collection of this.collections.values()) collection.adopt(new MemoryCollection<{ id: string }>(this.next));
+    for (const collection of this.collections.values()) collection.adopt(new MemoryCollection<{ id: string }>());
   }
 }
 
