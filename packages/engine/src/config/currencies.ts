@@ -48,8 +48,22 @@ export const DEFAULT_CUSTOMER_CURRENCIES = ['USD'] as const;
 export const currencyOf = (code: string): Currency => {
   const found = CURRENCIES[code];
   if (!found) throw new Error(`unknown currency ${code}`);
-  return { code: found.code, name: found.name, symbol: found.symbol, decimals: found.decimals };
+  return sharedCurrency(found);
 };
+
+/**
+ * The one frozen Currency object of a code: every amount of every record refers to it instead of holding a copy (a
+ * sandbox keeps millions of amounts).
+ */
+export function sharedCurrency(currency: Currency): Currency {
+  let shared = currencyObjects.get(currency.code);
+  if (!shared) {
+    shared = Object.freeze({ code: currency.code, name: currency.name, symbol: currency.symbol, decimals: currency.decimals });
+    currencyObjects.set(currency.code, shared);
+  }
+  return shared;
+}
+const currencyObjects = new Map<string, Currency>();
 
 /** End-user terms versions the sandbox recognises; the first is current (REFERENCE §2.1). */
 export const END_USER_TERMS = [

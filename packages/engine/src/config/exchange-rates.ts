@@ -1,5 +1,5 @@
 import type { Currency } from '@railyard/contract';
-import { CURRENCIES } from './currencies.js';
+import { CURRENCIES, sharedCurrency } from './currencies.js';
 
 /**
  * The sandbox's market: every currency a payment can be sent or received in, with a fixed mid rate, so quotes are
@@ -67,7 +67,7 @@ for (const code of Object.keys(CURRENCIES)) {
 /** The Currency object of a market currency, or undefined when the sandbox has no market for it. */
 export function marketCurrency(code: string): Currency | undefined {
   const found = MARKET[code];
-  return found && { code: found.code, name: found.name, symbol: found.symbol, decimals: found.decimals };
+  return found && sharedCurrency(found);
 }
 
 /** An exact positive rational number. */

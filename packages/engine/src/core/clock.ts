@@ -36,4 +36,12 @@ export class RealClock implements Clock {
 }
 
 /** ISO 8601 UTC string of a clock reading. */
-export const iso = (ms: number): string => new Date(ms).toISOString();
+export const iso = (ms: number): string => {
+  // Records made in the same millisecond share one string (a sandbox makes many per millisecond).
+  if (ms !== lastIso.ms) {
+    lastIso.ms = ms;
+    lastIso.text = new Date(ms).toISOString();
+  }
+  return lastIso.text;
+};
+const lastIso = { ms: NaN, text: '' };

@@ -5,10 +5,16 @@ import type { IdGenerator } from './ids.js';
 import type { Scheduler } from './scheduler.js';
 import type { TenantStore } from './store.js';
 import { FREEZE_RECORDS, deepFreeze } from './freeze.js';
-import type { SandboxEvent, WebhookEventType } from '@railyard/contract';
+import { WEBHOOK_EVENT_TYPES, type SandboxEvent, type WebhookEventType } from '@railyard/contract';
 
 /** A platform's events and the record of their webhook deliveries (DESIGN §3 `/_sandbox/events`). */
 export type OutboxEvent = SandboxEvent;
+
+/** Each event type's one string: types built from parts (`OUTGOING_PAYMENT.${status}`) are stored as this one. */
+const EVENT_TYPES = new Map<string, WebhookEventType>(WEBHOOK_EVENT_TYPES.map((type) => [type, type]));
+
+/** The attempts of an event not delivered yet: one shared empty list (deliveries replace it, never add to it). */
+const NO_DELIVERIES = Object.freeze([]) as unknown as OutboxEvent['deliveries'];
 
 /** The platform's outbox: every emitted event, with its delivery state. */
 export const eventsOf = (tenant: TenantContext) => tenant.store.collection<OutboxEvent>('events');
@@ -51,8 +57,8 @@ export class TenantContext {
     const events = eventsOf(this);
     const id = (data as { id?: unknown } | null)?.id;
     const event: OutboxEvent = {
-      id: this.ids('Webhook'), type, timestamp: this.nowIso(), data: FREEZE_RECORDS ? deepFreeze(data) : data,
-      resource: typeof id === 'string' ? id : type, order: events.size + 1, deliveries: [],
+      id: this.ids('Webhook'), type: EVENT_TYPES.get(type) ?? type, timestamp: this.nowIso(), data: FREEZE_RECORDS ? deepFreeze(data) : data,
+      resource: typeof id === 'string' ? id : type, order: events.size + 1, deliveries: NO_DELIVERIES,
     };
     events.insert(event);
     this.sink?.emitted(this, event, options);
@@ -68,8 +74,19 @@ export class TenantContext {
     this.scheduler.soon(task);
   }
 
-  /** Schedules a job for this platform `delayMs` from now. */
-  schedule(delayMs: number, kind: string, payload: unknown): string {
-    return this.scheduler.schedule(this.platform.id, this.clock.now() + delayMs, kind, payload);
+  /** Schedules a job for this platform `delayMs` from now; name it (`id`) to be able to cancel it. */
+  schedule(delayMs: number, kind: string, payload: unknown, id?: string): string {
+    return this.scheduler.schedule(this.platform.id, this.clock.now() + delayMs, kind, payload, id === undefined ? undefined : this.jobId(id));
+  }
+
+  /** Cancels a job this platform scheduled under `id`, if it still waits. */
+  cancelJob(id: string): void {
+    const jobId = this.jobId(id);
+    if (this.scheduler.jobOf(jobId)?.tenantId === this.platform.id) this.scheduler.cancel(jobId);
+  }
+
+  /** A named job's id: the platform's id and the name, so platforms never share one. */
+  private jobId(name: string): string {
+    return `${this.platform.id}/${name}`;
   }
 }

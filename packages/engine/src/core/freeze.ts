@@ -12,3 +12,4 @@ export function deepFreeze<T>(value: T): T {
   for (const inner of Object.values(value)) deepFreeze(inner);
   return value;
 }
+

@@ -19,17 +19,32 @@ export type Job = z.infer<typeof JobRecord>;
 
 export type JobHandler = (job: Job) => void;
 
+/** A job in the queue, with the order it was scheduled in (jobs due at one instant run in that order). */
+interface Queued {
+  readonly job: Job;
+  readonly seq: number;
+  cancelled: boolean;
+}
+
+/** Whether `a` runs before `b`. */
+const runsBefore = (a: Queued, b: Queued) => a.job.at < b.job.at || (a.job.at === b.job.at && a.seq < b.seq);
+
 /**
  * Runs jobs when they fall due. With a virtual clock, {@link Scheduler.advance} runs every due job in time order,
- * synchronously, moving the clock to each job's time first (DESIGN §5). With a real clock a timer wakes it.
+ * synchronously, moving the clock to each job's time first (DESIGN §5). With a real clock a timer wakes it. The queue is
+ * a binary heap: scheduling and running a job cost O(log n), so a month of a busy sandbox advances in n log n.
  */
 export class Scheduler {
-  private jobs: Job[] = [];
-  /** Work to run right after the operation under way (see {@link Scheduler.soon}). */
-  private readonly soonTasks: (() => void)[] = [];
+  private heap: Queued[] = [];
+  /** The jobs waiting, by id; a cancelled job leaves the heap when it reaches the top, or when the heap is rebuilt. */
+  private readonly live = new Map<string, Queued>();
+  /** Work to run right after the operation under way (see {@link Scheduler.soon}); `soonHead` is the next to run. */
+  private soonTasks: (() => void)[] = [];
+  private soonHead = 0;
   private readonly handlers = new Map<string, JobHandler>();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private counter = 0;
+  private seq = 0;
   private running = false;
 
   constructor(private readonly clock: Clock) {}
@@ -44,10 +59,14 @@ export class Scheduler {
     return this.handlers.has(kind);
   }
 
-  /** Schedules a job; returns its id. */
-  schedule(tenantId: string, at: number, kind: string, payload: unknown): string {
+  /**
+   * Schedules a job; returns its id. A caller that will cancel the job may name it (`id`, unique among the jobs
+   * waiting); scheduling an id again replaces the job waiting under it.
+   */
+  schedule(tenantId: string, at: number, kind: string, payload: unknown, id?: string): string {
     if (!this.handlers.has(kind)) throw new Error(`no handler registered for job kind ${kind}`);
-    const job: Job = { id: `job-${++this.counter}`, tenantId, at, kind, payload };
+    const job: Job = { id: id ?? `job-${++this.counter}`, tenantId, at, kind, payload };
+    this.cancel(job.id);
     this.insert(job);
     this.arm();
     return job.id;
@@ -65,17 +84,31 @@ export class Scheduler {
 
   /** Runs the queued follow-up work, including work it queues in turn. A task that throws is a bug: it is logged. */
   runSoon(): void {
-    for (let task = this.soonTasks.shift(); task !== undefined; task = this.soonTasks.shift()) {
+    while (this.soonHead < this.soonTasks.length) {
+      const task = this.soonTasks[this.soonHead++]!;
       try {
         task();
       } catch (error) {
         console.error('[railyard] internal error in follow-up work', error);
       }
     }
+    this.soonTasks = [];
+    this.soonHead = 0;
   }
 
+  /** A waiting job by id. */
+  jobOf(jobId: string): Job | undefined {
+    return this.live.get(jobId)?.job;
+  }
+
+  /** Removes a waiting job (nothing happens for one that ran or never was). */
   cancel(jobId: string): void {
-    this.jobs = this.jobs.filter((j) => j.id !== jobId);
+    const queued = this.live.get(jobId);
+    if (!queued) return;
+    queued.cancelled = true;
+    this.live.delete(jobId);
+    // Cancelled jobs wait in the heap until they reach the top; rebuild before they outnumber the live ones.
+    if (this.heap.length > 1024 && this.heap.length > 2 * this.live.size) this.rebuild();
   }
 
   /** Moves a virtual clock forward by `ms`, running every job due on the way. */
@@ -87,24 +120,31 @@ export class Scheduler {
     return this.clock.now();
   }
 
-  /** Jobs of one tenant, for snapshots. */
+  /** Jobs of one tenant, in the order they will run, for snapshots. */
   exportTenant(tenantId: string): Job[] {
-    return this.jobs.filter((j) => j.tenantId === tenantId).map((j) => ({ ...j }));
+    return [...this.live.values()]
+      .filter((q) => q.job.tenantId === tenantId)
+      .sort((a, b) => (runsBefore(a, b) ? -1 : 1))
+      .map((q) => ({ ...q.job }));
   }
 
   /** Replaces one tenant's jobs. */
   importTenant(tenantId: string, jobs: Job[]): void {
-    this.jobs = this.jobs.filter((j) => j.tenantId !== tenantId);
+    for (const queued of [...this.live.values()]) if (queued.job.tenantId === tenantId) this.cancel(queued.job.id);
     for (const job of jobs) {
       this.counter = Math.max(this.counter, Number(job.id.replace(/\D/g, '')) || 0);
-      this.insert({ ...job, tenantId });
+      // An id another platform's job holds is not this snapshot's to take: the job gets a fresh one.
+      const taken = this.live.get(job.id);
+      const id = taken && taken.job.tenantId !== tenantId ? `job-${++this.counter}` : job.id;
+      this.cancel(id);
+      this.insert({ ...job, id, tenantId });
     }
     this.arm();
   }
 
   /** Number of jobs waiting. */
   get pending(): number {
-    return this.jobs.length;
+    return this.live.size;
   }
 
   /** Stops the real-clock timer (server shutdown). */
@@ -114,18 +154,69 @@ export class Scheduler {
   }
 
   private insert(job: Job) {
-    // Stable: a job scheduled later for the same instant runs after the earlier ones.
-    let i = this.jobs.length;
-    while (i > 0 && this.jobs[i - 1]!.at > job.at) i--;
-    this.jobs.splice(i, 0, job);
+    const queued: Queued = { job, seq: ++this.seq, cancelled: false };
+    this.live.set(job.id, queued);
+    this.heap.push(queued);
+    this.siftUp(this.heap.length - 1);
+  }
+
+  /** The next job to run, dropping cancelled ones from the top. */
+  private peek(): Queued | undefined {
+    while (this.heap.length > 0 && this.heap[0]!.cancelled) this.pop();
+    return this.heap[0];
+  }
+
+  private pop(): Queued {
+    const top = this.heap[0]!;
+    const last = this.heap.pop()!;
+    if (this.heap.length > 0) {
+      this.heap[0] = last;
+      this.siftDown(0);
+    }
+    return top;
+  }
+
+  private siftUp(index: number) {
+    const heap = this.heap;
+    const item = heap[index]!;
+    while (index > 0) {
+      const parent = (index - 1) >> 1;
+      if (!runsBefore(item, heap[parent]!)) break;
+      heap[index] = heap[parent]!;
+      index = parent;
+    }
+    heap[index] = item;
+  }
+
+  private siftDown(index: number) {
+    const heap = this.heap;
+    const item = heap[index]!;
+    for (;;) {
+      const left = 2 * index + 1;
+      if (left >= heap.length) break;
+      const right = left + 1;
+      const child = right < heap.length && runsBefore(heap[right]!, heap[left]!) ? right : left;
+      if (!runsBefore(heap[child]!, item)) break;
+      heap[index] = heap[child]!;
+      index = child;
+    }
+    heap[index] = item;
+  }
+
+  /** Rebuilds the heap from the live jobs (Floyd's heapify, O(n)). */
+  private rebuild() {
+    this.heap = [...this.live.values()];
+    for (let i = (this.heap.length >> 1) - 1; i >= 0; i--) this.siftDown(i);
   }
 
   private runDue(until: number) {
     if (this.running) return;
     this.running = true;
     try {
-      while (this.jobs.length > 0 && this.jobs[0]!.at <= until) {
-        const job = this.jobs.shift()!;
+      for (let next = this.peek(); next !== undefined && next.job.at <= until; next = this.peek()) {
+        this.pop();
+        this.live.delete(next.job.id);
+        const { job } = next;
         if (this.clock instanceof VirtualClock) this.clock.setTo(job.at);
         this.handlers.get(job.kind)?.(job);
         this.runSoon();
@@ -138,9 +229,9 @@ export class Scheduler {
   private arm() {
     if (this.clock.mode !== 'real') return;
     this.stop();
-    const first = this.jobs[0];
+    const first = this.peek();
     if (!first) return;
-    const delay = Math.max(0, Math.min(first.at - this.clock.now(), 2 ** 31 - 1));
+    const delay = Math.max(0, Math.min(first.job.at - this.clock.now(), 2 ** 31 - 1));
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.runDue(this.clock.now());

@@ -77,10 +77,10 @@ export function createCustomer(tenant: TenantContext, request: CreateInput): Cus
   const handle = id.slice(-12);
   const common = {
     id,
-    platformCustomerId: input.platformCustomerId ?? `pcid_${handle}`,
+    platformCustomerId: input.platformCustomerId ?? ['pcid', handle].join('_'),
     region: input.region ?? CURRENCIES[currencies[0]!]?.region,
     currencies,
-    umaAddress: input.umaAddress ?? `$user${handle}@${umaDomainOf(tenant)}`,
+    umaAddress: input.umaAddress ?? ['$user', handle, '@', umaDomainOf(tenant)].join(''),
     createdAt: now,
     updatedAt: now,
     isDeleted: false,

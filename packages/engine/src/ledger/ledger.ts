@@ -26,7 +26,16 @@ export type LedgerEntry = z.infer<typeof LedgerEntryRecord>;
 const entries = (tenant: TenantContext) => tenant.store.collection<LedgerEntry>('ledger');
 
 /** The account that stands for everything outside the service, per currency. */
-export const outsideWorld = (currency: string): string => `world:${currency}`;
+export const outsideWorld = (currency: string): string => ledgerAccount('world', currency);
+
+/** The name of a service-side ledger account of a currency (`in-flight:USD`), one shared string per name. */
+export function ledgerAccount(kind: string, currency: string): string {
+  const name = `${kind}:${currency}`;
+  let shared = accountNames.get(name);
+  if (shared === undefined) accountNames.set(name, (shared = name));
+  return shared;
+}
+const accountNames = new Map<string, string>();
 
 /** Records a balanced entry; an unbalanced one is a bug and is refused before anything is written. */
 export function post(tenant: TenantContext, kind: string, currency: string, postings: Posting[], reference?: string): LedgerEntry {

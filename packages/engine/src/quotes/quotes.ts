@@ -216,7 +216,7 @@ export function createQuote(tenant: TenantContext, request: CreateInput): Quote 
     sentAmount: { amount: priced.totalSendingAmount, currency: source.currency },
     receivedAmount: { amount: priced.totalReceivingAmount, currency: destination.currency },
     exchangeRate: priced.exchangeRate, quoteId, fees: priced.feesIncluded, platformFees: priced.platformFeesIncluded, rateDetails: priced.rateDetails,
-    reconciliationInstructions: { reference: `RY-${quoteId.slice(-12).toUpperCase()}` },
+    reconciliationInstructions: { reference: ['RY', quoteId.slice(-12).toUpperCase()].join('-') },
     ...(paymentInstructions ? { paymentInstructions } : {}),
     ...(request.description === undefined ? {} : { description: request.description }),
     paymentRail: rail,
@@ -253,7 +253,7 @@ export function createQuote(tenant: TenantContext, request: CreateInput): Quote 
   // The payment exists from here (SPEC §3.5: the quote already carries its transactionId): OUTGOING_PAYMENT.PENDING.
   insertTransaction(tenant, transaction, true);
   quotes(tenant).insert(record);
-  tenant.schedule(Date.parse(expiresAt) - now, EXPIRE_JOB, { quoteId });
+  tenant.schedule(Date.parse(expiresAt) - now, EXPIRE_JOB, { quoteId }, expiryJobOf(quoteId));
   if (executeNow) return executeQuote(tenant, quoteId);
   // A real-time payer in an SCA region authorizes before learning where to send the money (REFERENCE §4.1: 202).
   if (source.kind === 'REALTIME' && needsAuthorization(tenant, record)) return awaitAuthorization(tenant, record);
@@ -305,6 +305,9 @@ function expireIfDue(tenant: TenantContext, record: QuoteRecord): void {
   if (transaction.status === 'PENDING') moveTransaction(tenant, transaction.id, 'EXPIRED');
 }
 
+/** The name of a quote's expiry job: cancelled once the quote is paid, so no job waits for nothing. */
+const expiryJobOf = (quoteId: string) => `expire:${quoteId}`;
+
 /** The clock job of {@link EXPIRE_JOB}. */
 export function expireJob(tenant: TenantContext, payload: unknown): void {
   const record = quotes(tenant).get((payload as { quoteId: string }).quoteId);
@@ -340,6 +343,7 @@ function pay(
   outcome: SettlementOutcome = record.outcome,
 ): void {
   assertBalance(tenant, fundFrom, amount);
+  tenant.cancelJob(expiryJobOf(record.id));
   startPayment(tenant, transaction.id, {
     from: fundFrom, amount, delivery: record.delivery, outcome, onChainNetwork: record.onChainNetwork,
   });
@@ -377,6 +381,7 @@ const scaSubject = (quoteId: string) => `quote:${quoteId}`;
 /** PENDING → PENDING_AUTHORIZATION with an SCA challenge; unanswered by its expiry, the payment fails SCA_NOT_COMPLETED. */
 function awaitAuthorization(tenant: TenantContext, record: QuoteRecord): Quote {
   const challenge = issueScaChallenge(tenant, record.customerId!, scaSubject(record.id), purposeOf(record));
+  tenant.cancelJob(expiryJobOf(record.id)); // from here the SCA timeout ends an unanswered payment
   const updated: QuoteRecord = { ...record, scaChallenge: challenge, scaCodeSentAt: tenant.nowIso() };
   quotes(tenant).replace(updated);
   moveTransaction(tenant, record.quote.transactionId, 'PENDING_AUTHORIZATION');

@@ -68,7 +68,7 @@ export function receivePayment(tenant: TenantContext, payment: IncomingPayment):
     source: payment.source,
     destination: { destinationType: 'ACCOUNT', accountId: payment.accountId, currency: code },
     receivedAmount: { amount: payment.amount, currency: payment.currency },
-    reconciliationInstructions: { reference: `RY-IN-${id.slice(-12)}` },
+    reconciliationInstructions: { reference: ['RY-IN', id.slice(-12)].join('-') },
     ...(payment.description === undefined ? {} : { description: payment.description }),
     ...(payment.quoteId === undefined ? {} : { quoteId: payment.quoteId }),
     ...(payment.awaitApproval ? {} : { settledAt: now }),

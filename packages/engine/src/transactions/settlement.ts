@@ -17,7 +17,7 @@ import { z } from 'zod';
 import { assertCreditable, platformInternalAccount, postToAccounts } from '../accounts/internal-accounts.js';
 import type { TenantContext } from '../core/context.js';
 import { conflict, invalidField } from '../core/errors.js';
-import { outsideWorld } from '../ledger/ledger.js';
+import { ledgerAccount, outsideWorld } from '../ledger/ledger.js';
 import { SettlementOutcome } from '../sandbox/magic-values.js';
 import { umaDepositAccount } from '../uma/uma.js';
 import { receivePayment } from './incoming.js';
@@ -51,9 +51,9 @@ export type SettlementRecord = z.infer<typeof SettlementRecord>;
 export const SETTLEMENTS = 'settlements';
 const settlements = (tenant: TenantContext) => tenant.store.collection<SettlementRecord>(SETTLEMENTS);
 
-export const inFlight = (currency: string) => `in-flight:${currency}`;
-export const serviceFees = (currency: string) => `fees:${currency}`;
-export const suspense = (currency: string) => `suspense:${currency}`;
+export const inFlight = (currency: string) => ledgerAccount('in-flight', currency);
+export const serviceFees = (currency: string) => ledgerAccount('fees', currency);
+export const suspense = (currency: string) => ledgerAccount('suspense', currency);
 
 /** Clock-job kind of a delayed sandbox outcome step. */
 export const SETTLEMENT_JOB = 'payments.settle';
@@ -158,7 +158,9 @@ function completePayment(tenant: TenantContext, transaction: OutgoingTransaction
   if (service > 0) postings.push({ account: serviceFees(sending), amount: service });
   if (platformFees > 0) postings.push({ account: platformInternalAccount(tenant, sending).id, amount: platformFees });
   if (record.held > 0) postToAccounts(tenant, 'PAYMENT_SETTLEMENT', sending, postings, transaction.id);
-  settlements(tenant).replace({ ...record, held: 0 });
+  // A payment the receiving bank will send back keeps its record for the return; any other is done with it.
+  if (record.outcome.settle === 'COMPLETE_THEN_RETURN') settlements(tenant).replace({ ...record, held: 0 });
+  else settlements(tenant).delete(record.id);
 
   const { delivery } = record;
   if (target !== null && delivery.kind !== 'OUTSIDE') {
@@ -214,6 +216,8 @@ export function failPayment(
 ): void {
   moveTransaction(tenant, transactionId, 'FAILED', { failureReason });
   refundHeld(tenant, transactionId, options);
+  // A failed payment is final: nothing is held any more, so its settlement record goes.
+  settlements(tenant).delete(transactionId);
 }
 
 /** Refunds what a failed payment holds (REFUND_PENDING, then REFUND_COMPLETED or REFUND_FAILED); nothing held: no refund. */
@@ -226,7 +230,6 @@ function refundHeld(tenant: TenantContext, transactionId: string, options: Pick<
       { account: inFlight(record.currency), amount: -record.held },
       { account: refunded ? record.refundTo : suspense(record.currency), amount: record.held },
     ], transactionId);
-    settlements(tenant).replace({ ...record, held: 0 });
     return refunded;
   });
 }
@@ -247,8 +250,7 @@ export function cancelPayment(tenant: TenantContext, transactionId: string): Out
     throw conflict(`Transaction ${transactionId} is ${transaction.status}; only a payout still PROCESSING can be cancelled`, 'TRANSACTION_NOT_CANCELLABLE');
   }
   // No failure reason names a recall; QUOTE_EXECUTION_FAILED covers the whole path to settlement (SPEC §2.9).
-  moveTransaction(tenant, transactionId, 'FAILED', { failureReason: 'QUOTE_EXECUTION_FAILED' });
-  refundHeld(tenant, transactionId, { refundReason: 'USER_CANCELLATION' });
+  failPayment(tenant, transactionId, 'QUOTE_EXECUTION_FAILED', { refundReason: 'USER_CANCELLATION' });
   return findTransaction(tenant, transactionId) as OutgoingTransaction;
 }
 
