@@ -13,10 +13,8 @@ interface Cursor {
 
 export class SeqList {
   private chunks: number[][] = [];
-  /** The largest value of each chunk, for the binary search of a value's chunk. */
-  private maxes: number[] = [];
   /** How many values the chunks before each chunk hold; rebuilt on the first count after a change. */
-  private before: number[] | undefined = [];
+  private before: number[] | undefined;
   private count = 0;
 
   get size(): number {
@@ -28,31 +26,23 @@ export class SeqList {
   }
 
   get last(): number | undefined {
-    return this.maxes[this.maxes.length - 1];
+    const chunk = this.chunks[this.chunks.length - 1];
+    return chunk?.[chunk.length - 1];
   }
 
   add(value: number): void {
     const last = this.chunks.length - 1;
-    if (last < 0 || value > this.maxes[last]!) {
+    if (last < 0 || value > this.last!) {
       // Appending, the common case: sequence numbers only grow.
-      if (last < 0 || this.chunks[last]!.length >= CHUNK) {
-        this.chunks.push([value]);
-        this.maxes.push(value);
-      } else {
-        this.chunks[last]!.push(value);
-        this.maxes[last] = value;
-      }
+      if (last < 0 || this.chunks[last]!.length >= CHUNK) this.chunks.push([value]);
+      else this.chunks[last]!.push(value);
     } else {
       const chunkIndex = this.chunkOf(value);
       const chunk = this.chunks[chunkIndex]!;
       const offset = lowerBound(chunk, value);
       if (chunk[offset] === value) return;
       chunk.splice(offset, 0, value);
-      if (chunk.length > 2 * CHUNK) {
-        const tail = chunk.splice(CHUNK);
-        this.chunks.splice(chunkIndex + 1, 0, tail);
-        this.maxes.splice(chunkIndex, 1, chunk[chunk.length - 1]!, tail[tail.length - 1]!);
-      }
+      if (chunk.length > 2 * CHUNK) this.chunks.splice(chunkIndex + 1, 0, chunk.splice(CHUNK));
     }
     this.count++;
     this.before = undefined;
@@ -65,12 +55,7 @@ export class SeqList {
     const offset = lowerBound(chunk, value);
     if (chunk[offset] !== value) return false;
     chunk.splice(offset, 1);
-    if (chunk.length === 0) {
-      this.chunks.splice(chunkIndex, 1);
-      this.maxes.splice(chunkIndex, 1);
-    } else {
-      this.maxes[chunkIndex] = chunk[chunk.length - 1]!;
-    }
+    if (chunk.length === 0) this.chunks.splice(chunkIndex, 1);
     this.count--;
     this.before = undefined;
     return true;
@@ -157,7 +142,16 @@ export class SeqList {
 
   /** The first chunk whose largest value is ≥ `value` (the chunk count when there is none). */
   private chunkOf(value: number): number {
-    return lowerBound(this.maxes, value);
+    const chunks = this.chunks;
+    let low = 0;
+    let high = chunks.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      const chunk = chunks[mid]!;
+      if (chunk[chunk.length - 1]! < value) low = mid + 1;
+      else high = mid;
+    }
+    return low;
   }
 
   private prefix(): number[] {

@@ -31,10 +31,18 @@ import { OWNERSHIP_VERIFICATION_THRESHOLD_USD_CENTS, PURPOSE_REQUIRED_CURRENCIES
 
 type CreateInput = z.output<typeof QuoteRequest>;
 
-/** A stored quote (snapshot-safe): the resource without its status (read from the transaction), and how it settles. */
+/**
+ * A stored quote (snapshot-safe): what the quote has beyond its transaction, and how it settles. Its amounts, currencies,
+ * fees, rate, description and payment instructions are those of its transaction (priced once, never changed), so they
+ * are read from there rather than kept twice; its status is the transaction's.
+ */
 export const QuoteRecord = z.object({
   id: z.string(),
-  quote: QuoteSchema.omit({ status: true }),
+  transactionId: z.string(),
+  createdAt: z.string(),
+  expiresAt: z.string(),
+  source: QuoteSchema.shape.source,
+  destination: QuoteSchema.shape.destination,
   /** The paying customer; absent when the platform pays. */
   customerId: z.string().optional(),
   /** Ledger account the money comes from at execution; absent for real-time funding and for a pull that fails at the source. */
@@ -69,11 +77,16 @@ export const SCA_RESEND_INTERVAL_MS = 30_000;
  * funding quote shows no `paymentInstructions` until authorized (REFERENCE §4.1).
  */
 function quoteView(tenant: TenantContext, record: QuoteRecord): Quote {
-  const transaction = findTransaction(tenant, record.quote.transactionId) as OutgoingTransaction;
+  const transaction = findTransaction(tenant, record.transactionId) as OutgoingTransaction;
   const waiting = transaction.status === 'PENDING_AUTHORIZATION';
-  const { paymentInstructions, ...quote } = record.quote;
+  const { paymentInstructions, description } = transaction;
   return {
-    ...quote,
+    id: record.id, createdAt: record.createdAt, expiresAt: record.expiresAt, source: record.source, destination: record.destination,
+    sendingCurrency: transaction.sentAmount.currency, receivingCurrency: transaction.receivedAmount!.currency,
+    totalSendingAmount: transaction.sentAmount.amount, totalReceivingAmount: transaction.receivedAmount!.amount,
+    exchangeRate: transaction.exchangeRate, feesIncluded: transaction.fees ?? 0, platformFeesIncluded: transaction.platformFees ?? 0,
+    transactionId: record.transactionId, rateDetails: transaction.rateDetails,
+    ...(description === undefined ? {} : { description }),
     ...(paymentInstructions && !waiting ? { paymentInstructions } : {}),
     ...(waiting && record.scaChallenge ? { scaChallenge: record.scaChallenge } : {}),
     status: transaction.status,
@@ -227,17 +240,7 @@ export function createQuote(tenant: TenantContext, request: CreateInput): Quote 
 
   const { outcome, failsAtSource } = outcomeFor(source, destination);
   const record: QuoteRecord = {
-    id: quoteId,
-    quote: {
-      id: quoteId, createdAt, expiresAt,
-      source: request.source, destination: request.destination,
-      sendingCurrency: source.currency, receivingCurrency: destination.currency,
-      totalSendingAmount: priced.totalSendingAmount, totalReceivingAmount: priced.totalReceivingAmount,
-      exchangeRate: priced.exchangeRate, feesIncluded: priced.feesIncluded, platformFeesIncluded: priced.platformFeesIncluded,
-      transactionId, rateDetails: priced.rateDetails,
-      ...(request.description === undefined ? {} : { description: request.description }),
-      ...(paymentInstructions ? { paymentInstructions } : {}),
-    } as Omit<Quote, 'status'>,
+    id: quoteId, transactionId, createdAt, expiresAt, source: request.source, destination: request.destination,
     ...(source.customerId === undefined ? {} : { customerId: source.customerId }),
     ...(failsAtSource || source.kind === 'REALTIME' ? {} : { fundFrom: sourceLedgerAccount(accountIdOf(source), source.currency.code) }),
     delivery: deliveryFor(tenant, destination, source),
@@ -287,12 +290,12 @@ function walletSigningInstructions(
  */
 export async function executeQuoteFromApi(tenant: TenantContext, quoteId: string, stamp: string | null): Promise<Quote> {
   const record = findRecord(tenant, quoteId);
-  const signing = record.quote.paymentInstructions?.find((i) => i.accountOrWalletInfo.accountType === 'EMBEDDED_WALLET')?.accountOrWalletInfo;
+  const signing = (findTransaction(tenant, record.transactionId) as OutgoingTransaction).paymentInstructions?.find((i) => i.accountOrWalletInfo.accountType === 'EMBEDDED_WALLET')?.accountOrWalletInfo;
   if (signing && 'payloadToSign' in signing) {
     if (stamp === null) {
       throw new ApiError(401, 'WALLET_SIGNATURE_MISSING', `Quote ${quoteId} is paid from an embedded wallet: send ${WALLET_SIGNATURE_HEADER}, the stamp of its payloadToSign`);
     }
-    const accountId = (record.quote.source as { accountId: string }).accountId;
+    const accountId = (record.source as { accountId: string }).accountId;
     await checkStamp(stamp, signing.payloadToSign, sessionsOf(tenant, accountId));
   }
   return executeQuote(tenant, quoteId);
@@ -300,8 +303,8 @@ export async function executeQuoteFromApi(tenant: TenantContext, quoteId: string
 
 /** PENDING → EXPIRED once `expiresAt` has passed (the clock job, and any read or move that finds it overdue). */
 function expireIfDue(tenant: TenantContext, record: QuoteRecord): void {
-  if (Date.parse(record.quote.expiresAt) > tenant.clock.now()) return;
-  const transaction = findTransaction(tenant, record.quote.transactionId);
+  if (Date.parse(record.expiresAt) > tenant.clock.now()) return;
+  const transaction = findTransaction(tenant, record.transactionId);
   if (transaction.status === 'PENDING') moveTransaction(tenant, transaction.id, 'EXPIRED');
 }
 
@@ -317,8 +320,8 @@ export function expireJob(tenant: TenantContext, payload: unknown): void {
 /** 409 unless the quote can still be paid: PENDING and not past `expiresAt`. */
 function assertPayable(tenant: TenantContext, record: QuoteRecord): OutgoingTransaction {
   expireIfDue(tenant, record);
-  const transaction = findTransaction(tenant, record.quote.transactionId) as OutgoingTransaction;
-  if (transaction.status === 'EXPIRED') throw conflict(`Quote ${record.id} expired at ${record.quote.expiresAt}: create a new quote`);
+  const transaction = findTransaction(tenant, record.transactionId) as OutgoingTransaction;
+  if (transaction.status === 'EXPIRED') throw conflict(`Quote ${record.id} expired at ${record.expiresAt}: create a new quote`);
   if (transaction.status !== 'PENDING') throw conflict(`Quote ${record.id} was already executed (its payment is ${transaction.status})`);
   return transaction;
 }
@@ -356,7 +359,7 @@ function pay(
  */
 export function executeQuote(tenant: TenantContext, quoteId: string): Quote {
   const record = findRecord(tenant, quoteId);
-  if (record.quote.source.sourceType === 'REALTIME_FUNDING') {
+  if (record.source.sourceType === 'REALTIME_FUNDING') {
     throw conflict(`Quote ${quoteId} is funded in real time: it executes when the money arrives at its paymentInstructions (POST /sandbox/send in the sandbox)`);
   }
   const transaction = assertPayable(tenant, record);
@@ -372,19 +375,20 @@ const needsAuthorization = (tenant: TenantContext, record: QuoteRecord): boolean
   record.customerId !== undefined && isScaCustomer(findCustomer(tenant, record.customerId));
 
 /** What the challenge authorizes, for the customer's SMS and the challenge's `purpose`. */
-function purposeOf(record: QuoteRecord): string {
-  if (record.quote.sendingCurrency.code !== record.quote.receivingCurrency.code) return 'CURRENCY_CONVERSION';
+function purposeOf(tenant: TenantContext, record: QuoteRecord): string {
+  const transaction = findTransaction(tenant, record.transactionId) as OutgoingTransaction;
+  if (transaction.sentAmount.currency.code !== transaction.receivedAmount!.currency.code) return 'CURRENCY_CONVERSION';
   return record.delivery.kind === 'OUTSIDE' ? 'PAYOUT' : 'TRANSFER';
 }
 const scaSubject = (quoteId: string) => `quote:${quoteId}`;
 
 /** PENDING → PENDING_AUTHORIZATION with an SCA challenge; unanswered by its expiry, the payment fails SCA_NOT_COMPLETED. */
 function awaitAuthorization(tenant: TenantContext, record: QuoteRecord): Quote {
-  const challenge = issueScaChallenge(tenant, record.customerId!, scaSubject(record.id), purposeOf(record));
+  const challenge = issueScaChallenge(tenant, record.customerId!, scaSubject(record.id), purposeOf(tenant, record));
   tenant.cancelJob(expiryJobOf(record.id)); // from here the SCA timeout ends an unanswered payment
   const updated: QuoteRecord = { ...record, scaChallenge: challenge, scaCodeSentAt: tenant.nowIso() };
   quotes(tenant).replace(updated);
-  moveTransaction(tenant, record.quote.transactionId, 'PENDING_AUTHORIZATION');
+  moveTransaction(tenant, record.transactionId, 'PENDING_AUTHORIZATION');
   tenant.schedule(Date.parse(challenge.expiresAt) - tenant.clock.now(), SCA_TIMEOUT_JOB, { quoteId: record.id });
   return quoteView(tenant, updated);
 }
@@ -393,14 +397,14 @@ function awaitAuthorization(tenant: TenantContext, record: QuoteRecord): Quote {
 export function scaTimeoutJob(tenant: TenantContext, payload: unknown): void {
   const record = quotes(tenant).get((payload as { quoteId: string }).quoteId);
   if (!record) return;
-  const transaction = findTransaction(tenant, record.quote.transactionId);
+  const transaction = findTransaction(tenant, record.transactionId);
   if (transaction.status === 'PENDING_AUTHORIZATION') moveTransaction(tenant, transaction.id, 'FAILED', { failureReason: 'SCA_NOT_COMPLETED' });
 }
 
 /** A quote waiting for authorization, or 409 (not an SCA payment, or nothing pending). */
 function awaitingAuthorization(tenant: TenantContext, quoteId: string): { record: QuoteRecord; transaction: OutgoingTransaction } {
   const record = findRecord(tenant, quoteId);
-  const transaction = findTransaction(tenant, record.quote.transactionId) as OutgoingTransaction;
+  const transaction = findTransaction(tenant, record.transactionId) as OutgoingTransaction;
   if (transaction.status !== 'PENDING_AUTHORIZATION' || !record.scaChallenge) {
     throw conflict(`Quote ${quoteId} is ${transaction.status}: nothing waits for strong customer authorization`);
   }
@@ -417,7 +421,7 @@ export function authorizeQuote(tenant: TenantContext, quoteId: string, answer: z
   const { record, transaction } = awaitingAuthorization(tenant, quoteId);
   const customerId = record.customerId!;
   assertScaSession(tenant, customerId);
-  const realtime = record.quote.source.sourceType === 'REALTIME_FUNDING';
+  const realtime = record.source.sourceType === 'REALTIME_FUNDING';
   if (!realtime) {
     assertCustomerMayPay(tenant, customerId);
     checkLimits(tenant, customerId, transaction.sentAmount.currency, transaction.sentAmount.amount, { daily: true });
@@ -446,17 +450,18 @@ export function resendQuoteAuthorization(tenant: TenantContext, quoteId: string)
  */
 export function sandboxSend(tenant: TenantContext, request: z.output<typeof SandboxSendRequest>): Transaction {
   const record = findRecord(tenant, request.quoteId);
-  if (record.quote.source.sourceType !== 'REALTIME_FUNDING') {
+  if (record.source.sourceType !== 'REALTIME_FUNDING') {
     throw conflict(`Quote ${record.id} is paid from an account: execute it with POST /quotes/{id}/execute`);
   }
-  const sending = record.quote.sendingCurrency.code;
+  const priced = findTransaction(tenant, record.transactionId) as OutgoingTransaction;
+  const sending = priced.sentAmount.currency.code;
   if (request.currencyCode !== sending) {
     throw new ApiError(400, 'INVALID_CURRENCY', `Quote ${record.id} is funded in ${sending}, not ${request.currencyCode}`, {
       errors: [{ field: 'currencyCode', message: `must be ${sending}`, constraint: { enum: [sending] } }],
     });
   }
   const transaction = assertPayable(tenant, record);
-  const amount = request.currencyAmount ?? record.quote.totalSendingAmount;
+  const amount = request.currencyAmount ?? priced.sentAmount.amount;
   const from = sourceLedgerAccount(undefined, sending);
   if (record.fundingChain !== undefined) {
     // The payer's transfer is on-chain: its hash is the source's onChainTransaction.
@@ -464,7 +469,7 @@ export function sandboxSend(tenant: TenantContext, request: z.output<typeof Sand
     patchTransaction(tenant, transaction.id, { source: { ...transaction.source, onChainTransaction } as OutgoingTransaction['source'] });
   }
   // The money arrived: a payment that no longer fits today's volume is sent back (LIMIT_EXCEEDED), as are wrong amounts.
-  const refusal = amount !== record.quote.totalSendingAmount ? 'FUNDING_AMOUNT_MISMATCH'
+  const refusal = amount !== priced.sentAmount.amount ? 'FUNDING_AMOUNT_MISMATCH'
     : exceedsDailyVolume(tenant, record.customerId, sending, amount) ? 'LIMIT_EXCEEDED' : undefined;
   pay(tenant, record, findTransaction(tenant, transaction.id) as OutgoingTransaction, from, amount, refusal === undefined ? record.outcome : { settle: 'FAIL', afterMs: 0, failureReason: refusal });
   return findTransaction(tenant, transaction.id);
