@@ -84,12 +84,12 @@ export function insertTransaction<T extends OutgoingTransaction | IncomingTransa
 }
 
 /**
- * Fields a transaction gains as it moves (a payment's `settledAt`, `failureReason`, `refund`), present from the start
+ * Fields a transaction commonly gains as it moves (`settledAt`, `failureReason`, `refund`, `pendingReason`), present from the start
  * as undefined (which JSON leaves out), so that every version of every transaction has one shape. V8 gives an object
  * copied by a spread that then gains a field with a value of its own a hidden class of its own: some 600 bytes per
  * transaction, at a million transactions most of the memory.
  */
-const LATER_FIELDS = ['pendingReason', 'failureReason', 'refund', 'settledAt', 'receiptDeliveryConfirmedAt', 'counterpartyInformation'] as const;
+const LATER_FIELDS = ['pendingReason', 'failureReason', 'refund', 'settledAt'] as const;
 
 function withLaterFields<T extends object>(transaction: T): T {
   // Added to the new record itself (not stored yet): a copy would get a hidden class of its own again.
