@@ -8,7 +8,13 @@ import {
   AuthCredentialChallengeRequest, AuthCredentialCreateRequest, AuthCredentialVerifyRequest, base64UrlDecode, base64UrlEncode, createOtpTargetBundle, EMBEDDED_WALLET_CONFIG_DEFAULTS,
   generateP256KeyPairHex, oauthNonceMatches, openEncryptedOtpBundle, REQUEST_ID_HEADER, sha256Hex, SIGNED_RETRY_TTL_MS, utf8Encode,
 } from '@railyard/contract';
-import { verifyAuthenticationResponse, verifyRegistrationResponse } from '@simplewebauthn/server';
+import type { verifyAuthenticationResponse, verifyRegistrationResponse } from '@simplewebauthn/server';
+
+/**
+ * The WebAuthn verifier, loaded on the first passkey operation: it brings a large dependency tree (ASN.1, X.509)
+ * whose loading would otherwise be most of the sandbox's start-up time.
+ */
+const webauthn = () => import('@simplewebauthn/server');
 import type { z } from 'zod';
 import { findInternalAccount } from '../accounts/internal-accounts.js';
 import type { TenantContext } from '../core/context.js';
@@ -171,7 +177,7 @@ async function verifyPasskey(
     }
     let verification: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
     try {
-      verification = await verifyAuthenticationResponse({
+      verification = await (await webauthn()).verifyAuthenticationResponse({
         response: {
           id: assertion.credentialId, rawId: assertion.credentialId, type: 'public-key', clientExtensionResults: {},
           response: {
@@ -315,7 +321,7 @@ async function prepareCredential(tenant: TenantContext, body: z.output<typeof Au
   if (rpIds.length === 0) throw invalidField('attestation.clientDataJson', `names ${origin.origin}, whose host cannot be an RP ID (use a domain name)`);
   let verification: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
   try {
-    verification = await verifyRegistrationResponse({
+    verification = await (await webauthn()).verifyRegistrationResponse({
       response: {
         id: body.attestation.credentialId, rawId: body.attestation.credentialId, type: 'public-key', clientExtensionResults: {},
         response: { clientDataJSON: body.attestation.clientDataJson, attestationObject: body.attestation.attestationObject, ...(body.attestation.transports ? { transports: body.attestation.transports } : {}) },

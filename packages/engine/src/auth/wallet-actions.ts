@@ -4,8 +4,6 @@
  */
 import type { AuthSession, InternalAccount, WalletExport } from '@railyard/contract';
 import { AuthSessionRefreshRequest, sealExportBundle, sha256, WalletExportRequest } from '@railyard/contract';
-import { entropyToMnemonic } from '@scure/bip39';
-import { wordlist } from '@scure/bip39/wordlists/english';
 import type { z } from 'zod';
 import { setPrivacy } from '../accounts/internal-accounts.js';
 import type { TenantContext } from '../core/context.js';
@@ -55,6 +53,8 @@ export async function refreshSession(
  * it is never stored, and only ever leaves sealed to a client key.
  */
 async function mnemonicOf(accountId: string): Promise<string> {
+  // The BIP-39 word list is loaded on the first export only.
+  const [{ entropyToMnemonic }, { wordlist }] = await Promise.all([import('@scure/bip39'), import('@scure/bip39/wordlists/english')]);
   return entropyToMnemonic((await sha256(`railyard sandbox wallet ${accountId}`)).slice(0, 16), wordlist);
 }
 

@@ -12,6 +12,7 @@ import {
   startChallenge,
   type OwnedAccount,
 } from './challenges.js';
+import { verifyWalletSignature } from './signatures.js';
 
 // The §3.1 rules of ownership challenges, with real signatures from viem (EIP-191) and node:crypto (Ed25519).
 
@@ -71,29 +72,29 @@ describe('verify (SPEC §3.1 rows)', () => {
     const account = evm();
     const challenge = start(account);
     const signature = await signer.signMessage({ message: challenge.messageToSign! });
-    expect(evaluateVerify({ account, challenge, signature, now: new Date(NOW.getTime() + CHALLENGE_TTL_MS - 1) })).toBe('ACTIVE');
+    expect(evaluateVerify({ account, challenge, signature, now: new Date(NOW.getTime() + CHALLENGE_TTL_MS - 1), verify: verifyWalletSignature })).toBe('ACTIVE');
   });
 
   it('invalid signature → INVALID (400, UNVERIFIED); another signer or another message is invalid', async () => {
     const account = evm();
     const challenge = start(account);
-    expect(evaluateVerify({ account, challenge, signature: await stranger.signMessage({ message: challenge.messageToSign! }), now: NOW })).toBe('INVALID');
-    expect(evaluateVerify({ account, challenge, signature: await signer.signMessage({ message: challenge.messageToSign! + ' ' }), now: NOW })).toBe('INVALID');
-    expect(evaluateVerify({ account, challenge, signature: 'garbage', now: NOW })).toBe('INVALID');
+    expect(evaluateVerify({ account, challenge, signature: await stranger.signMessage({ message: challenge.messageToSign! }), now: NOW, verify: verifyWalletSignature })).toBe('INVALID');
+    expect(evaluateVerify({ account, challenge, signature: await signer.signMessage({ message: challenge.messageToSign! + ' ' }), now: NOW, verify: verifyWalletSignature })).toBe('INVALID');
+    expect(evaluateVerify({ account, challenge, signature: 'garbage', now: NOW, verify: verifyWalletSignature })).toBe('INVALID');
   });
 
   it('expired challenge → EXPIRED even with a valid signature', async () => {
     const account = evm();
     const challenge = start(account);
     const signature = await signer.signMessage({ message: challenge.messageToSign! });
-    expect(evaluateVerify({ account, challenge, signature, now: new Date(NOW.getTime() + CHALLENGE_TTL_MS) })).toBe('EXPIRED');
+    expect(evaluateVerify({ account, challenge, signature, now: new Date(NOW.getTime() + CHALLENGE_TTL_MS), verify: verifyWalletSignature })).toBe('EXPIRED');
   });
 
   it('UNVERIFIED + new challenge + valid signature → ACTIVE', async () => {
     const account = evm('UNVERIFIED');
     const challenge = start(account);
     const signature = await signer.signMessage({ message: challenge.messageToSign! });
-    expect(evaluateVerify({ account, challenge, signature, now: NOW })).toBe('ACTIVE');
+    expect(evaluateVerify({ account, challenge, signature, now: NOW, verify: verifyWalletSignature })).toBe('ACTIVE');
   });
 
   it('no outstanding WALLET_SIGNATURE challenge → NO_CHALLENGE (409)', async () => {
@@ -101,9 +102,9 @@ describe('verify (SPEC §3.1 rows)', () => {
     const consumed = { ...start(account), state: 'CONSUMED' as const };
     const liveness = start(account, 'LIVENESS');
     const signature = await signer.signMessage({ message: consumed.messageToSign! });
-    expect(evaluateVerify({ account, challenge: undefined, signature, now: NOW })).toBe('NO_CHALLENGE');
-    expect(evaluateVerify({ account, challenge: consumed, signature, now: NOW })).toBe('NO_CHALLENGE');
-    expect(evaluateVerify({ account, challenge: liveness, signature, now: NOW })).toBe('NO_CHALLENGE');
+    expect(evaluateVerify({ account, challenge: undefined, signature, now: NOW, verify: verifyWalletSignature })).toBe('NO_CHALLENGE');
+    expect(evaluateVerify({ account, challenge: consumed, signature, now: NOW, verify: verifyWalletSignature })).toBe('NO_CHALLENGE');
+    expect(evaluateVerify({ account, challenge: liveness, signature, now: NOW, verify: verifyWalletSignature })).toBe('NO_CHALLENGE');
     expect(outstandingWalletChallenge([consumed, liveness], account.id)).toBeUndefined();
   });
 
@@ -121,7 +122,7 @@ describe('verify (SPEC §3.1 rows)', () => {
     const account = evm(undefined, { accountInfo: { accountType: 'SOLANA_WALLET', address } });
     const challenge = start(account);
     const signature = base58.encode(nodeSign(null, Buffer.from(challenge.messageToSign!, 'utf8'), privateKey));
-    expect(evaluateVerify({ account, challenge, signature, now: NOW })).toBe('ACTIVE');
-    expect(evaluateVerify({ account, challenge, signature: base58.encode(new Uint8Array(64)), now: NOW })).toBe('INVALID');
+    expect(evaluateVerify({ account, challenge, signature, now: NOW, verify: verifyWalletSignature })).toBe('ACTIVE');
+    expect(evaluateVerify({ account, challenge, signature: base58.encode(new Uint8Array(64)), now: NOW, verify: verifyWalletSignature })).toBe('INVALID');
   });
 });

@@ -7,7 +7,8 @@
  * ({@link LIVENESS_JOB}, {@link LIVENESS_DELAY_MS} later) that sets the account ACTIVE.
  */
 import { z } from 'zod';
-import { signatureFamily, verifyWalletSignature, type SignatureFamily } from './signatures.js';
+import { signatureFamily, type SignatureFamily } from './families.js';
+import type { verifyWalletSignature } from './signatures.js';
 
 /** A WALLET_SIGNATURE or LIVENESS challenge expires 10 minutes after it starts (engine clock). */
 export const CHALLENGE_TTL_MS = 10 * 60 * 1000;
@@ -138,6 +139,8 @@ export const evaluateVerify = (input: {
   signature: string;
   signatureScheme?: string | undefined;
   now: Date;
+  /** The signature check (signatures.ts, loaded on first use). */
+  verify: typeof verifyWalletSignature;
 }): VerifyOutcome => {
   const { challenge, account } = input;
   if (!challenge || challenge.state !== 'OUTSTANDING' || challenge.method !== 'WALLET_SIGNATURE' || challenge.externalAccountId !== account.id) {
@@ -147,6 +150,6 @@ export const evaluateVerify = (input: {
   const family = walletSignatureFamily(account);
   const address = account.accountInfo.address;
   if (!family || !address || !challenge.messageToSign) return 'INVALID';
-  const ok = verifyWalletSignature({ family, address, message: challenge.messageToSign, signature: input.signature, signatureScheme: input.signatureScheme });
+  const ok = input.verify({ family, address, message: challenge.messageToSign, signature: input.signature, signatureScheme: input.signatureScheme });
   return ok ? 'ACTIVE' : 'INVALID';
 };

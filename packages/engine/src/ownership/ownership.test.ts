@@ -48,9 +48,9 @@ beforeEach(() => {
   statusEvents = [];
 });
 
-const statusOf = (fn: () => unknown): number => {
+const statusOf = async (fn: () => unknown): Promise<number> => {
   try {
-    fn();
+    await fn();
   } catch (error) {
     if (error instanceof ApiError) return error.status;
     throw error;
@@ -63,22 +63,22 @@ describe('ownership service', () => {
     const challenge = createOwnershipChallenge(tenant, port, 'ExternalAccount:a', 'WALLET_SIGNATURE');
     if (challenge.method !== 'WALLET_SIGNATURE') throw new Error('expected a wallet challenge');
     const signature = await signer.signMessage({ message: challenge.messageToSign });
-    expect(verifyOwnership(tenant, port, 'ExternalAccount:a', { signature }).status).toBe('ACTIVE');
+    expect((await verifyOwnership(tenant, port, 'ExternalAccount:a', { signature })).status).toBe('ACTIVE');
     expect(statusEvents).toEqual([{ id: 'ExternalAccount:a', status: 'ACTIVE' }]);
-    expect(statusOf(() => verifyOwnership(tenant, port, 'ExternalAccount:a', { signature }))).toBe(409);
+    expect(await statusOf(() => verifyOwnership(tenant, port, 'ExternalAccount:a', { signature }))).toBe(409);
   });
 
   it('invalid → 400 and UNVERIFIED; then a new challenge and a valid signature → ACTIVE', async () => {
     const first = createOwnershipChallenge(tenant, port, 'ExternalAccount:a', 'WALLET_SIGNATURE');
     if (first.method !== 'WALLET_SIGNATURE') throw new Error('expected a wallet challenge');
     const bad = await stranger.signMessage({ message: first.messageToSign });
-    expect(statusOf(() => verifyOwnership(tenant, port, 'ExternalAccount:a', { signature: bad }))).toBe(400);
+    expect(await statusOf(() => verifyOwnership(tenant, port, 'ExternalAccount:a', { signature: bad }))).toBe(400);
     expect(accounts.get('ExternalAccount:a')!.status).toBe('UNVERIFIED');
-    expect(statusOf(() => verifyOwnership(tenant, port, 'ExternalAccount:a', { signature: bad }))).toBe(409);
+    expect(await statusOf(() => verifyOwnership(tenant, port, 'ExternalAccount:a', { signature: bad }))).toBe(409);
     const second = createOwnershipChallenge(tenant, port, 'ExternalAccount:a', 'WALLET_SIGNATURE');
     if (second.method !== 'WALLET_SIGNATURE') throw new Error('expected a wallet challenge');
     const good = await signer.signMessage({ message: second.messageToSign });
-    expect(verifyOwnership(tenant, port, 'ExternalAccount:a', { signature: good }).status).toBe('ACTIVE');
+    expect((await verifyOwnership(tenant, port, 'ExternalAccount:a', { signature: good })).status).toBe('ACTIVE');
     expect(statusEvents.map((e) => e.status)).toEqual(['UNVERIFIED', 'ACTIVE']);
   });
 
@@ -87,7 +87,7 @@ describe('ownership service', () => {
     if (challenge.method !== 'WALLET_SIGNATURE') throw new Error('expected a wallet challenge');
     const signature = await signer.signMessage({ message: challenge.messageToSign });
     scheduler.advance(CHALLENGE_TTL_MS);
-    expect(statusOf(() => verifyOwnership(tenant, port, 'ExternalAccount:a', { signature }))).toBe(400);
+    expect(await statusOf(() => verifyOwnership(tenant, port, 'ExternalAccount:a', { signature }))).toBe(400);
     expect(accounts.get('ExternalAccount:a')!.status).toBe('UNVERIFIED');
   });
 
@@ -96,20 +96,20 @@ describe('ownership service', () => {
     createOwnershipChallenge(tenant, port, 'ExternalAccount:a', 'WALLET_SIGNATURE');
     if (older.method !== 'WALLET_SIGNATURE') throw new Error('expected a wallet challenge');
     const signature = await signer.signMessage({ message: older.messageToSign });
-    expect(statusOf(() => verifyOwnership(tenant, port, 'ExternalAccount:a', { signature }))).toBe(400);
+    expect(await statusOf(() => verifyOwnership(tenant, port, 'ExternalAccount:a', { signature }))).toBe(400);
   });
 
-  it('409 for accounts that cannot be challenged, 404 for unknown accounts, 409 without a challenge', () => {
-    expect(statusOf(() => createOwnershipChallenge(tenant, port, 'ExternalAccount:active', 'WALLET_SIGNATURE'))).toBe(409);
-    expect(statusOf(() => createOwnershipChallenge(tenant, port, 'ExternalAccount:nope', 'LIVENESS'))).toBe(404);
-    expect(statusOf(() => verifyOwnership(tenant, port, 'ExternalAccount:nope', { signature: '0x00' }))).toBe(404);
-    expect(statusOf(() => verifyOwnership(tenant, port, 'ExternalAccount:a', { signature: '0x00' }))).toBe(409);
+  it('409 for accounts that cannot be challenged, 404 for unknown accounts, 409 without a challenge', async () => {
+    expect(await statusOf(() => createOwnershipChallenge(tenant, port, 'ExternalAccount:active', 'WALLET_SIGNATURE'))).toBe(409);
+    expect(await statusOf(() => createOwnershipChallenge(tenant, port, 'ExternalAccount:nope', 'LIVENESS'))).toBe(404);
+    expect(await statusOf(() => verifyOwnership(tenant, port, 'ExternalAccount:nope', { signature: '0x00' }))).toBe(404);
+    expect(await statusOf(() => verifyOwnership(tenant, port, 'ExternalAccount:a', { signature: '0x00' }))).toBe(409);
   });
 
-  it('LIVENESS completes through the clock and moves the account to ACTIVE; verify never uses it', () => {
+  it('LIVENESS completes through the clock and moves the account to ACTIVE; verify never uses it', async () => {
     const challenge = createOwnershipChallenge(tenant, port, 'ExternalAccount:a', 'LIVENESS');
     expect(challenge.method).toBe('LIVENESS');
-    expect(statusOf(() => verifyOwnership(tenant, port, 'ExternalAccount:a', { signature: '0x00' }))).toBe(409);
+    expect(await statusOf(() => verifyOwnership(tenant, port, 'ExternalAccount:a', { signature: '0x00' }))).toBe(409);
     scheduler.advance(LIVENESS_DELAY_MS - 1);
     expect(accounts.get('ExternalAccount:a')!.status).toBe('PENDING_OWNERSHIP_VERIFICATION');
     scheduler.advance(1);

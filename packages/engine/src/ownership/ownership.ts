@@ -60,15 +60,18 @@ export function createOwnershipChallenge(
 }
 
 /** `POST .../{id}/verify`: the ACTIVE account; 400 (account UNVERIFIED) when invalid or expired; 409 without a challenge. */
-export function verifyOwnership<A extends OwnedAccount>(
+export async function verifyOwnership<A extends OwnedAccount>(
   tenant: TenantContext,
   port: AccountPort<A>,
   accountId: string,
   body: { signature: string; signatureScheme?: string | undefined },
-): A {
+): Promise<A> {
+  // The verifiers load the elliptic-curve libraries: on first use, before anything is read, so the check and the
+  // change of state below run without yielding.
+  const { verifyWalletSignature } = await import('./signatures.js');
   const account = port.find(tenant, accountId);
   const challenge = outstandingWalletChallenge(challenges(tenant).findBy('externalAccountId', accountId), accountId);
-  const outcome = evaluateVerify({ account, challenge, signature: body.signature, signatureScheme: body.signatureScheme, now: new Date(tenant.clock.now()) });
+  const outcome = evaluateVerify({ account, challenge, signature: body.signature, signatureScheme: body.signatureScheme, now: new Date(tenant.clock.now()), verify: verifyWalletSignature });
   if (outcome === 'NO_CHALLENGE') {
     throw conflict(`external account ${accountId} has no outstanding WALLET_SIGNATURE challenge; start one first`, 'CONFLICT');
   }

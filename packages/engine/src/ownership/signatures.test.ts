@@ -3,9 +3,9 @@ import { base58, base58check, bech32 } from '@scure/base';
 import * as bitcoinMessage from 'bitcoinjs-message';
 import { privateKeyToAccount, sign as viemSign } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
+import { signatureFamily } from './families.js';
 import {
   bitcoinMessageDigest,
-  signatureFamily,
   verifyBitcoinMessage,
   verifyEip191,
   verifySolana,

@@ -10,6 +10,7 @@ import { ripemd160 } from '@noble/hashes/legacy.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { base58, base58check, base64, bech32 } from '@scure/base';
+import type { SignatureFamily } from './families.js';
 
 const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
 
@@ -213,17 +214,6 @@ export const verifyBitcoinMessage = (
 
 // ---------------------------------------------------------------------------------------------------------------------
 // Dispatch by chain
-
-export type SignatureFamily = 'EVM' | 'SOLANA' | 'BITCOIN';
-
-/** Which verifier a wallet account uses, from its accountType/network name (e.g. BASE_WALLET, SOLANA, BITCOIN_WALLET). */
-export const signatureFamily = (chainOrAccountType: string): SignatureFamily | undefined => {
-  const name = chainOrAccountType.toUpperCase();
-  if (/(^|_)(BASE|ETHEREUM|POLYGON|PLASMA|EVM)(_|$)/.test(name)) return 'EVM';
-  if (/(^|_)SOLANA(_|$)/.test(name)) return 'SOLANA';
-  if (/(^|_)(BITCOIN|BTC)(_|$)/.test(name)) return 'BITCOIN';
-  return undefined;
-};
 
 /** Verifies a wallet signature for the given family; `signatureScheme` applies to Bitcoin only and is ignored otherwise. */
 export const verifyWalletSignature = (input: {
