@@ -6,7 +6,7 @@ import { ApiError, invalidInput, payloadTooLarge } from '../core/errors.js';
 import type { TenantContext } from '../core/context.js';
 import type { IdempotencyKeys } from '../core/idempotency.js';
 import type { Platform } from '../platforms/registry.js';
-import { Router } from './router.js';
+import { routerFor } from './router.js';
 import { dedupeFieldErrors, toFieldErrors, UNKNOWN_FIELD_MESSAGE, unknownFieldsOf } from '../core/field-errors.js';
 
 /** Largest JSON body accepted; multipart uploads have their own limit. */
@@ -143,8 +143,7 @@ export interface HttpSurface {
  * for in-process clients, as a dispatch of plain objects (see `IN_MEMORY_DISPATCH` in the contract).
  */
 export function createHttpSurface(bindings: readonly Binding[], host: HttpHost): HttpSurface {
-  const router = new Router<Binding>();
-  for (const binding of bindings) router.add(binding.endpoint, binding);
+  const router = routerFor(bindings.map((binding) => binding.endpoint));
   let requestCounter = 0;
 
   async function handle(incoming: Incoming): Promise<WireReply> {
@@ -181,7 +180,7 @@ export function createHttpSurface(bindings: readonly Binding[], host: HttpHost):
       const allow = match.allowed.join(', ');
       return jsonReply(405, new ApiError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}; use ${allow}`).toBody(), { allow });
     }
-    const { endpoint, handler, check } = match.value;
+    const { endpoint, handler, check } = bindings[match.value]!;
     route.public = endpoint.public === true;
     const platform = endpoint.public ? publicPlatform(host, match.params) : host.authenticate(incoming.header('authorization'));
     const tenant = host.tenant(platform);
