@@ -13,10 +13,16 @@ export const ClockAdvanceRequest = z.object({
   ms: z.number().int().min(0).max(10 * 365 * 24 * 3600 * 1000),
 });
 
-/** A platform's whole state as JSON, as `GET /_sandbox/snapshot` returns it and `POST /_sandbox/restore` takes it. */
+/** Largest snapshot `POST /_sandbox/restore` reads: a platform of some 100,000 customers with their accounts and events. */
+export const SNAPSHOT_MAX_BYTES = 256 * 1024 * 1024;
+
+/**
+ * A platform's whole state as JSON, as `GET /_sandbox/snapshot` returns it and `POST /_sandbox/restore` takes it. The
+ * format names its version (`@2` keeps quotes without the amounts their transaction holds); another version is refused.
+ */
 export const Snapshot = z
   .object({
-    format: z.literal('railyard-snapshot@1'),
+    format: z.literal('railyard-snapshot@2'),
     takenAt: Timestamp,
     collections: z.record(z.string(), z.array(z.unknown())),
   })
@@ -134,7 +140,7 @@ export const controlPlaneEndpoints = {
   }),
   restoreSandbox: defineEndpoint({
     operationId: 'restoreSandbox', method: 'POST', path: '/_sandbox/restore', tag, controlPlane,
-    summary: "Replace the platform's state with a snapshot", body: Snapshot,
+    summary: "Replace the platform's state with a snapshot", body: Snapshot, maxBodyBytes: SNAPSHOT_MAX_BYTES,
     response: { status: 204, description: 'Restored' },
   }),
   listSandboxEvents: defineEndpoint({

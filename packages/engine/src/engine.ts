@@ -67,7 +67,12 @@ export interface SandboxControls {
   /** Advances the virtual clock by `ms`, running due jobs in order. */
   advance(ms: number): ReturnType<typeof control.clockState>;
   reset(): void;
+  /**
+   * The platform's state, sharing the engine's records: deeply frozen (copy it with `structuredClone` to edit it).
+   * Taking one costs no copy, and restoring one of the engine's own snapshots needs no check.
+   */
   snapshot(): ReturnType<typeof control.snapshot>;
+  /** Replaces the platform's state with a snapshot (checked in full unless it is one of this engine's own). */
   restore(snapshot: unknown): void;
   events(query?: { limit?: number; cursor?: string; type?: string }): ReturnType<typeof control.listEvents>;
 }
@@ -175,9 +180,8 @@ export function createEngine(options: EngineOptions = {}): Engine {
         clock: () => control.clockState(t),
         advance: (ms) => control.advanceClock(t, ms),
         reset: () => control.reset(t),
-        // In process the snapshot is a value the caller owns: a copy, never the store's own records.
-        snapshot: () => structuredClone(control.snapshot(t)),
-        restore: (s) => control.restore(t, copyIfCloneable(s)),
+        snapshot: () => control.frozenSnapshot(t),
+        restore: (s) => control.restore(t, s),
         events: (q = {}) => control.listEvents(t, { limit: q.limit ?? 20, cursor: q.cursor, type: q.type }),
       };
     },
@@ -191,11 +195,3 @@ export function createEngine(options: EngineOptions = {}): Engine {
   };
 }
 
-/** A copy of `value` the store may keep; a value that cannot be cloned is passed on for validation to refuse. */
-function copyIfCloneable(value: unknown): unknown {
-  try {
-    return structuredClone(value);
-  } catch {
-    return value;
-  }
-}

@@ -3,7 +3,7 @@ import { ConflictError, SandboxOnlyError, createClient } from '../index.js';
 import { fakeFetch, setup } from '../test-support.js';
 
 const clock = { now: '2025-10-13T00:00:05.000Z', mode: 'virtual' };
-const snapshot = { format: 'railyard-snapshot@1', takenAt: '2025-10-13T00:00:00.000Z', collections: { customers: [] } };
+const snapshot = { format: 'railyard-snapshot@2', takenAt: '2025-10-13T00:00:00.000Z', collections: { customers: [] } };
 
 describe('client.sandbox', () => {
   it('calls the control plane under the base URL', async () => {

@@ -6,14 +6,9 @@
 import type { DecodedWalletStamp } from '@railyard/contract';
 import { hexToBytes, verifyWalletStampSignature } from '@railyard/contract';
 
-type NodeCrypto = typeof import('node:crypto');
-type KeyObject = ReturnType<NodeCrypto['createPublicKey']>;
+import { nodeCrypto, type NodeCrypto } from '../core/native.js';
 
-/** node:crypto when the engine runs on Node (20.16+ has `process.getBuiltinModule`), else undefined. */
-const nodeCrypto: NodeCrypto | undefined = (() => {
-  const process = (globalThis as { process?: { getBuiltinModule?: (name: string) => unknown } }).process;
-  return process?.getBuiltinModule?.('node:crypto') as NodeCrypto | undefined;
-})();
+type KeyObject = ReturnType<NodeCrypto['createPublicKey']>;
 
 /** SPKI header of a compressed P-256 public key (id-ecPublicKey, prime256v1, a 33-byte BIT STRING). */
 const SPKI_COMPRESSED_P256 = hexToBytes('3039301306072a8648ce3d020106082a8648ce3d030107032200');

@@ -28,7 +28,7 @@ describe('reference OTP bundles through the verify endpoint', () => {
     const customer = (await call('POST', '/customers', { customerType: 'INDIVIDUAL', fullName: 'Vera Vector', email: 'vera@example.com', currencies: ['USDB'] })).body;
     const walletId = (await call('GET', `/customers/internal-accounts?customerId=${customer.id}`)).body.data[0].id;
     const credential = (await call('GET', `/auth/credentials?accountId=${walletId}`)).body.data[0];
-    const snapshot = engine.sandbox().snapshot();
+    const snapshot = structuredClone(engine.sandbox().snapshot()); // frozen as taken: a copy to edit
     const record = (snapshot.collections.authCredentials as Json[]).find((c) => c.id === credential.id)!;
     record.otp = { targetPrivateKeyHex, targetPublicKeyHex: targetPublicKeyUncompressedHex, issuedAt: engine.sandbox().clock().now };
     engine.sandbox().restore(snapshot);

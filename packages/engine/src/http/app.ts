@@ -7,6 +7,7 @@ import type { TenantContext } from '../core/context.js';
 import type { IdempotencyKeys } from '../core/idempotency.js';
 import type { Platform } from '../platforms/registry.js';
 import { routerFor } from './router.js';
+import { nodeCrypto } from '../core/native.js';
 import { dedupeFieldErrors, toFieldErrors, UNKNOWN_FIELD_MESSAGE, unknownFieldsOf } from '../core/field-errors.js';
 
 /** Largest JSON body accepted; multipart uploads have their own limit. */
@@ -467,8 +468,12 @@ function mix(a: number, b: number): string {
   return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
 }
 
-/** A 53-bit string hash (cyrb53): enough to tell two request bodies apart without storing them. */
+/**
+ * A hash that tells two requests apart without storing them: SHA-1 in native code for a long body on Node (a snapshot
+ * restore sends megabytes), else a 53-bit string hash (cyrb53).
+ */
 function fingerprintOf(text: string): string {
+  if (nodeCrypto && text.length > 4096) return `${text.length}:${nodeCrypto.createHash('sha1').update(text).digest('base64url')}`;
   let h1 = 0xdeadbeef;
   let h2 = 0x41c6ce57;
   for (let i = 0; i < text.length; i++) {

@@ -27,7 +27,7 @@ describe('control plane over HTTP', () => {
     const before = engine.sandbox().snapshot();
     const good = before.collections.customers![0] as { id: string };
     const response = await engine.fetch(apiRequest('POST', '/_sandbox/restore', {
-      format: 'railyard-snapshot@1',
+      format: 'railyard-snapshot@2',
       takenAt: '2026-01-01T00:00:00Z',
       collections: {
         customers: [good, good],
@@ -48,7 +48,7 @@ describe('control plane over HTTP', () => {
   it('refuses a job of a kind it does not run', async () => {
     const engine = createEngine();
     const response = await engine.fetch(apiRequest('POST', '/_sandbox/restore', {
-      format: 'railyard-snapshot@1', takenAt: '2026-01-01T00:00:00Z',
+      format: 'railyard-snapshot@2', takenAt: '2026-01-01T00:00:00Z',
       collections: { jobs: [{ id: 'job-1', tenantId: 'x', at: 5, kind: 'nothing', payload: null }] },
     }));
     expect(response.status).toBe(400);
@@ -88,5 +88,43 @@ describe('control plane over HTTP', () => {
     const reset = await engine.fetch(apiRequest('POST', '/_sandbox/reset'));
     expect(reset.status).toBe(204);
     expect((await (await engine.fetch(apiRequest('GET', '/customers', undefined, {}, as))).json()).totalCount).toBe(1);
+  });
+});
+
+describe('in-process snapshots', () => {
+  const setUp = async () => {
+    const engine = createEngine();
+    const created = await engine.fetch(apiRequest('POST', '/customers', { customerType: 'INDIVIDUAL', fullName: 'Snap Shot' }));
+    return { engine, customerId: ((await created.json()) as { id: string }).id };
+  };
+  const customerNames = async (engine: ReturnType<typeof createEngine>) =>
+    ((await (await engine.fetch(apiRequest('GET', '/customers'))).json()) as { data: { fullName: string }[] }).data.map((c) => c.fullName);
+
+  it('share the records frozen: neither the caller nor the engine changes the other', async () => {
+    const { engine, customerId } = await setUp();
+    const snapshot = engine.sandbox().snapshot();
+    const [customer] = snapshot.collections.customers as { fullName: string }[];
+    expect(() => {
+      customer!.fullName = 'Changed';
+    }).toThrow(TypeError);
+    expect(Object.isFrozen(snapshot.collections)).toBe(true);
+    await engine.fetch(apiRequest('PATCH', `/customers/${customerId}`, { customerType: 'INDIVIDUAL', fullName: 'Renamed Later' }));
+    expect(customer!.fullName).toBe('Snap Shot');
+    engine.sandbox().restore(snapshot);
+    expect(await customerNames(engine)).toEqual(['Snap Shot']);
+  });
+
+  it('restore into another platform, and an edited copy is checked like any snapshot', async () => {
+    const { engine } = await setUp();
+    const other = engine.createPlatform();
+    engine.sandbox(other.clientId).restore(engine.sandbox().snapshot());
+    expect((engine.sandbox(other.clientId).snapshot().collections.customers as unknown[]).length).toBe(1);
+    const edited = structuredClone(engine.sandbox().snapshot());
+    (edited.collections.customers![0] as { fullName: string }).fullName = 'Edited Copy';
+    engine.sandbox().restore(edited);
+    expect(await customerNames(engine)).toEqual(['Edited Copy']);
+    (edited.collections.customers![0] as { id: string }).id = 'not-an-id';
+    expect(() => engine.sandbox().restore(edited)).toThrow();
+    expect(await customerNames(engine)).toEqual(['Edited Copy']);
   });
 });

@@ -2,6 +2,7 @@ import type { ClockState, FieldError, Page, SandboxEvent, Snapshot } from '@rail
 import { Snapshot as SnapshotSchema } from '@railyard/contract';
 import { z } from 'zod';
 import { iso } from '../core/clock.js';
+import { deepFreeze } from '../core/freeze.js';
 import { eventsOf, type TenantContext } from '../core/context.js';
 import { ApiError, invalidField, invalidInput } from '../core/errors.js';
 import { definedOnly, listPage } from '../core/pagination.js';
@@ -34,12 +35,27 @@ export function reset(tenant: TenantContext): void {
   tenant.scheduler.importTenant(tenant.platform.id, []);
 }
 
+/** The platform's state: the store's own records (as JSON over HTTP; see {@link frozenSnapshot} in process). */
 export function snapshot(tenant: TenantContext): Snapshot {
   return {
-    format: 'railyard-snapshot@1',
+    format: 'railyard-snapshot@2',
     takenAt: iso(tenant.clock.now()),
     collections: { ...tenant.store.export(), [JOBS]: tenant.scheduler.exportTenant(tenant.platform.id) },
   };
+}
+
+/** Snapshots this engine made and froze: valid and unchangeable, so restoring one needs no check. */
+const madeHere = new WeakSet<object>();
+
+/**
+ * A snapshot for in-process use, sharing the store's records instead of copying them: frozen, so neither the caller
+ * nor the engine can change the other's state (records are replaced, never changed in place, so freezing costs only the
+ * first snapshot of each record). To edit one, copy it first (`structuredClone`).
+ */
+export function frozenSnapshot(tenant: TenantContext): Snapshot {
+  const made = deepFreeze(snapshot(tenant));
+  madeHere.add(made);
+  return made;
 }
 
 /**
@@ -47,6 +63,12 @@ export function snapshot(tenant: TenantContext): Snapshot {
  * new state is built aside, so a snapshot that is refused changes nothing.
  */
 export function restore(tenant: TenantContext, input: unknown): void {
+  if (typeof input === 'object' && input !== null && madeHere.has(input)) {
+    // One of this engine's own frozen snapshots: its records are valid and shared as they are.
+    const { [JOBS]: jobs = [], ...state } = (input as Snapshot).collections;
+    importState(tenant, state, jobs as Job[]);
+    return;
+  }
   const parsed = SnapshotSchema.safeParse(input, { reportInput: true });
   if (!parsed.success) throw invalidInput(toFieldErrors(parsed.error.issues));
   const errors: FieldError[] = [];
@@ -75,13 +97,17 @@ export function restore(tenant: TenantContext, input: unknown): void {
   }
   if (errors.length > 0) throw invalidInput(errors.slice(0, 100));
   const { [JOBS]: jobs = [], ...state } = collections;
+  importState(tenant, state, jobs as Job[]);
+}
+
+function importState(tenant: TenantContext, state: Record<string, unknown[]>, jobs: readonly Job[]): void {
   try {
     tenant.store.import(state);
   } catch (error) {
     if (error instanceof RangeError) throw invalidField('collections', 'is nested too deeply to restore');
     throw error;
   }
-  tenant.scheduler.importTenant(tenant.platform.id, (jobs as Job[]).map((job) => ({ ...job, tenantId: tenant.platform.id })));
+  tenant.scheduler.importTenant(tenant.platform.id, jobs.map((job) => ({ ...job, tenantId: tenant.platform.id })));
 }
 
 /** Emitted events, newest first. */
