@@ -2,7 +2,7 @@ import type { CustomerInternalAccountListQuery, InternalAccount, Page, PlatformI
 import type { z } from 'zod';
 import type { TenantContext } from '../core/context.js';
 import { definedOnly, listPage } from '../core/pagination.js';
-import type { CollectionOptions } from '../core/store.js';
+import { onField, type CollectionOptions } from '../core/store.js';
 import { MAX_AMOUNT } from '@railyard/contract';
 import { ApiError, conflict, notFound } from '../core/errors.js';
 import { post, type Posting } from '../ledger/ledger.js';
@@ -12,10 +12,10 @@ import { fundingInstructionsFor } from './funding-instructions.js';
 /** Lookups by owner, and the filters of the account lists. */
 const ACCOUNT_COLLECTION: CollectionOptions<InternalAccount> = {
   indexes: {
-    customerId: (a) => a.customerId,
-    owner: (a) => (a.customerId === undefined ? 'platform' : 'customer'),
-    currency: (a) => a.balance.currency.code,
-    type: (a) => a.type,
+    customerId: onField('customerId'),
+    owner: { keys: (a) => (a.customerId === undefined ? 'platform' : 'customer'), reads: ['customerId'] },
+    currency: { keys: (a) => a.balance.currency.code, reads: ['balance'] },
+    type: onField('type'),
   },
 };
 const accounts = (tenant: TenantContext) => tenant.store.collection<InternalAccount>('internalAccounts', ACCOUNT_COLLECTION);

@@ -177,3 +177,20 @@ describe('tenant stores', () => {
     expect([...t.collection<Row>('rows').values()]).toEqual([{ id: '1', group: 'a' }]);
   });
 });
+
+describe('index maintenance', () => {
+  it('skips an index whose fields a replace leaves as they were, and recomputes one whose fields changed', () => {
+    let computed = 0;
+    const rows = createMemoryStore().tenant('t').collection<Row>('rows', {
+      indexes: { group: { keys: (r) => { computed++; return r.group; }, reads: ['group'] } },
+    });
+    const first = rows.insert({ id: '1', group: 'a', note: 'x' });
+    computed = 0;
+    rows.replace({ ...first, note: 'y' });
+    expect(computed).toBe(0);
+    rows.replace({ ...first, group: 'b' });
+    expect(computed).toBe(2);
+    expect(rows.findBy('group', 'b').map((r) => r.id)).toEqual(['1']);
+    expect(rows.findBy('group', 'a')).toEqual([]);
+  });
+});

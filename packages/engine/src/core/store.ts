@@ -37,9 +37,18 @@ export interface Entry<T> {
 /** The keys a record is found under in an index: one value, or several (an array: each element is a key). */
 export type IndexKeys<T> = (record: T) => unknown;
 
+/**
+ * An index: its keys, and the fields they are computed from (`reads`), so that replacing a record whose fields are the
+ * same (the same values or objects) skips the index. Without `reads`, every replace recomputes the keys.
+ */
+export type IndexDefinition<T> = IndexKeys<T> | { readonly keys: IndexKeys<T>; readonly reads: readonly string[] };
+
+/** An index on one field of the record. */
+export const onField = <T, K extends keyof T & string>(name: K): IndexDefinition<T> => ({ keys: (record) => record[name], reads: [name] });
+
 export interface CollectionOptions<T> {
   /** Named indexes: lists and `findBy` read them instead of every record. */
-  readonly indexes?: Readonly<Record<string, IndexKeys<T>>>;
+  readonly indexes?: Readonly<Record<string, IndexDefinition<T>>>;
   /**
    * When a record was created, in epoch ms. While records arrive in creation order (the engine clock never goes back),
    * a time range of a list is a range of the insertion order, found by binary search.
@@ -98,6 +107,7 @@ type Postings = number | SeqList;
 
 interface Index<T> {
   readonly keysOf: IndexKeys<T>;
+  readonly reads: readonly string[] | undefined;
   readonly lists: Map<unknown, Postings>;
 }
 
@@ -181,8 +191,8 @@ class MemoryCollection<T extends { id: string }> implements Collection<T> {
   configure(options: CollectionOptions<T>): void {
     if (this.applied.has(options)) return;
     this.applied.add(options);
-    for (const [name, keysOf] of Object.entries(options.indexes ?? {})) {
-      if (!this.indexes.has(name)) this.defineIndex(name, keysOf);
+    for (const [name, definition] of Object.entries(options.indexes ?? {})) {
+      if (!this.indexes.has(name)) this.defineIndex(name, definition);
     }
     if (options.createdAt && !this.createdAt) {
       this.createdAt = options.createdAt;
@@ -218,6 +228,7 @@ class MemoryCollection<T extends { id: string }> implements Collection<T> {
     if (FREEZE_RECORDS) deepFreeze(record);
     const previous = this.slots[seq]!;
     for (const index of this.indexes.values()) {
+      if (index.reads && index.reads.every((field) => (previous as Record<string, unknown>)[field] === (record as Record<string, unknown>)[field])) continue;
       const before = keysIn(index.keysOf, previous);
       const after = keysIn(index.keysOf, record);
       if (sameKeys(before, after)) continue;
@@ -327,8 +338,10 @@ class MemoryCollection<T extends { id: string }> implements Collection<T> {
     this.rescanCreation();
   }
 
-  private defineIndex(name: string, keysOf: IndexKeys<T>): Index<T> {
-    const index: Index<T> = { keysOf, lists: new Map() };
+  private defineIndex(name: string, definition: IndexDefinition<T>): Index<T> {
+    const index: Index<T> = typeof definition === 'function'
+      ? { keysOf: definition, reads: undefined, lists: new Map() }
+      : { keysOf: definition.keys, reads: definition.reads, lists: new Map() };
     this.fill(index);
     this.indexes.set(name, index);
     return index;
@@ -342,7 +355,7 @@ class MemoryCollection<T extends { id: string }> implements Collection<T> {
 
   /** The index `name`; one on the field of that name when none was declared. */
   private indexNamed(name: string): Index<T> {
-    return this.indexes.get(name) ?? this.defineIndex(name, (record) => (record as Record<string, unknown>)[name]);
+    return this.indexes.get(name) ?? this.defineIndex(name, onField(name as keyof T & string));
   }
 
   private rescanCreation() {

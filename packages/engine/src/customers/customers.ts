@@ -11,7 +11,7 @@ import type { TenantContext } from '../core/context.js';
 import { ApiError, conflict, invalidInput, notFound } from '../core/errors.js';
 import { toFieldErrors } from '../core/field-errors.js';
 import { definedOnly, listPage, rangeEnd, rangeStart } from '../core/pagination.js';
-import type { CollectionOptions } from '../core/store.js';
+import { onField, type CollectionOptions } from '../core/store.js';
 import { ownersOf } from '../beneficial-owners/owners.js';
 import { INDIVIDUAL_KYC, lookupSuffix } from '../sandbox/magic-values.js';
 import { CUSTOMER_FIELD_PATHS, valueAt } from './required-fields.js';
@@ -32,12 +32,12 @@ export type CustomerRecord = Customer & { identifier?: string };
 /** The customer filters of `GET /customers` an index serves (REFERENCE §1), and lookups by unique field. */
 const CUSTOMER_COLLECTION: CollectionOptions<CustomerRecord> = {
   indexes: {
-    isDeleted: (c) => c.isDeleted === true,
-    platformCustomerId: (c) => c.platformCustomerId,
-    umaAddress: (c) => c.umaAddress,
-    customerType: (c) => c.customerType,
-    region: (c) => c.region,
-    currency: (c) => c.currencies,
+    isDeleted: { keys: (c) => c.isDeleted === true, reads: ['isDeleted'] },
+    platformCustomerId: onField('platformCustomerId'),
+    umaAddress: onField('umaAddress'),
+    customerType: onField('customerType'),
+    region: onField('region'),
+    currency: { keys: (c) => c.currencies, reads: ['currencies'] },
   },
   createdAt: (c) => Date.parse(c.createdAt),
 };

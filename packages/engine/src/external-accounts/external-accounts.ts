@@ -19,7 +19,7 @@ import {
 } from '@railyard/contract';
 import type { z } from 'zod';
 import type { TenantContext } from '../core/context.js';
-import type { CollectionOptions } from '../core/store.js';
+import { onField, type CollectionOptions } from '../core/store.js';
 import { ApiError, conflict, invalidInput, notFound } from '../core/errors.js';
 import { definedOnly, listPage } from '../core/pagination.js';
 import { findCustomer } from '../customers/customers.js';
@@ -32,9 +32,9 @@ export const EXTERNAL_ACCOUNTS = 'externalAccounts';
 /** Lookups by owner, and the filters of the account lists. */
 const EXTERNAL_ACCOUNT_COLLECTION: CollectionOptions<ExternalAccount> = {
   indexes: {
-    customerId: (a) => a.customerId,
-    owner: (a) => (a.customerId == null ? 'platform' : 'customer'),
-    currency: (a) => a.currency,
+    customerId: onField('customerId'),
+    owner: { keys: (a) => (a.customerId == null ? 'platform' : 'customer'), reads: ['customerId'] },
+    currency: onField('currency'),
   },
 };
 const accounts = (tenant: TenantContext) => tenant.store.collection<ExternalAccount>(EXTERNAL_ACCOUNTS, EXTERNAL_ACCOUNT_COLLECTION);

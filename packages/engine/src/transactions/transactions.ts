@@ -12,20 +12,20 @@ import type { z } from 'zod';
 import type { TenantContext } from '../core/context.js';
 import { notFound } from '../core/errors.js';
 import { definedOnly, listPage, rangeEnd, rangeStart } from '../core/pagination.js';
-import type { CollectionOptions } from '../core/store.js';
+import { onField, type CollectionOptions } from '../core/store.js';
 
 export const TRANSACTIONS = 'transactions';
 /** Lookups by customer, and the filters of `GET /transactions` (REFERENCE §1), each served by an index. */
 const TRANSACTION_COLLECTION: CollectionOptions<Transaction> = {
   indexes: {
-    customerId: (t) => t.customerId,
-    platformCustomerId: (t) => t.platformCustomerId,
-    status: (t) => t.status,
-    type: (t) => t.type,
-    reference: (t) => reference(t),
-    accountIdentifier: (t) => [...identifiers(t, 'source'), ...identifiers(t, 'destination')],
-    senderAccountIdentifier: (t) => identifiers(t, 'source'),
-    receiverAccountIdentifier: (t) => identifiers(t, 'destination'),
+    customerId: onField('customerId'),
+    platformCustomerId: onField('platformCustomerId'),
+    status: onField('status'),
+    type: onField('type'),
+    reference: { keys: (t) => reference(t), reads: ['reconciliationInstructions'] },
+    accountIdentifier: { keys: (t) => [...identifiers(t, 'source'), ...identifiers(t, 'destination')], reads: ['source', 'destination'] },
+    senderAccountIdentifier: { keys: (t) => identifiers(t, 'source'), reads: ['source'] },
+    receiverAccountIdentifier: { keys: (t) => identifiers(t, 'destination'), reads: ['destination'] },
   },
   createdAt: (t) => Date.parse(t.createdAt ?? ''),
 };
