@@ -1,13 +1,18 @@
 import type { PaymentInstructions } from '@railyard/contract';
 
-/** Digits derived from an id, so an account's sandbox bank details are stable across snapshots. */
+/**
+ * Digits derived from an id, so an account's sandbox bank details are stable across snapshots: each hex digit of the
+ * id, in order, modulo 10. (A character loop: every new account computes several of these.)
+ */
 const digitsOf = (id: string, count: number): string => {
-  let out = '';
-  for (const ch of id.replace(/[^0-9a-f]/g, '')) {
-    out += (parseInt(ch, 16) % 10).toString();
-    if (out.length === count) break;
+  const digits: number[] = [];
+  for (let i = 0; i < id.length && digits.length < count; i++) {
+    const code = id.charCodeAt(i);
+    if (code >= 48 && code <= 57) digits.push(code - 48); // 0-9
+    else if (code >= 97 && code <= 102) digits.push(code - 87 - 10); // a-f: 10-15, modulo 10
   }
-  return out.padEnd(count, '0');
+  while (digits.length < count) digits.push(0);
+  return digits.join('');
 };
 
 /**

@@ -132,6 +132,19 @@ function keysIn<T>(keysOf: IndexKeys<T>, record: T): unknown[] {
 
 const sameKeys = (a: unknown[], b: unknown[]) => a.length === b.length && a.every((key, i) => key === b[i]);
 
+/** Files `seq` under each key of `record` in `index` (no array for the common single key). */
+function addKeys<T>(index: Index<T>, record: T, seq: number) {
+  const keys = index.keysOf(record);
+  if (!Array.isArray(keys)) addPosting(index, keys, seq);
+  else for (const key of keys.length < 2 ? keys : new Set(keys)) addPosting(index, key, seq);
+}
+
+function removeKeys<T>(index: Index<T>, record: T, seq: number) {
+  const keys = index.keysOf(record);
+  if (!Array.isArray(keys)) removePosting(index, keys, seq);
+  else for (const key of keys.length < 2 ? keys : new Set(keys)) removePosting(index, key, seq);
+}
+
 /** The postings of a key as a list (a one-record list for a single sequence number). */
 function asList(postings: Postings | undefined): SeqList {
   if (postings === undefined) return EMPTY;
@@ -216,7 +229,7 @@ class MemoryCollection<T extends { id: string }> implements Collection<T> {
     this.slots.push(record);
     this.seqOf.set(record.id, seq);
     this.order.add(seq);
-    for (const index of this.indexes.values()) for (const key of keysIn(index.keysOf, record)) addPosting(index, key, seq);
+    for (const index of this.indexes.values()) addKeys(index, record, seq);
     this.noteCreated(record);
     for (const kept of this.counts.values()) if (kept.matches(record)) kept.count++;
     return record;
@@ -248,7 +261,7 @@ class MemoryCollection<T extends { id: string }> implements Collection<T> {
     this.seqOf.delete(id);
     this.slots[seq] = undefined;
     this.order.delete(seq);
-    for (const index of this.indexes.values()) for (const key of keysIn(index.keysOf, record)) removePosting(index, key, seq);
+    for (const index of this.indexes.values()) removeKeys(index, record, seq);
     for (const kept of this.counts.values()) if (kept.matches(record)) kept.count--;
     return true;
   }
@@ -349,7 +362,7 @@ class MemoryCollection<T extends { id: string }> implements Collection<T> {
 
   private fill(index: Index<T>) {
     this.slots.forEach((record, seq) => {
-      if (record !== undefined) for (const key of keysIn(index.keysOf, record)) addPosting(index, key, seq);
+      if (record !== undefined) addKeys(index, record, seq);
     });
   }
 

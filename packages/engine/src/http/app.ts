@@ -276,8 +276,8 @@ async function readBody(incoming: Incoming, endpoint: Endpoint): Promise<RawBody
 }
 
 /** Reads a body, refusing a declared or actual size above `limit` (413) without reading further. */
-export function bodyBytes(
-  stream: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array> | null,
+function bodyBytes(
+  stream: ReadableStream<Uint8Array> | null,
   declaredLength: string | string[] | null | undefined,
   limit: number,
 ): Promise<Uint8Array> {
@@ -286,8 +286,8 @@ export function bodyBytes(
 }
 
 /** Reads a body stream, refusing more than `limit` bytes. */
-async function readLimited(stream: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>, limit: number): Promise<Uint8Array> {
-  const reader = 'getReader' in stream ? stream.getReader() : iteratorReader(stream);
+async function readLimited(stream: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array> {
+  const reader = stream.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
@@ -321,19 +321,6 @@ export function decodeUtf8(bytes: Uint8Array): string {
 }
 
 /** A minimal reader over an async iterable (a Node IncomingMessage). */
-function iteratorReader(iterable: AsyncIterable<Uint8Array>) {
-  const iterator = iterable[Symbol.asyncIterator]();
-  return {
-    read: async () => {
-      const next = await iterator.next();
-      return next.done ? { done: true as const, value: undefined } : { done: false as const, value: next.value };
-    },
-    cancel: async () => {
-      await iterator.return?.();
-    },
-  };
-}
-
 function concat(chunks: Uint8Array[], size: number): Uint8Array {
   const out = new Uint8Array(size);
   let offset = 0;

@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { BASE_PATH } from '@railyard/contract';
 import type { Engine } from '../engine.js';
-import { bodyBytes, decodeUtf8, type Incoming } from '../http/app.js';
+import { decodeUtf8, tooLarge, type Incoming } from '../http/app.js';
+import { ApiError } from '../core/errors.js';
 
 /** Options of {@link startServer}. */
 export interface ServerOptions {
@@ -75,8 +76,8 @@ function incomingFromNode(req: IncomingMessage, host: string): Incoming {
       const value = headers[name];
       return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
     },
-    text: async (limit) => decodeUtf8(await bodyBytes(req, headers['content-length'], limit)),
-    bytes: (limit) => bodyBytes(req, headers['content-length'], limit),
+    text: async (limit) => decodeUtf8(await readBody(req, limit)),
+    bytes: (limit) => readBody(req, limit),
     toRequest: () => {
       const init: RequestInit & { duplex?: 'half' } = { method: req.method ?? 'GET', headers: headers as Record<string, string> };
       if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -86,6 +87,49 @@ function incomingFromNode(req: IncomingMessage, host: string): Incoming {
       return new Request(url, init);
     },
   };
+}
+
+/**
+ * A request's body from Node's events (lighter than async iteration, which builds stream machinery per request),
+ * refusing a declared or actual size above `limit` (413) without reading further.
+ */
+function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array> {
+  if (Number(req.headers['content-length'] ?? NaN) > limit) return Promise.reject(tooLarge(limit));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onBroken);
+      req.off('aborted', onBroken);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.byteLength;
+      if (size > limit) {
+        done();
+        // Stop reading: the rest of an oversized body is not taken in (Node discards it, or closes the connection,
+        // once the 413 is sent).
+        req.pause();
+        reject(tooLarge(limit));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      done();
+      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+    };
+    const onBroken = () => {
+      done();
+      // The client went away mid-body: nobody is left to answer, and it is not a sandbox failure.
+      reject(new ApiError(400, 'INVALID_REQUEST_FORMAT', 'The request body could not be read to its end'));
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onBroken);
+    req.on('aborted', onBroken);
+  });
 }
 
 /** The engine maps every error itself; this only catches a failure to write the reply. */
