@@ -1,8 +1,9 @@
 // Lists and memory as a platform grows (run by run.mjs in a child process: node --expose-gc --max-old-space-size=…).
-// Seeds customers and transactions through engine.fetch, and at 1k, 100k and 1M of each measures the first page, a deep
-// page (from the cursor of the record halfway down the list) and a filtered page, then the heap per record.
-// Prints one JSON line: { rows, memory }.
+// Seeds customers and transactions through engine.handle, and at 1k, 100k and 1M of each measures the first page, a
+// deep page (from the cursor of the record halfway down the list) and a filtered page, then the heap per record.
+// Prints one JSON line: { scale, rows, memory }.
 import { createEngine } from '@railyard/engine';
+import { CREDENTIALS, callEngine, medianMs, settledHeap } from './lib.mjs';
 
 const SCALE = Number(process.env.BENCH_SCALE ?? 1_000_000);
 const CHECKPOINTS = [1_000, 100_000, 1_000_000].filter((n) => n <= SCALE);
@@ -10,38 +11,17 @@ if (!CHECKPOINTS.includes(SCALE)) CHECKPOINTS.push(SCALE);
 const CALLS = Number(process.env.BENCH_LIST_CALLS ?? 300);
 const REGIONS = ['US', 'MX', 'BR', 'GB', 'DE', 'FR', 'ES', 'IT', 'NL', 'PT'];
 
-const credentials = { clientId: 'scale-id', clientSecret: 'scale-secret' };
-const AUTH = `Basic ${Buffer.from(`${credentials.clientId}:${credentials.clientSecret}`).toString('base64')}`;
-const engine = createEngine({ platform: credentials });
-const headers = { authorization: AUTH, 'content-type': 'application/json' };
-const call = async (method, path, body) => {
-  const response = await engine.fetch(new Request(`http://bench.test/2025-10-13${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }));
-  const text = await response.text();
-  if (response.status >= 400) throw new Error(`${method} ${path} → ${response.status} ${text}`);
-  return text ? JSON.parse(text) : undefined;
-};
+const engine = createEngine({ platform: CREDENTIALS });
+const call = (method, path, body) => callEngine(engine, method, path, body);
 
 /** The cursor the API gives for the record with sequence number `seq` (bench only: the cursor's inner form). */
 const cursorAt = (seq) => btoa(`c1:${seq}`).replace(/=+$/, '');
 
-const heap = () => {
-  globalThis.gc();
-  globalThis.gc();
-  return process.memoryUsage().heapUsed;
-};
-
-/** Median milliseconds of `calls` sequential calls of `fn`, from a collected heap (so earlier garbage costs nothing). */
+/** Median milliseconds of sequential calls of `fn`, from a collected heap (so earlier garbage costs nothing). */
 async function median(fn) {
   for (let i = 0; i < 20; i++) await fn();
-  heap();
-  const times = [];
-  for (let i = 0; i < CALLS; i++) {
-    const t0 = performance.now();
-    await fn();
-    times.push(performance.now() - t0);
-  }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)];
+  settledHeap();
+  return medianMs(fn, CALLS, 0);
 }
 
 const rows = [];
@@ -49,12 +29,12 @@ const memory = {};
 
 // Customers: 10 regions, so `region=MX` matches a tenth.
 let customers = 0;
-const heapBeforeCustomers = heap();
+const heapBeforeCustomers = settledHeap();
 for (const target of CHECKPOINTS) {
   for (; customers < target; customers++) {
     await call('POST', '/customers', { customerType: 'INDIVIDUAL', fullName: 'Scale Person', region: REGIONS[customers % REGIONS.length] });
   }
-  if (target === SCALE) memory.customer = (heap() - heapBeforeCustomers) / SCALE;
+  if (target === SCALE) memory.customer = (settledHeap() - heapBeforeCustomers) / SCALE;
   // A collection numbers its records 1, 2, 3, … in insertion order: the customer created n-th is record n.
   const middle = cursorAt(Math.floor(target / 2));
   rows.push({ list: 'customers', query: 'first page', n: target, ms: await median(() => call('GET', '/customers?limit=20')) });
@@ -65,10 +45,10 @@ for (const target of CHECKPOINTS) {
 // Transactions: sandbox fundings of 40 customers' accounts, so `customerId=` matches a fortieth (a full page at 1k).
 const payees = (await call('GET', '/customers/internal-accounts?limit=40')).data;
 let fundings = 0;
-const heapBeforeTransactions = heap();
+const heapBeforeTransactions = settledHeap();
 for (const target of CHECKPOINTS) {
   for (; fundings < target; fundings++) await call('POST', `/sandbox/internal-accounts/${payees[fundings % payees.length].id}/fund`, { amount: 1 });
-  if (target === SCALE) memory.transaction = (heap() - heapBeforeTransactions) / SCALE;
+  if (target === SCALE) memory.transaction = (settledHeap() - heapBeforeTransactions) / SCALE;
   const middle = cursorAt(Math.floor(target / 2));
   const customerId = payees[7].customerId;
   rows.push({ list: 'transactions', query: 'first page', n: target, ms: await median(() => call('GET', '/transactions?limit=20')) });
@@ -80,8 +60,8 @@ engine.close();
 // Pay-outs: a quote, its transaction, two ledger entries and four events each.
 {
   const payouts = Math.min(SCALE, 100_000);
-  const payer = createEngine({ platform: { ...credentials, regulated: true } });
-  const api = async (method, path, body) => (await payer.fetch(new Request(`http://bench.test/2025-10-13${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }))).json();
+  const payer = createEngine({ platform: { ...CREDENTIALS, regulated: true } });
+  const api = (method, path, body) => callEngine(payer, method, path, body);
   const customer = await api('POST', '/customers', { customerType: 'INDIVIDUAL', fullName: 'Pay Out' });
   const [usd] = (await api('GET', `/customers/internal-accounts?customerId=${customer.id}`)).data;
   await api('POST', `/sandbox/internal-accounts/${usd.id}/fund`, { amount: 100_000_000_000 });
@@ -89,14 +69,14 @@ engine.close();
     customerId: customer.id, currency: 'USD',
     accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '123456789', routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Pay Out' } },
   });
-  const before = heap();
+  const before = settledHeap();
   for (let i = 0; i < payouts; i++) {
     await api('POST', '/quotes', {
       source: { sourceType: 'ACCOUNT', accountId: usd.id }, destination: { destinationType: 'ACCOUNT', accountId: bank.id },
       lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 100, immediatelyExecute: true,
     });
   }
-  memory.payout = (heap() - before) / payouts;
+  memory.payout = (settledHeap() - before) / payouts;
   memory.payouts = payouts;
   payer.close();
 }

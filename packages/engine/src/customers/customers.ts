@@ -48,9 +48,15 @@ const customers = (tenant: TenantContext) => tenant.store.collection<CustomerRec
  * business embeds its beneficial owners.
  */
 export function customerView(record: CustomerRecord, tenant?: TenantContext): Customer {
-  const { identifier: _writeOnly, ...view } = record;
-  if (tenant === undefined || view.customerType !== 'BUSINESS') return view as Customer;
+  // Records are never changed in place, so one without an identifier is its own view (no copy on every read).
+  const view: Customer = record.identifier === undefined ? record : withoutIdentifier(record);
+  if (tenant === undefined || view.customerType !== 'BUSINESS') return view;
   return { ...view, beneficialOwners: ownersOf(tenant, view.id) };
+}
+
+function withoutIdentifier(record: CustomerRecord): Customer {
+  const { identifier: _writeOnly, ...view } = record;
+  return view;
 }
 
 /** A customer by id, or 404 USER_NOT_FOUND. Deleted customers are still found (with `isDeleted`). */

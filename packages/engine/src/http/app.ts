@@ -145,10 +145,12 @@ export interface HttpSurface {
  */
 export function createHttpSurface(bindings: readonly Binding[], host: HttpHost): HttpSurface {
   const router = routerFor(bindings.map((binding) => binding.endpoint));
+  // Request ids: a random prefix per surface and a counter, unique without drawing randomness per request.
+  const requestIdPrefix = `req_${Math.random().toString(36).slice(2, 10)}`;
   let requestCounter = 0;
 
   async function handle(incoming: Incoming): Promise<WireReply> {
-    const requestId = `req_${(++requestCounter).toString(36)}${Math.random().toString(36).slice(2, 10)}`;
+    const requestId = `${requestIdPrefix}${(++requestCounter).toString(36)}`;
     const route = { public: false };
     let reply: WireReply;
     try {
@@ -190,7 +192,7 @@ export function createHttpSurface(bindings: readonly Binding[], host: HttpHost):
     const request = rawBody?.bytes ? withBody(incoming, rawBody.bytes) : incoming;
 
     const run = async (): Promise<WireReply> => {
-      const { input, errors, knownBody } = validate(endpoint, match.params, url.searchParams, rawBody, platform.strict);
+      const { input, errors, knownBody } = validate(endpoint, match.params, url, rawBody, platform.strict);
       if (check) {
         // A field the schema already refused is reported once, with the schema's reason.
         const refused = new Set(errors.map((e) => e.field));
@@ -338,7 +340,7 @@ export const tooLarge = (limit: number) => payloadTooLarge(limit, `The body is l
  * the endpoint does not know are ignored (as the reference does), or listed when the platform is `strict`;
  * `knownBody` is the raw body without them, for the domain checks.
  */
-function validate(endpoint: Endpoint, params: Record<string, string>, search: URLSearchParams, raw: RawBody | undefined, strict: boolean) {
+function validate(endpoint: Endpoint, params: Record<string, string>, url: URL, raw: RawBody | undefined, strict: boolean) {
   const errors: FieldError[] = [];
   const parse = (schema: Endpoint['params'] | Endpoint['body'], value: unknown, prefix?: string) => {
     if (!schema) return undefined;
@@ -348,7 +350,8 @@ function validate(endpoint: Endpoint, params: Record<string, string>, search: UR
     return undefined;
   };
   const parsedParams = parse(endpoint.params, params);
-  const query = queryObject(search);
+  // Most requests have no query: skip building URLSearchParams for them.
+  const query = url.search === '' ? {} : queryObject(url.searchParams);
   if (strict) {
     for (const name of Object.keys(query)) {
       if (!endpoint.query || !Object.hasOwn(endpoint.query.shape, name)) errors.push({ field: name, message: UNKNOWN_FIELD_MESSAGE });

@@ -1,0 +1,154 @@
+// Sandbox state: snapshot and restore, the virtual clock with many waiting jobs, engine start-up.
+// Run by run.mjs in a child process (node --expose-gc); prints one JSON line.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { createClient } from '@railyard/client';
+import { createEngine, Scheduler, VirtualClock } from '@railyard/engine';
+import { CREDENTIALS, callEngine, median, medianMs, seedCustomers, startChild } from './lib.mjs';
+
+const DAY = 86_400_000;
+const CLI = fileURLToPath(new URL('../../packages/engine/dist/cli.js', import.meta.url));
+const results = {};
+const recordsOf = (snapshot) => Object.values(snapshot.collections).reduce((n, records) => n + records.length, 0);
+
+/** Seeds customers until the platform's snapshot holds at least `records` records (a customer brings its account and events). */
+async function engineWithRecords(records) {
+  const engine = createEngine({ platform: { ...CREDENTIALS, regulated: true } });
+  let customers = 0;
+  const perCustomer = 3;
+  while (recordsOf(engine.sandbox().snapshot()) < records) {
+    const batch = Math.max(1, Math.ceil((records - recordsOf(engine.sandbox().snapshot())) / perCustomer));
+    await seedCustomers(engine, batch, ['US'], customers);
+    customers += batch;
+  }
+  return engine;
+}
+
+// Start-up first, while this process holds no other engine: createEngine() once warm, and a cold process
+// (node cli.js serve) up to its first response.
+{
+  const creates = [];
+  for (let round = 0; round < 10; round++) {
+    const n = 2000;
+    const t0 = performance.now();
+    for (let i = 0; i < n; i++) createEngine().close();
+    creates.push(((performance.now() - t0) * 1000) / n);
+  }
+  // The first rounds run before the JIT has compiled createEngine: the figure is the median of the last five.
+  results.createEngineMicros = median(creates.slice(5));
+  const cold = [];
+  for (let round = 0; round < 5; round++) cold.push(await coldStart());
+  results.coldStart = median(cold);
+}
+
+// In process: the engine's own snapshot shares its (frozen) records; restoring it needs no re-check.
+{
+  const engine = await engineWithRecords(10_000);
+  const sandbox = engine.sandbox();
+  let t0 = performance.now();
+  const first = sandbox.snapshot();
+  results.snapshotFirst = performance.now() - t0;
+  results.snapshotRecords = recordsOf(first);
+  results.snapshot = await medianMs(() => sandbox.snapshot(), 21, 1);
+  t0 = performance.now();
+  sandbox.restore(first);
+  results.restoreFirst = performance.now() - t0;
+  results.restore = await medianMs(() => sandbox.restore(first), 11, 1);
+  // An edited copy (what a test that tweaks a snapshot hands back) is checked in full.
+  const edited = structuredClone(first);
+  results.restoreEdited = await medianMs(() => sandbox.restore(edited), 5, 1);
+  engine.close();
+}
+
+// Over HTTP: a snapshot of 100k records taken in process, restored into a standalone server, then read back.
+{
+  const engine = await engineWithRecords(100_000);
+  const snapshot = engine.sandbox().snapshot();
+  const customers = snapshot.collections.customers.length;
+  engine.close();
+  const server = await startChild([CLI, 'serve', '--port', '0', '--regulated'], {
+    env: { RAILYARD_CLIENT_ID: CREDENTIALS.clientId, RAILYARD_CLIENT_SECRET: CREDENTIALS.clientSecret },
+  });
+  try {
+    const client = createClient({ baseUrl: server.url, ...CREDENTIALS, maxRetries: 0, timeout: 120_000 });
+    const body = JSON.stringify(snapshot);
+    const t0 = performance.now();
+    await client.sandbox.restore(JSON.parse(body));
+    results.httpRestore = performance.now() - t0;
+    results.httpRestoreRecords = recordsOf(snapshot);
+    results.httpRestoreMiB = Buffer.byteLength(body) / 2 ** 20;
+    const page = await client.customers.list({ limit: 1 });
+    results.httpRestoreWorks = page.totalCount === customers;
+  } finally {
+    server.stop();
+  }
+}
+
+// The virtual clock: 100k jobs due at random times over 30 days, then one advance of 30 days.
+{
+  const runs = [];
+  for (let round = 0; round < 3; round++) {
+    const scheduler = new Scheduler(new VirtualClock(0));
+    let ran = 0;
+    scheduler.register('tick', () => void ran++);
+    let seed = round + 1;
+    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
+    for (let i = 0; i < 100_000; i++) scheduler.schedule('bench', Math.floor(random() * 30 * DAY), 'tick', { i });
+    const t0 = performance.now();
+    scheduler.advance(30 * DAY);
+    runs.push(performance.now() - t0);
+    if (ran !== 100_000) throw new Error(`ran ${ran} of 100000 jobs`);
+  }
+  results.advanceScheduler = median(runs);
+}
+
+// The same through the engine: 100k quotes, each expiring on the clock (the expiry updates the transaction and emits
+// its event), so this figure includes the work the jobs do.
+{
+  const engine = createEngine({ platform: { ...CREDENTIALS, regulated: true } });
+  const customer = await callEngine(engine, 'POST', '/customers', { customerType: 'INDIVIDUAL', fullName: 'Quote Maker' });
+  const [usd] = (await callEngine(engine, 'GET', `/customers/internal-accounts?customerId=${customer.id}`)).data;
+  const bank = await callEngine(engine, 'POST', '/customers/external-accounts', {
+    customerId: customer.id, currency: 'USD',
+    accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '123456789', routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Quote Maker' } },
+  });
+  const quotes = Number(process.env.BENCH_QUOTES ?? 100_000);
+  for (let i = 0; i < quotes; i++) {
+    await callEngine(engine, 'POST', '/quotes', {
+      source: { sourceType: 'ACCOUNT', accountId: usd.id }, destination: { destinationType: 'ACCOUNT', accountId: bank.id },
+      lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 100,
+    });
+    if (i % 1000 === 999) engine.sandbox().advance(1000); // due times spread over 100 s
+  }
+  globalThis.gc?.();
+  const t0 = performance.now();
+  engine.sandbox().advance(30 * DAY);
+  results.advanceQuoteExpiries = performance.now() - t0;
+  results.quotes = quotes;
+  engine.close();
+}
+
+/** Milliseconds from spawning `railyard serve` to the body of its first response. */
+async function coldStart() {
+  const t0 = performance.now();
+  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const url = await new Promise((resolve, reject) => {
+      let out = '';
+      child.stdout.on('data', (chunk) => {
+        out += chunk;
+        const match = /listening on (http:\/\/\S+)/.exec(out);
+        if (match) resolve(match[1]);
+      });
+      child.once('exit', (code) => reject(new Error(`serve exited ${code}`)));
+    });
+    const response = await fetch(`${url}/customers`, { headers: { authorization: `Basic ${btoa('sandbox-client-id:sandbox-client-secret')}` } });
+    await response.text();
+    if (response.status !== 200) throw new Error(`first response ${response.status}`);
+    return performance.now() - t0;
+  } finally {
+    child.kill();
+  }
+}
+
+console.log(JSON.stringify(results));
