@@ -1,7 +1,9 @@
 /**
  * Stored records and event payloads are shared, never copied: a record is replaced by a new object, never changed in
- * place, so an event can keep the version it announced and a snapshot can hand out the records as they are. Tests run
- * with `RAILYARD_FREEZE_RECORDS=1`, which freezes everything stored so that a change in place throws where it happens.
+ * place, so an event can keep the version it announced, a snapshot can hand out the records as they are, and a reply
+ * can reuse a record's JSON (http/json.ts). Every stored record is frozen (its own fields); tests run with
+ * `RAILYARD_FREEZE_RECORDS=1`, which freezes everything a record holds as well, so that a change in place throws where
+ * it happens.
  */
 export const FREEZE_RECORDS = typeof process !== 'undefined' && process.env?.RAILYARD_FREEZE_RECORDS === '1';
 
@@ -13,3 +15,8 @@ export function deepFreeze<T>(value: T): T {
   return value;
 }
 
+
+/** Freezes a record as the store takes it: its own fields always, everything it holds in tests. */
+export function freezeStored<T>(record: T): T {
+  return FREEZE_RECORDS ? deepFreeze(record) : Object.freeze(record);
+}

@@ -1,3 +1,4 @@
+import { replyJson } from './json.js';
 import {
   BASE_PATH, IN_MEMORY_DISPATCH, type BodyOf, type Endpoint, type ParamsOf, type QueryOf, type ResponseOf, type WireReply, type WireRequest,
 } from '@railyard/contract';
@@ -477,7 +478,7 @@ function fingerprintOf(text: string): string {
 /** A JSON reply with the given status; an `undefined` body gives an empty reply (204). */
 export function jsonReply(status: number, body: unknown, headers: Record<string, string> = {}): WireReply {
   if (body === undefined || status === 204) return { status, headers: { ...headers }, body: null };
-  return { status, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) };
+  return { status, headers: { 'content-type': 'application/json', ...headers }, body: replyJson(body) };
 }
 
 function errorReply(error: unknown): WireReply {
