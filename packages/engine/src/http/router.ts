@@ -41,41 +41,51 @@ export class Router<T> {
 
   /** The route for `method` and `path`, or the methods the path allows (empty: no such path). */
   find(method: string, path: string): Match<T> | { allowed: HttpMethod[] } {
-    const parts = path.split('/').slice(1);
+    // Segments are read in place (no split), and the methods a path allows are only gathered on a miss: a lookup
+    // allocates little more than its params.
+    const found = this.walk(this.root, path, 1, [], (at, values) => {
+      const route = at.routes.get(method as HttpMethod);
+      if (!route) return undefined;
+      const params: Record<string, string> = {};
+      for (let i = 0; i < route.names.length; i++) params[route.names[i]!] = values[i]!;
+      return { value: route.value, params };
+    });
+    if (found) return found;
     const allowed = new Set<HttpMethod>();
-    const values: string[] = [];
-    const walk = (at: Node<T>, depth: number): Match<T> | undefined => {
-      if (depth === parts.length) {
-        const route = at.routes.get(method as HttpMethod);
-        if (route) {
-          const params: Record<string, string> = {};
-          route.names.forEach((name, i) => (params[name] = values[i]!));
-          return { value: route.value, params };
-        }
-        for (const other of at.routes.keys()) allowed.add(other);
+    this.walk(this.root, path, 1, [], (at) => {
+      for (const other of at.routes.keys()) allowed.add(other);
+      return undefined;
+    });
+    return { allowed: [...allowed] };
+  }
+
+  /**
+   * Walks the segment of `path` starting at `start` (paths start with "/"), static branch first, then the parameter;
+   * `end` is asked at each node where the path ends, and the first answer wins.
+   */
+  private walk<R>(at: Node<T>, path: string, start: number, values: string[], end: (at: Node<T>, values: string[]) => R | undefined): R | undefined {
+    if (start > path.length) return end(at, values);
+    let stop = path.indexOf('/', start);
+    if (stop === -1) stop = path.length;
+    const part = path.slice(start, stop);
+    const child = at.statics.get(part);
+    if (child) {
+      const found = this.walk(child, path, stop + 1, values, end);
+      if (found !== undefined) return found;
+    }
+    if (at.param && part !== '') {
+      let value: string;
+      try {
+        value = decodeURIComponent(part);
+      } catch {
         return undefined;
       }
-      const part = parts[depth]!;
-      const child = at.statics.get(part);
-      if (child) {
-        const found = walk(child, depth + 1);
-        if (found) return found;
-      }
-      if (at.param && part !== '') {
-        let value: string;
-        try {
-          value = decodeURIComponent(part);
-        } catch {
-          return undefined;
-        }
-        values.push(value);
-        const found = walk(at.param, depth + 1);
-        values.pop();
-        if (found) return found;
-      }
-      return undefined;
-    };
-    return walk(this.root, 0) ?? { allowed: [...allowed] };
+      values.push(value);
+      const found = this.walk(at.param, path, stop + 1, values, end);
+      values.pop();
+      if (found !== undefined) return found;
+    }
+    return undefined;
   }
 }
 
