@@ -18,8 +18,6 @@ export default defineConfig({
   test: {
     include: ['packages/*/src/**/*.test.ts', 'test/**/*.test.ts', 'examples/**/*.test.ts'],
     testTimeout: 20_000,
-    // Stored records are shared, never copied: frozen in tests, a change in place throws where it happens.
-    env: { RAILYARD_FREEZE_RECORDS: '1' },
     reporters: ['default', './test/support/summary-reporter.ts'],
   },
 });

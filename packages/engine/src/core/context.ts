@@ -4,7 +4,6 @@ import { iso } from './clock.js';
 import type { IdGenerator } from './ids.js';
 import type { Scheduler } from './scheduler.js';
 import type { TenantStore } from './store.js';
-import { FREEZE_RECORDS, deepFreeze } from './freeze.js';
 import { WEBHOOK_EVENT_TYPES, type SandboxEvent, type WebhookEventType } from '@railyard/contract';
 
 /** A platform's events and the record of their webhook deliveries (DESIGN §3 `/_sandbox/events`). */
@@ -57,7 +56,7 @@ export class TenantContext {
     const events = eventsOf(this);
     const id = (data as { id?: unknown } | null)?.id;
     const event: OutboxEvent = {
-      id: this.ids('Webhook'), type: EVENT_TYPES.get(type) ?? type, timestamp: this.nowIso(), data: FREEZE_RECORDS ? deepFreeze(data) : data,
+      id: this.ids('Webhook'), type: EVENT_TYPES.get(type) ?? type, timestamp: this.nowIso(), data,
       resource: typeof id === 'string' ? id : type, order: events.size + 1, deliveries: NO_DELIVERIES,
     };
     events.insert(event);

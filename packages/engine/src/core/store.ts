@@ -1,4 +1,4 @@
-import { freezeStored } from './freeze.js';
+import { deepFreeze } from './freeze.js';
 import { SeqList } from './seq-list.js';
 
 /**
@@ -224,7 +224,7 @@ class MemoryCollection<T extends { id: string }> implements Collection<T> {
 
   insert(record: T) {
     if (this.seqOf.has(record.id)) throw new Error(`duplicate id ${record.id}`);
-    freezeStored(record);
+    deepFreeze(record);
     const seq = this.slots.length;
     this.slots.push(record);
     this.seqOf.set(record.id, seq);
@@ -238,7 +238,7 @@ class MemoryCollection<T extends { id: string }> implements Collection<T> {
   replace(record: T) {
     const seq = this.seqOf.get(record.id);
     if (seq === undefined) throw new Error(`unknown id ${record.id}`);
-    freezeStored(record);
+    deepFreeze(record);
     const previous = this.slots[seq]!;
     for (const index of this.indexes.values()) {
       if (index.reads && index.reads.every((field) => (previous as Record<string, unknown>)[field] === (record as Record<string, unknown>)[field])) continue;

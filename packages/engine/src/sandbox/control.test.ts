@@ -103,10 +103,15 @@ describe('in-process snapshots', () => {
   it('share the records frozen: neither the caller nor the engine changes the other', async () => {
     const { engine, customerId } = await setUp();
     const snapshot = engine.sandbox().snapshot();
-    const [customer] = snapshot.collections.customers as { fullName: string }[];
+    const [customer] = snapshot.collections.customers as { fullName: string; currencies: string[]; address?: { line1: string } }[];
     expect(() => {
       customer!.fullName = 'Changed';
     }).toThrow(TypeError);
+    // All the way down (tests set nothing special: this is how every engine runs).
+    expect(() => customer!.currencies.push('XXX')).toThrow(TypeError);
+    const [account] = snapshot.collections.internalAccounts as { balance: { currency: object } }[];
+    expect(Object.isFrozen(account!.balance)).toBe(true);
+    expect(Object.isFrozen(account!.balance.currency)).toBe(true);
     expect(Object.isFrozen(snapshot.collections)).toBe(true);
     await engine.fetch(apiRequest('PATCH', `/customers/${customerId}`, { customerType: 'INDIVIDUAL', fullName: 'Renamed Later' }));
     expect(customer!.fullName).toBe('Snap Shot');
