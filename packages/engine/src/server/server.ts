@@ -35,6 +35,8 @@ export function startServer(engine: Engine, options: ServerOptions = {}): Promis
       (reply) => {
         // An explicit length lets Node send headers and body in one write instead of a chunked stream.
         if (reply.body !== null) reply.headers['content-length'] = String(Buffer.byteLength(reply.body));
+        // A body left unread (a 413) would stall a client still sending it on a kept-alive connection: close instead.
+        if (!req.complete) reply.headers.connection = 'close';
         res.writeHead(reply.status, reply.headers);
         res.end(reply.body ?? undefined);
       },
