@@ -250,8 +250,11 @@ if (scaled) {
     // Below 0.05 ms the figure is timer noise: a list that fast passes whatever the ratio.
     target(`${row.list}, ${row.query}: ${largest} within 1.5x of 1k`, [big], (b) => b.ms <= Math.max(1.5 * row.ms, 0.05), (b) => `${row.ms.toFixed(3)} → ${b.ms.toFixed(3)} ms (${(b.ms / row.ms).toFixed(2)}x)`);
   }
-  target(`heap per customer at ${scaled.scale} <= 2 KB`, [scaled.memory.customer], (b) => b <= 2048, (b) => `${Math.round(b)} B`);
-  target(`heap per transaction at ${scaled.scale} <= 2 KB`, [scaled.memory.transaction], (b) => b <= 2048, (b) => `${Math.round(b)} B`);
+  // Per-record figures mean something only at scale: at a few thousand records the engine's fixed heap dominates.
+  if (scaled.scale >= 100_000) {
+    target(`heap per customer at ${scaled.scale} <= 2 KB`, [scaled.memory.customer], (b) => b <= 2048, (b) => `${Math.round(b)} B`);
+    target(`heap per transaction at ${scaled.scale} <= 2 KB`, [scaled.memory.transaction], (b) => b <= 2048, (b) => `${Math.round(b)} B`);
+  }
 }
 if (stated) {
   target('createEngine() < 20 µs', [stated.createEngineMicros], (us) => us < 20, (us) => `${us.toFixed(1)} µs`);
