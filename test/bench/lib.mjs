@@ -99,6 +99,27 @@ export async function seedCustomers(engine, count, regions = ['US'], from = 0) {
   return first;
 }
 
+/** A US bank account of `customerId`: where the pay-outs of the benchmarks go. */
+export const bankAccountBody = (customerId, fullName) => ({
+  customerId, currency: 'USD',
+  accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '123456789', routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName } },
+});
+
+/** A quote paying 100 cents from one account to another. */
+export const payOutQuoteBody = (fromAccountId, toAccountId, extra = {}) => ({
+  source: { sourceType: 'ACCOUNT', accountId: fromAccountId }, destination: { destinationType: 'ACCOUNT', accountId: toAccountId },
+  lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 100, ...extra,
+});
+
+/** A customer in `engine` with its USD account (funded with `funds` cents when given) and a bank account to pay. */
+export async function payerIn(engine, fullName, funds) {
+  const customer = await callEngine(engine, 'POST', '/customers', { customerType: 'INDIVIDUAL', fullName });
+  const [usd] = (await callEngine(engine, 'GET', `/customers/internal-accounts?customerId=${customer.id}`)).data;
+  if (funds !== undefined) await callEngine(engine, 'POST', `/sandbox/internal-accounts/${usd.id}/fund`, { amount: funds });
+  const bank = await callEngine(engine, 'POST', '/customers/external-accounts', bankAccountBody(customer.id, fullName));
+  return { usd, bank };
+}
+
 /** The heap after two full collections (needs --expose-gc). */
 export function settledHeap() {
   globalThis.gc();

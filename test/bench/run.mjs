@@ -13,7 +13,7 @@ import { decodeWalletStamp } from '@railyard/contract';
 import { SessionKey, encryptOtp } from '@railyard/wallet';
 import { createPublicKey, verify as nodeVerify } from 'node:crypto';
 
-import { AUTH, CREDENTIALS, PINNED, customerBody, median, runJsonChild, startChild } from './lib.mjs';
+import { AUTH, CREDENTIALS, PINNED, bankAccountBody, customerBody, median, payOutQuoteBody, runJsonChild, startChild } from './lib.mjs';
 
 const HTTP_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const INPROCESS_CALLS = Number(process.env.BENCH_CALLS ?? 20000);
@@ -47,15 +47,9 @@ async function payoutSetup(client) {
   const payer = await client.customers.create(customerBody);
   const [usd] = (await client.internalAccounts.list({ customerId: payer.id })).data;
   for (let i = 0; i < 5; i++) await client.sandbox.fundInternalAccount(usd.id, 100_000_000_000);
-  const bank = await client.externalAccounts.create({
-    customerId: payer.id, currency: 'USD',
-    accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '123456789', routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Bench Mark' } },
-  });
+  const bank = await client.externalAccounts.create(bankAccountBody(payer.id, 'Bench Mark'));
   return async () => {
-    const quote = await client.quotes.create({
-      source: { sourceType: 'ACCOUNT', accountId: usd.id }, destination: { destinationType: 'ACCOUNT', accountId: bank.id },
-      lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 100,
-    });
+    const quote = await client.quotes.create(payOutQuoteBody(usd.id, bank.id));
     // Execute answers PROCESSING (SPEC §4.5); the sandbox settles right after the response, so the next read is final.
     const executed = await client.quotes.execute(quote.id);
     if (executed.status !== 'PROCESSING') throw new Error(`execute answered ${executed.status}`);

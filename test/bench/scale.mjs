@@ -3,7 +3,7 @@
 // deep page (from the cursor of the record halfway down the list) and a filtered page, then the heap per record.
 // Prints one JSON line: { scale, rows, memory }.
 import { createEngine } from '@railyard/engine';
-import { CREDENTIALS, callEngine, medianMs, settledHeap } from './lib.mjs';
+import { CREDENTIALS, callEngine, medianMs, payOutQuoteBody, payerIn, settledHeap } from './lib.mjs';
 
 const SCALE = Number(process.env.BENCH_SCALE ?? 1_000_000);
 const CHECKPOINTS = [1_000, 100_000, 1_000_000].filter((n) => n <= SCALE);
@@ -61,21 +61,9 @@ engine.close();
 {
   const payouts = Math.min(SCALE, 100_000);
   const payer = createEngine({ platform: { ...CREDENTIALS, regulated: true } });
-  const api = (method, path, body) => callEngine(payer, method, path, body);
-  const customer = await api('POST', '/customers', { customerType: 'INDIVIDUAL', fullName: 'Pay Out' });
-  const [usd] = (await api('GET', `/customers/internal-accounts?customerId=${customer.id}`)).data;
-  await api('POST', `/sandbox/internal-accounts/${usd.id}/fund`, { amount: 100_000_000_000 });
-  const bank = await api('POST', '/customers/external-accounts', {
-    customerId: customer.id, currency: 'USD',
-    accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '123456789', routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Pay Out' } },
-  });
+  const { usd, bank } = await payerIn(payer, 'Pay Out', 100_000_000_000);
   const before = settledHeap();
-  for (let i = 0; i < payouts; i++) {
-    await api('POST', '/quotes', {
-      source: { sourceType: 'ACCOUNT', accountId: usd.id }, destination: { destinationType: 'ACCOUNT', accountId: bank.id },
-      lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 100, immediatelyExecute: true,
-    });
-  }
+  for (let i = 0; i < payouts; i++) await callEngine(payer, 'POST', '/quotes', payOutQuoteBody(usd.id, bank.id, { immediatelyExecute: true }));
   memory.payout = (settledHeap() - before) / payouts;
   memory.payouts = payouts;
   payer.close();

@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createClient } from '@railyard/client';
 import { createEngine, Scheduler, VirtualClock } from '@railyard/engine';
-import { CREDENTIALS, callEngine, median, medianMs, seedCustomers, startChild } from './lib.mjs';
+import { CREDENTIALS, callEngine, median, medianMs, payOutQuoteBody, payerIn, seedCustomers, startChild } from './lib.mjs';
 
 const DAY = 86_400_000;
 const CLI = fileURLToPath(new URL('../../packages/engine/dist/cli.js', import.meta.url));
@@ -106,18 +106,10 @@ async function engineWithRecords(records) {
 // its event), so this figure includes the work the jobs do.
 {
   const engine = createEngine({ platform: { ...CREDENTIALS, regulated: true } });
-  const customer = await callEngine(engine, 'POST', '/customers', { customerType: 'INDIVIDUAL', fullName: 'Quote Maker' });
-  const [usd] = (await callEngine(engine, 'GET', `/customers/internal-accounts?customerId=${customer.id}`)).data;
-  const bank = await callEngine(engine, 'POST', '/customers/external-accounts', {
-    customerId: customer.id, currency: 'USD',
-    accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '123456789', routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Quote Maker' } },
-  });
+  const { usd, bank } = await payerIn(engine, 'Quote Maker');
   const quotes = Number(process.env.BENCH_QUOTES ?? 100_000);
   for (let i = 0; i < quotes; i++) {
-    await callEngine(engine, 'POST', '/quotes', {
-      source: { sourceType: 'ACCOUNT', accountId: usd.id }, destination: { destinationType: 'ACCOUNT', accountId: bank.id },
-      lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 100,
-    });
+    await callEngine(engine, 'POST', '/quotes', payOutQuoteBody(usd.id, bank.id));
     if (i % 1000 === 999) engine.sandbox().advance(1000); // due times spread over 100 s
   }
   globalThis.gc?.();

@@ -27,6 +27,12 @@ const individual = async (s: Sandbox, fullName: string, extra: Json = {}) => {
 };
 const business = async (s: Sandbox, registrationNumber: string) =>
   (await s.call('POST', '/customers', { customerType: 'BUSINESS', businessInfo: { legalName: 'Acme', country: 'US', taxId: '12-3456789', incorporatedOn: '2015-01-01', registrationNumber } })).body;
+/** A scenario: a business with this registration number, submitted for verification on a regulated platform. */
+const submittedBusiness = (registrationNumber: string) => async () => {
+  const s = sandbox();
+  await s.call('POST', '/verifications', { customerId: (await business(s, registrationNumber)).id });
+  return s;
+};
 const accountOf = async (s: Sandbox, customerId: string, currency = 'USD') =>
   (await s.call('GET', `/customers/internal-accounts?customerId=${customerId}&currency=${currency}`)).body.data[0].id as string;
 const bank = async (s: Sandbox, customerId: string, accountNumber: string) =>
@@ -77,21 +83,9 @@ const TRIGGERS: [WebhookEventType, string, () => Promise<Sandbox>][] = [
     await individual(s, 'Rex Rejected002');
     return s;
   }],
-  ['CUSTOMER.KYB_PENDING', 'a business submitted on a regulated platform', async () => {
-    const s = sandbox();
-    await s.call('POST', '/verifications', { customerId: (await business(s, 'REG-100')).id });
-    return s;
-  }],
-  ['CUSTOMER.KYB_APPROVED', 'a business registration ending in anything but 001–003', async () => {
-    const s = sandbox();
-    await s.call('POST', '/verifications', { customerId: (await business(s, 'REG-100')).id });
-    return s;
-  }],
-  ['CUSTOMER.KYB_REJECTED', 'a business registration ending 002', async () => {
-    const s = sandbox();
-    await s.call('POST', '/verifications', { customerId: (await business(s, 'REG-002')).id });
-    return s;
-  }],
+  ['CUSTOMER.KYB_PENDING', 'a business submitted on a regulated platform', submittedBusiness('REG-100')],
+  ['CUSTOMER.KYB_APPROVED', 'a business registration ending in anything but 001–003', submittedBusiness('REG-100')],
+  ['CUSTOMER.KYB_REJECTED', 'a business registration ending 002', submittedBusiness('REG-002')],
   ['VERIFICATION.RESOLVE_ERRORS', 'an incomplete packet on an unregulated platform', async () => {
     const s = sandbox({ regulated: false });
     await s.call('POST', '/verifications', { customerId: (await individual(s, 'Ada Lovelace')).id });
@@ -105,21 +99,9 @@ const TRIGGERS: [WebhookEventType, string, () => Promise<Sandbox>][] = [
     expect((await s.call('POST', '/verifications', { customerId: customer.id })).body.verificationStatus).toBe('PENDING_MANUAL_REVIEW');
     return s;
   }],
-  ['VERIFICATION.IN_PROGRESS', 'a submitted business', async () => {
-    const s = sandbox();
-    await s.call('POST', '/verifications', { customerId: (await business(s, 'REG-100')).id });
-    return s;
-  }],
-  ['VERIFICATION.APPROVED', 'a business approved at submission', async () => {
-    const s = sandbox();
-    await s.call('POST', '/verifications', { customerId: (await business(s, 'REG-100')).id });
-    return s;
-  }],
-  ['VERIFICATION.REJECTED', 'a business rejected at submission', async () => {
-    const s = sandbox();
-    await s.call('POST', '/verifications', { customerId: (await business(s, 'REG-002')).id });
-    return s;
-  }],
+  ['VERIFICATION.IN_PROGRESS', 'a submitted business', submittedBusiness('REG-100')],
+  ['VERIFICATION.APPROVED', 'a business approved at submission', submittedBusiness('REG-100')],
+  ['VERIFICATION.REJECTED', 'a business rejected at submission', submittedBusiness('REG-002')],
   ['OUTGOING_PAYMENT.PENDING', 'a quote, which creates its payment', async () => {
     const s = sandbox();
     await payout(s, '5550001', false);
