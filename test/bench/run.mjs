@@ -196,7 +196,7 @@ async function scale() {
 
 /** Snapshots, the virtual clock and start-up (a child, so that start-up figures are not warmed by the other sections). */
 async function state() {
-  const result = await runJsonChild([here('./state.mjs')], ['--expose-gc', '--max-old-space-size=8192']);
+  const result = { ...(await runJsonChild([here('./cold-start.mjs')])), ...(await runJsonChild([here('./state.mjs')], ['--expose-gc', '--max-old-space-size=8192'])) };
   console.log('\nState and start-up');
   console.log(`  in-process snapshot of ${result.snapshotRecords} records: ${result.snapshot.toFixed(2)} ms (first ${result.snapshotFirst.toFixed(1)} ms); restore ${result.restore.toFixed(2)} ms (first ${result.restoreFirst.toFixed(1)} ms; an edited copy ${result.restoreEdited.toFixed(1)} ms)`);
   console.log(`  restore over HTTP of ${result.httpRestoreRecords} records (${result.httpRestoreMiB.toFixed(1)} MiB): ${result.httpRestore.toFixed(0)} ms, read back ${result.httpRestoreWorks ? 'intact' : 'WRONG'}`);

@@ -1,12 +1,24 @@
 // A standalone server over an engine that already holds BENCH_SEED customers (seeded in process, which is much faster
-// than over HTTP). Prints "customer <id>" and then "listening on <url>".
-import { createEngine, startServer } from '@railyard/engine';
+// than over HTTP). Prints "customer <id>" and then "listening on <url>". Like `railyard serve`, it serves from a worker
+// thread with the young generation that command gives its server (SERVER_YOUNG_GENERATION_MB).
+import { getHeapStatistics } from 'node:v8';
+import { isMainThread, parentPort, Worker } from 'node:worker_threads';
+import { createEngine, SERVER_YOUNG_GENERATION_MB, startServer } from '@railyard/engine';
 import { CREDENTIALS, seedCustomers } from './lib.mjs';
 
-const engine = createEngine({ platform: { ...CREDENTIALS, regulated: true } });
-const first = await seedCustomers(engine, Number(process.env.BENCH_SEED ?? 1000));
-globalThis.gc?.();
-const server = await startServer(engine, { port: 0 });
-console.log(`customer ${first}`);
-console.log(`listening on ${server.baseUrl}`);
-process.on('SIGTERM', () => server.close().then(() => process.exit(0)));
+if (isMainThread) {
+  const thread = new Worker(new URL(import.meta.url), {
+    resourceLimits: { maxYoungGenerationSizeMb: SERVER_YOUNG_GENERATION_MB, maxOldGenerationSizeMb: Math.floor(getHeapStatistics().heap_size_limit / 2 ** 20) },
+  });
+  thread.on('message', (line) => console.log(line));
+  thread.once('exit', (code) => process.exit(code));
+  process.on('SIGTERM', () => thread.postMessage('stop'));
+} else {
+  const engine = createEngine({ platform: { ...CREDENTIALS, regulated: true } });
+  const first = await seedCustomers(engine, Number(process.env.BENCH_SEED ?? 1000));
+  globalThis.gc?.();
+  const server = await startServer(engine, { port: 0 });
+  parentPort.postMessage(`customer ${first}`);
+  parentPort.postMessage(`listening on ${server.baseUrl}`);
+  parentPort.once('message', () => server.close().then(() => process.exit(0)));
+}

@@ -1,6 +1,5 @@
 // Sandbox state: snapshot and restore, the virtual clock with many waiting jobs, engine start-up.
 // Run by run.mjs in a child process (node --expose-gc); prints one JSON line.
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createClient } from '@railyard/client';
 import { createEngine, Scheduler, VirtualClock } from '@railyard/engine';
@@ -24,8 +23,8 @@ async function engineWithRecords(records) {
   return engine;
 }
 
-// Start-up first, while this process holds no other engine: createEngine() once warm, and a cold process
-// (node cli.js serve) up to its first response.
+// createEngine() first, while this process holds no other engine, once warm. (A cold `railyard serve` is timed by
+// cold-start.mjs, in a process of its own.)
 {
   const creates = [];
   for (let round = 0; round < 10; round++) {
@@ -36,9 +35,6 @@ async function engineWithRecords(records) {
   }
   // The first rounds run before the JIT has compiled createEngine: the figure is the median of the last five.
   results.createEngineMicros = median(creates.slice(5));
-  const cold = [];
-  for (let round = 0; round < 5; round++) cold.push(await coldStart());
-  results.coldStart = median(cold);
 }
 
 // In process: the engine's own snapshot shares its (frozen) records; restoring it needs no re-check.
@@ -118,29 +114,6 @@ async function engineWithRecords(records) {
   results.advanceQuoteExpiries = performance.now() - t0;
   results.quotes = quotes;
   engine.close();
-}
-
-/** Milliseconds from spawning `railyard serve` to the body of its first response. */
-async function coldStart() {
-  const t0 = performance.now();
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  try {
-    const url = await new Promise((resolve, reject) => {
-      let out = '';
-      child.stdout.on('data', (chunk) => {
-        out += chunk;
-        const match = /listening on (http:\/\/\S+)/.exec(out);
-        if (match) resolve(match[1]);
-      });
-      child.once('exit', (code) => reject(new Error(`serve exited ${code}`)));
-    });
-    const response = await fetch(`${url}/customers`, { headers: { authorization: `Basic ${btoa('sandbox-client-id:sandbox-client-secret')}` } });
-    await response.text();
-    if (response.status !== 200) throw new Error(`first response ${response.status}`);
-    return performance.now() - t0;
-  } finally {
-    child.kill();
-  }
 }
 
 console.log(JSON.stringify(results));

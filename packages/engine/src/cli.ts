@@ -1,8 +1,9 @@
 #!/usr/bin/env node
+import { getHeapStatistics } from 'node:v8';
 import { parseArgs } from 'node:util';
-import { createEngine } from './engine.js';
-import { DEFAULT_CREDENTIALS } from './platforms/registry.js';
-import { startServer } from './server/server.js';
+import { Worker } from 'node:worker_threads';
+import { DEFAULT_CREDENTIALS } from './platforms/default-credentials.js';
+import { SERVER_YOUNG_GENERATION_MB, type ServeCommand, type ServeReport, type ServeSettings } from './server/thread.js';
 
 const USAGE = `Usage: railyard serve [--port 4100] [--host 127.0.0.1] [--clock real|virtual] [--regulated] [--skip-paperwork] [--strict]
 
@@ -10,20 +11,12 @@ Starts the Railyard sandbox over HTTP. --strict refuses request fields the API d
 account identifiers that fail their checksums; by default both are accepted, as the reference service does. The default platform's credentials come from
 RAILYARD_CLIENT_ID / RAILYARD_CLIENT_SECRET (defaults: ${DEFAULT_CREDENTIALS.clientId} / ${DEFAULT_CREDENTIALS.clientSecret}).`;
 
-async function main(argv: string[]): Promise<number> {
-  const [command, ...rest] = argv;
-  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
-    console.log(USAGE);
-    return command === undefined ? 1 : 0;
-  }
-  if (command !== 'serve') {
-    console.error(`Unknown command ${command}\n\n${USAGE}`);
-    return 1;
-  }
+/** The flags of `railyard serve` as settings, or the message that refuses them. */
+function parseServeFlags(args: string[]): ServeSettings | string {
   let values;
   try {
     ({ values } = parseArgs({
-      args: rest,
+      args,
       options: {
         port: { type: 'string', default: '4100' },
         host: { type: 'string', default: '127.0.0.1' },
@@ -34,43 +27,86 @@ async function main(argv: string[]): Promise<number> {
       },
     }));
   } catch (error) {
-    console.error(`${(error as Error).message}\n\n${USAGE}`);
-    return 1;
+    return `${(error as Error).message}\n\n${USAGE}`;
   }
   const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    console.error(`--port must be a port number, not ${values.port}`);
-    return 1;
-  }
-  if (values.clock !== 'real' && values.clock !== 'virtual') {
-    console.error(`--clock must be real or virtual, not ${values.clock}`);
-    return 1;
-  }
-  const clientId = process.env.RAILYARD_CLIENT_ID || DEFAULT_CREDENTIALS.clientId;
-  const clientSecret = process.env.RAILYARD_CLIENT_SECRET || DEFAULT_CREDENTIALS.clientSecret;
-  const engine = createEngine({
+  if (!Number.isInteger(port) || port < 0 || port > 65535) return `--port must be a port number, not ${values.port}`;
+  if (values.clock !== 'real' && values.clock !== 'virtual') return `--clock must be real or virtual, not ${values.clock}`;
+  return {
+    port,
+    host: values.host,
     clock: values.clock,
-    platform: { clientId, clientSecret, regulated: values.regulated, skipPaperwork: values['skip-paperwork'], strict: values.strict },
-  });
-  // Listen for signals before announcing readiness, so a signal right after the banner still shuts down cleanly.
-  const stopped = new Promise<string>((resolve) => {
-    process.once('SIGINT', () => resolve('SIGINT'));
-    process.once('SIGTERM', () => resolve('SIGTERM'));
-  });
-  const server = await startServer(engine, { port, host: values.host });
-  console.log(`Railyard sandbox listening on ${server.baseUrl}`);
-  console.log(`  client id:     ${clientId}`);
-  console.log(`  client secret: ${clientSecret}`);
-  console.log(`  clock: ${values.clock}  regulated: ${values.regulated}  skip paperwork: ${values['skip-paperwork']}  strict: ${values.strict}`);
-  console.log(`  OpenAPI: ${server.baseUrl}/_sandbox/openapi.json`);
-
-  console.log(`Received ${await stopped}, shutting down`);
-  await server.close();
-  console.log('Stopped');
-  return 0;
+    clientId: process.env.RAILYARD_CLIENT_ID || DEFAULT_CREDENTIALS.clientId,
+    clientSecret: process.env.RAILYARD_CLIENT_SECRET || DEFAULT_CREDENTIALS.clientSecret,
+    regulated: values.regulated,
+    skipPaperwork: values['skip-paperwork'],
+    strict: values.strict,
+  };
 }
 
-main(process.argv.slice(2)).then(
+/** Runs the server thread until a signal stops it; resolves with the exit code. */
+function serve(settings: ServeSettings): Promise<number> {
+  const thread = new Worker(new URL('./serve-thread.js', import.meta.url), {
+    workerData: settings,
+    resourceLimits: {
+      maxYoungGenerationSizeMb: SERVER_YOUNG_GENERATION_MB,
+      // The same old-generation limit this process has, so --max-old-space-size given to node still applies.
+      maxOldGenerationSizeMb: Math.floor(getHeapStatistics().heap_size_limit / 2 ** 20),
+    },
+  });
+  return new Promise((resolve) => {
+    let stopping = false;
+    // Listen for signals before the thread announces readiness, so a signal right after the banner still shuts down cleanly.
+    const stop = (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      console.log(`Received ${signal}, shutting down`);
+      thread.postMessage({ kind: 'stop' } satisfies ServeCommand);
+    };
+    process.once('SIGINT', () => stop('SIGINT'));
+    process.once('SIGTERM', () => stop('SIGTERM'));
+    thread.on('message', (message: ServeReport) => {
+      if (message.kind === 'listening') {
+        console.log(`Railyard sandbox listening on ${message.baseUrl}`);
+        console.log(`  client id:     ${settings.clientId}`);
+        console.log(`  client secret: ${settings.clientSecret}`);
+        console.log(`  clock: ${settings.clock}  regulated: ${settings.regulated}  skip paperwork: ${settings.skipPaperwork}  strict: ${settings.strict}`);
+        console.log(`  OpenAPI: ${message.baseUrl}/_sandbox/openapi.json`);
+      } else if (message.kind === 'failed') {
+        console.error(message.message);
+        resolve(1);
+      } else {
+        console.log('Stopped');
+        resolve(0);
+      }
+    });
+    thread.once('error', (error) => {
+      console.error(error instanceof Error ? error.message : error);
+      resolve(1);
+    });
+    thread.once('exit', (code) => resolve(code === 0 && stopping ? 0 : 1));
+  });
+}
+
+function main(argv: string[]): Promise<number> | number {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+    console.log(USAGE);
+    return command === undefined ? 1 : 0;
+  }
+  if (command !== 'serve') {
+    console.error(`Unknown command ${command}\n\n${USAGE}`);
+    return 1;
+  }
+  const settings = parseServeFlags(rest);
+  if (typeof settings === 'string') {
+    console.error(settings);
+    return 1;
+  }
+  return serve(settings);
+}
+
+Promise.resolve(main(process.argv.slice(2))).then(
   (code) => process.exit(code),
   (error) => {
     console.error(error instanceof Error ? error.message : error);

@@ -20,8 +20,7 @@ export interface Platform {
   readonly createdAt: string;
 }
 
-/** Credentials of the default platform when none are configured (documented in the README). */
-export const DEFAULT_CREDENTIALS = { clientId: 'sandbox-client-id', clientSecret: 'sandbox-client-secret' } as const;
+export { DEFAULT_CREDENTIALS } from './default-credentials.js';
 
 /** Tells HTTP clients (curl, browsers) which scheme to answer a 401 with. */
 const CHALLENGE = { 'www-authenticate': 'Basic realm="Railyard sandbox", charset="UTF-8"' };

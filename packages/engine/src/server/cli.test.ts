@@ -50,6 +50,20 @@ describe('railyard serve', () => {
     expect(code).toBe(0);
   });
 
+  it('exits 1 with the reason when its port is taken (reported by the server thread)', async () => {
+    const first = startCli([]);
+    const baseUrl = await first.ready;
+    const port = new URL(baseUrl).port;
+    const second = spawn(process.execPath, [cli, 'serve', '--port', port]);
+    let err = '';
+    second.stderr.on('data', (c) => (err += c));
+    const [code] = await once(second, 'exit');
+    expect(code).toBe(1);
+    expect(err).toContain('EADDRINUSE');
+    first.child.kill('SIGTERM');
+    expect((await once(first.child, 'exit'))[0]).toBe(0);
+  });
+
   it('refuses a bad flag with its usage', async () => {
     const child = spawn(process.execPath, [cli, 'serve', '--clock', 'sundial']);
     let err = '';

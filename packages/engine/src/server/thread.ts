@@ -1,0 +1,32 @@
+/**
+ * `railyard serve` runs the server on a worker thread, so that it can give that thread's V8 heap a larger young
+ * generation than Node's default (which a process can only get from command-line flags). What the two threads
+ * exchange is defined here; this module imports nothing, so the launcher stays small and starts fast.
+ */
+
+/**
+ * The young generation (MiB) `railyard serve` gives its server thread. Every request leaves some kilobytes of
+ * garbage; with Node's default (16 MiB semi-spaces) a busy server scavenges many times a second, and each scavenge
+ * also scans the old generation's pages, so at a million records a pause reached 5–10 ms and set the p99 of every
+ * request. With this size scavenges are rarer and p99 stays near the median (docs/benchmarks.md). V8 grows the young
+ * generation towards this size only under allocation pressure; an idle sandbox keeps a small one.
+ */
+export const SERVER_YOUNG_GENERATION_MB = 384;
+
+/** What the launcher hands the server thread: the parsed `railyard serve` flags and the credentials. */
+export interface ServeSettings {
+  readonly port: number;
+  readonly host: string;
+  readonly clock: 'real' | 'virtual';
+  readonly clientId: string;
+  readonly clientSecret: string;
+  readonly regulated: boolean;
+  readonly skipPaperwork: boolean;
+  readonly strict: boolean;
+}
+
+/** What the server thread reports to the launcher. */
+export type ServeReport = { readonly kind: 'listening'; readonly baseUrl: string } | { readonly kind: 'failed'; readonly message: string } | { readonly kind: 'stopped' };
+
+/** What the launcher asks of the server thread. */
+export type ServeCommand = { readonly kind: 'stop' };
