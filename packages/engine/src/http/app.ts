@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { replyJson } from './json.js';
 import {
   BASE_PATH, IN_MEMORY_DISPATCH, type BodyOf, type Endpoint, type ParamsOf, type QueryOf, type ResponseOf, type WireReply, type WireRequest,
@@ -200,7 +201,9 @@ export function createHttpSurface(bindings: readonly Binding[], host: HttpHost):
         errors.push(...check({ tenant, params: match.params, body: knownBody }).filter((e) => !refused.has(e.field)));
       }
       if (errors.length > 0) throw invalidInput(dedupeFieldErrors(errors));
-      const result = await handler({ ...input, tenant, request, signable: `${method} ${path}\u0000${rawBody?.text ?? ''}` });
+      const result = await handler({
+        params: input.params, query: input.query, body: input.body, tenant, request, signable: `${method} ${path}\u0000${rawBody?.text ?? ''}`,
+      });
       if (!(result instanceof HttpResult)) return jsonReply(endpoint.response.status, endpoint.response.schema ? result : undefined);
       const type = result.headers['content-type'];
       const reply = typeof result.body === 'string' && type !== undefined && !type.includes('json')
@@ -337,6 +340,17 @@ function concat(chunks: Uint8Array[], size: number): Uint8Array {
 export const tooLarge = (limit: number) => payloadTooLarge(limit, `The body is larger than ${limit} bytes, the limit for this request`);
 
 /**
+ * Each schema's compiled parser (`z.compile`: generated code for the valid case), made on first use; a schema zod
+ * cannot compile (refinements that run on invalid input, `when`) is its own.
+ */
+const compiled = new WeakMap<object, { safeParse(value: unknown): { success: boolean; data?: unknown } }>();
+function compiledOf(schema: NonNullable<Endpoint['params'] | Endpoint['body']>) {
+  let fast = compiled.get(schema);
+  if (!fast) compiled.set(schema, (fast = z.compile(schema)));
+  return fast;
+}
+
+/**
  * Validates params, query and body together and returns every problem, so one 400 lists every invalid field. Fields
  * the endpoint does not know are ignored (as the reference does), or listed when the platform is `strict`;
  * `knownBody` is the raw body without them, for the domain checks.
@@ -345,6 +359,11 @@ function validate(endpoint: Endpoint, params: Record<string, string>, url: URL, 
   const errors: FieldError[] = [];
   const parse = (schema: Endpoint['params'] | Endpoint['body'], value: unknown, prefix?: string) => {
     if (!schema) return undefined;
+    // Valid input takes the compiled parser when zod can compile the schema, and never passes parse options (zod
+    // copies them into each parse's context by spread, which keeps the parse's objects alive past the next
+    // young-generation collection). Refused input is parsed again by the full parser, reporting each input.
+    const fast = compiledOf(schema).safeParse(value);
+    if (fast.success) return fast.data;
     const result = schema.safeParse(value, { reportInput: true });
     if (result.success) return result.data;
     errors.push(...toFieldErrors(result.error.issues, prefix));
@@ -476,9 +495,11 @@ function fingerprintOf(text: string): string {
 }
 
 /** A JSON reply with the given status; an `undefined` body gives an empty reply (204). */
-export function jsonReply(status: number, body: unknown, headers: Record<string, string> = {}): WireReply {
+export function jsonReply(status: number, body: unknown, headers?: Record<string, string>): WireReply {
   if (body === undefined || status === 204) return { status, headers: { ...headers }, body: null };
-  return { status, headers: { 'content-type': 'application/json', ...headers }, body: replyJson(body) };
+  // Most replies add no header: a literal then, not a spread (see listPage).
+  const replyHeaders: Record<string, string> = headers === undefined ? { 'content-type': 'application/json' } : { 'content-type': 'application/json', ...headers };
+  return { status, headers: replyHeaders, body: replyJson(body) };
 }
 
 function errorReply(error: unknown): WireReply {
