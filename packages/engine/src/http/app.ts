@@ -339,15 +339,26 @@ function concat(chunks: Uint8Array[], size: number): Uint8Array {
 
 export const tooLarge = (limit: number) => payloadTooLarge(limit, `The body is larger than ${limit} bytes, the limit for this request`);
 
+type SafeParser = { safeParse(value: unknown): { success: boolean; data?: unknown } };
+
+/** Uses of a schema before it is compiled: compiling costs a few milliseconds, which a schema used once never repays. */
+const COMPILE_AFTER_USES = 16;
+
 /**
- * Each schema's compiled parser (`z.compile`: generated code for the valid case), made on first use; a schema zod
- * cannot compile (refinements that run on invalid input, `when`) is its own.
+ * The parser for valid input: the schema itself for its first uses, then its compiled parser (`z.compile`: generated
+ * code for the valid case). A schema zod cannot compile (refinements that run on invalid input, `when`) stays itself.
  */
-const compiled = new WeakMap<object, { safeParse(value: unknown): { success: boolean; data?: unknown } }>();
-function compiledOf(schema: NonNullable<Endpoint['params'] | Endpoint['body']>) {
-  let fast = compiled.get(schema);
-  if (!fast) compiled.set(schema, (fast = z.compile(schema)));
-  return fast;
+const parsers = new WeakMap<object, SafeParser | number>();
+function parserOf(schema: NonNullable<Endpoint['params'] | Endpoint['body']>): SafeParser {
+  const known = parsers.get(schema) ?? 0;
+  if (typeof known !== 'number') return known;
+  if (known < COMPILE_AFTER_USES) {
+    parsers.set(schema, known + 1);
+    return schema;
+  }
+  const compiled = z.compile(schema);
+  parsers.set(schema, compiled);
+  return compiled;
 }
 
 /**
@@ -362,7 +373,7 @@ function validate(endpoint: Endpoint, params: Record<string, string>, url: URL, 
     // Valid input takes the compiled parser when zod can compile the schema, and never passes parse options (zod
     // copies them into each parse's context by spread, which keeps the parse's objects alive past the next
     // young-generation collection). Refused input is parsed again by the full parser, reporting each input.
-    const fast = compiledOf(schema).safeParse(value);
+    const fast = parserOf(schema).safeParse(value);
     if (fast.success) return fast.data;
     const result = schema.safeParse(value, { reportInput: true });
     if (result.success) return result.data;
