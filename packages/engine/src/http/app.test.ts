@@ -26,6 +26,27 @@ describe('HTTP surface', () => {
     expect((await call('GET', '/nothing-here')).headers.get('x-should-retry')).toBeNull();
   });
 
+  it('validates the same once a schema is compiled (after its 16th use): valid queries parse, refused ones list every field', async () => {
+    const fresh = createEngine();
+    const list = async (query: string) => {
+      const response = await fresh.fetch(apiRequest('GET', `/customers?${query}`));
+      return { status: response.status, body: await response.json() };
+    };
+    for (const body of [{ fullName: 'Ada One' }, { fullName: 'Ada Two' }, { fullName: 'Ada Three' }]) {
+      expect((await fresh.fetch(apiRequest('POST', '/customers', { customerType: 'INDIVIDUAL', ...body }))).status).toBe(201);
+    }
+    for (let use = 0; use < 20; use++) expect((await list('limit=2')).body.data).toHaveLength(2);
+    const compiled = await list('limit=1&customerType=INDIVIDUAL');
+    expect(compiled.status).toBe(200);
+    expect(compiled.body).toMatchObject({ hasMore: true, totalCount: 3 });
+    expect(compiled.body.data).toHaveLength(1);
+    const refused = await list('limit=0&customerType=ROBOT');
+    expect(refused.status).toBe(400);
+    expect(refused.body.code).toBe('INVALID_INPUT');
+    expect(JSON.stringify(refused.body)).toContain('limit');
+    expect(JSON.stringify(refused.body)).toContain('customerType');
+  });
+
   it('answers a path outside the base path with 404', async () => {
     const response = await engine.fetch(new Request('http://sandbox.test/customers'));
     expect(response.status).toBe(404);
