@@ -1,15 +1,12 @@
 // A standalone server over an engine that already holds BENCH_SEED customers (seeded in process, which is much faster
 // than over HTTP). Prints "customer <id>" and then "listening on <url>". Like `railyard serve`, it serves from a worker
-// thread with the young generation that command gives its server (SERVER_YOUNG_GENERATION_MB).
-import { getHeapStatistics } from 'node:v8';
+// thread with the limits that command gives its server (serverThreadLimits).
 import { isMainThread, parentPort, Worker } from 'node:worker_threads';
-import { createEngine, SERVER_YOUNG_GENERATION_MB, startServer } from '@railyard/engine';
+import { createEngine, serverThreadLimits, startServer } from '@railyard/engine';
 import { CREDENTIALS, seedCustomers } from './lib.mjs';
 
 if (isMainThread) {
-  const thread = new Worker(new URL(import.meta.url), {
-    resourceLimits: { maxYoungGenerationSizeMb: SERVER_YOUNG_GENERATION_MB, maxOldGenerationSizeMb: Math.floor(getHeapStatistics().heap_size_limit / 2 ** 20) },
-  });
+  const thread = new Worker(new URL(import.meta.url), { resourceLimits: serverThreadLimits() });
   thread.on('message', (line) => console.log(line));
   thread.once('exit', (code) => process.exit(code));
   process.on('SIGTERM', () => thread.postMessage('stop'));

@@ -1,9 +1,8 @@
 #!/usr/bin/env node
-import { getHeapStatistics } from 'node:v8';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { DEFAULT_CREDENTIALS } from './platforms/default-credentials.js';
-import { SERVER_YOUNG_GENERATION_MB, type ServeCommand, type ServeReport, type ServeSettings } from './server/thread.js';
+import { serverThreadLimits, type ServeCommand, type ServeReport, type ServeSettings } from './server/thread.js';
 
 const USAGE = `Usage: railyard serve [--port 4100] [--host 127.0.0.1] [--clock real|virtual] [--regulated] [--skip-paperwork] [--strict]
 
@@ -48,11 +47,7 @@ function parseServeFlags(args: string[]): ServeSettings | string {
 function serve(settings: ServeSettings): Promise<number> {
   const thread = new Worker(new URL('./serve-thread.js', import.meta.url), {
     workerData: settings,
-    resourceLimits: {
-      maxYoungGenerationSizeMb: SERVER_YOUNG_GENERATION_MB,
-      // The same old-generation limit this process has, so --max-old-space-size given to node still applies.
-      maxOldGenerationSizeMb: Math.floor(getHeapStatistics().heap_size_limit / 2 ** 20),
-    },
+    resourceLimits: serverThreadLimits(),
   });
   return new Promise((resolve) => {
     let stopping = false;

@@ -12,7 +12,7 @@ export { randomIds, sequentialIds, type IdGenerator } from './core/ids.js';
 export { ApiError } from './core/errors.js';
 export { DEFAULT_CREDENTIALS, type Platform } from './platforms/registry.js';
 export { startServer, type ServerOptions, type RunningServer } from './server/server.js';
-export { SERVER_YOUNG_GENERATION_MB } from './server/thread.js';
+export { SERVER_YOUNG_GENERATION_MB, serverThreadLimits } from './server/thread.js';
 export { SANDBOX_ENCLAVE_PUBLIC_KEY_HEX } from './auth/enclave.js';
 export { verifyStampSignature } from './auth/stamp-verify.js';
 export type { WebhookControls } from './engine.js';

@@ -1,8 +1,9 @@
 /**
  * `railyard serve` runs the server on a worker thread, so that it can give that thread's V8 heap a larger young
  * generation than Node's default (which a process can only get from command-line flags). What the two threads
- * exchange is defined here; this module imports nothing, so the launcher stays small and starts fast.
+ * exchange is defined here; this module imports only Node's v8 module, so the launcher stays small and starts fast.
  */
+import { getHeapStatistics } from 'node:v8';
 
 /**
  * The young generation (MiB) `railyard serve` gives its server thread. Every request leaves some kilobytes of
@@ -12,6 +13,14 @@
  * generation towards this size only under allocation pressure; an idle sandbox keeps a small one.
  */
 export const SERVER_YOUNG_GENERATION_MB = 384;
+
+/**
+ * The resource limits of a server thread: {@link SERVER_YOUNG_GENERATION_MB}, and the old-generation limit of the
+ * calling thread, so `--max-old-space-size` given to node still applies.
+ */
+export function serverThreadLimits(): { maxYoungGenerationSizeMb: number; maxOldGenerationSizeMb: number } {
+  return { maxYoungGenerationSizeMb: SERVER_YOUNG_GENERATION_MB, maxOldGenerationSizeMb: Math.floor(getHeapStatistics().heap_size_limit / 2 ** 20) };
+}
 
 /** What the launcher hands the server thread: the parsed `railyard serve` flags and the credentials. */
 export interface ServeSettings {
