@@ -1,7 +1,8 @@
 import type { Options } from 'tsup';
 import { dirname } from 'node:path';
-import type { Plugin } from 'esbuild';
 import { packageBuild } from '../../tsup.base.js';
+
+type Plugin = NonNullable<Options['esbuildPlugins']>[number];
 
 /**
  * zod's namespace re-exports all of its locales (`z.locales`), some 60 modules that the engine never uses: it speaks

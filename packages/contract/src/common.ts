@@ -15,6 +15,15 @@ export function formattedString(format: string, test: (value: string) => boolean
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 
 /** Pattern of a resource id `<Type>:<uuid>` (SPEC §1). */
+/**
+ * Options for a refinement that checks fields across an object: it runs even when some fields already failed (so a
+ * 400 lists every invalid field at once), but only on an object. A body of `null`, an array or a scalar fails the
+ * object check alone, and a refinement never sees it.
+ */
+export const onEveryObject = {
+  when: (payload: { value: unknown }): boolean => typeof payload.value === 'object' && payload.value !== null && !Array.isArray(payload.value),
+};
+
 export const idPattern = (type: string): RegExp => new RegExp(`^${type}:${UUID}$`);
 
 /** Schema of a resource id `<Type>:<uuid>`, for example `resourceId('Customer')`. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import {
-  Address, CountryCode, CurrencyCode, Email, IsoDate, PhoneNumber, SSN_PATTERN, Timestamp, idPattern, resourceId,
+  Address, CountryCode, CurrencyCode, Email, IsoDate, PhoneNumber, SSN_PATTERN, Timestamp, idPattern, onEveryObject, resourceId,
 } from './common.js';
 import { defineEndpoint } from './endpoint.js';
 import { PageQuery, QueryBoolean, TimeBound, pageOf } from './pagination.js';
@@ -243,7 +243,6 @@ function checkTaxId(businessInfo: Record<string, unknown>, ctx: Ctx) {
   }
 }
 
-const always = { when: () => true };
 
 // ---------------------------------------------------------------------------------------------------------------------
 // Requests
@@ -277,13 +276,13 @@ export const CUSTOMER_RULES = {
 /** `POST /customers` for an individual (KYC). */
 export const IndividualCustomerCreate = z
   .object({ customerType: z.literal('INDIVIDUAL'), ...commonWritable, ...individualWritable })
-  .superRefine(individualRules, always)
+  .superRefine(individualRules, onEveryObject)
   .meta({ id: 'IndividualCustomerCreateRequest' });
 
 /** `POST /customers` for a business (KYB). */
 export const BusinessCustomerCreate = z
   .object({ customerType: z.literal('BUSINESS'), ...commonWritable, address: Address.optional(), businessInfo: BusinessInfoCreate })
-  .superRefine(businessRules, always)
+  .superRefine(businessRules, onEveryObject)
   .meta({ id: 'BusinessCustomerCreateRequest' });
 
 /** `POST /customers` body: one variant per `customerType`. */
@@ -295,13 +294,13 @@ export type CustomerCreateRequest = z.input<typeof CustomerCreateRequest>;
 /** `PATCH /customers/{id}` for an individual: `customerType` is required, everything else optional. */
 export const IndividualCustomerUpdate = z
   .object({ customerType: z.literal('INDIVIDUAL'), ...commonWritable, ...individualWritable })
-  .superRefine(oneContactChange, always)
+  .superRefine(oneContactChange, onEveryObject)
   .meta({ id: 'IndividualCustomerUpdateRequest' });
 
 /** `PATCH /customers/{id}` for a business. */
 export const BusinessCustomerUpdate = z
   .object({ customerType: z.literal('BUSINESS'), ...commonWritable, address: Address.optional(), businessInfo: BusinessInfoUpdate.optional() })
-  .superRefine(oneContactChange, always)
+  .superRefine(oneContactChange, onEveryObject)
   .meta({ id: 'BusinessCustomerUpdateRequest' });
 
 /** `PATCH /customers/{id}` body. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Address, CountryCode, CurrencyCode, Email, IsoDate, Timestamp, resourceId } from './common.js';
+import { Address, CountryCode, CurrencyCode, Email, IsoDate, Timestamp, onEveryObject, resourceId } from './common.js';
 import { CustomerId } from './customers.js';
 import { defineEndpoint } from './endpoint.js';
 import { PageQuery, pageOf } from './pagination.js';
@@ -318,11 +318,10 @@ const detailsShape = (accountType: ExternalAccountType, rails: boolean): Record<
   };
 };
 
-const always = { when: () => true };
 const withCheck = <S extends z.ZodObject>(accountType: ExternalAccountType, schema: S): S => {
   const { check } = rowOf(accountType);
   if (!check) return schema;
-  return schema.superRefine((value, ctx) => check(value as Record<string, unknown>, ctx), always) as S;
+  return schema.superRefine((value, ctx) => check(value as Record<string, unknown>, ctx), onEveryObject) as S;
 };
 
 /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import {
-  Address, CountryCode, Email, IdentificationType, IsoDate, SSN_PATTERN, Timestamp, resourceId,
+  Address, CountryCode, Email, IdentificationType, IsoDate, SSN_PATTERN, Timestamp, onEveryObject, resourceId,
 } from './common.js';
 import { anyResourceId } from './accounts.js';
 import { CustomerId, ITIN_PATTERN, VerificationState } from './customers.js';
@@ -76,7 +76,6 @@ export const Document = z
 export type Document = z.infer<typeof Document>;
 
 type Ctx = z.core.$RefinementCtx;
-const always = { when: () => true };
 const includes = (list: readonly string[], value: unknown) => typeof value === 'string' && list.includes(value);
 
 /**
@@ -112,24 +111,24 @@ const documentTextFields = {
 /** The text fields of `POST /documents` (the form without its `file` part): what the engine validates them with. */
 export const DocumentUploadFields = z
   .object({ ...documentTextFields, documentHolder: DocumentHolder })
-  .superRefine((value, ctx) => checkDocumentFields(value as Record<string, unknown>, ctx), always);
+  .superRefine((value, ctx) => checkDocumentFields(value as Record<string, unknown>, ctx), onEveryObject);
 
 /** The text fields of `PUT /documents/{id}`: those of an upload minus `documentHolder`. */
 export const DocumentReplaceFields = z
   .object(documentTextFields)
-  .superRefine((value, ctx) => checkDocumentFields(value as Record<string, unknown>, ctx), always);
+  .superRefine((value, ctx) => checkDocumentFields(value as Record<string, unknown>, ctx), onEveryObject);
 
 /** `POST /documents` (multipart/form-data): the `file` part (PDF, JPEG or PNG, at most 10 MB) and the text fields. */
 export const DocumentUploadRequest = z
   .object({ file: DocumentFile, ...documentTextFields, documentHolder: DocumentHolder })
-  .superRefine((value, ctx) => checkDocumentFields(value as Record<string, unknown>, ctx), always)
+  .superRefine((value, ctx) => checkDocumentFields(value as Record<string, unknown>, ctx), onEveryObject)
   .meta({ id: 'DocumentUploadRequest' });
 export type DocumentUploadRequest = z.input<typeof DocumentUploadRequest>;
 
 /** `PUT /documents/{id}` (multipart/form-data): replaces the file and its fields; the holder stays. */
 export const DocumentReplaceRequest = z
   .object({ file: DocumentFile, ...documentTextFields })
-  .superRefine((value, ctx) => checkDocumentFields(value as Record<string, unknown>, ctx), always)
+  .superRefine((value, ctx) => checkDocumentFields(value as Record<string, unknown>, ctx), onEveryObject)
   .meta({ id: 'DocumentReplaceRequest' });
 export type DocumentReplaceRequest = z.input<typeof DocumentReplaceRequest>;
 
@@ -301,13 +300,13 @@ function checkIdentifier(value: Record<string, unknown>, ctx: Ctx) {
 /** personalInfo on create: name, birth date, nationality, address and identification are required. */
 export const PersonalInfoCreate = z
   .object(personalInfoFields)
-  .superRefine((value, ctx) => checkIdentifier(value as Record<string, unknown>, ctx), always)
+  .superRefine((value, ctx) => checkIdentifier(value as Record<string, unknown>, ctx), onEveryObject)
   .meta({ id: 'PersonalInfoCreate' });
 /** personalInfo on PATCH: any subset. */
 export const PersonalInfoUpdate = z
   .object(personalInfoFields)
   .partial()
-  .superRefine((value, ctx) => checkIdentifier(value as Record<string, unknown>, ctx), always)
+  .superRefine((value, ctx) => checkIdentifier(value as Record<string, unknown>, ctx), onEveryObject)
   .meta({ id: 'PersonalInfoUpdate' });
 /** personalInfo in responses: everything the owner was registered with, `identifier` included (REFERENCE §5). */
 export const PersonalInfo = z

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Currency, CurrencyCode, MinorUnits, Timestamp, resourceId } from './common.js';
+import { Currency, CurrencyCode, MinorUnits, Timestamp, onEveryObject, resourceId } from './common.js';
 import { PaymentInstructions, anyResourceId } from './accounts.js';
 import { ScaChallenge, ScaResponse, requireOneScaAnswer } from './sca.js';
 import { CustomerId } from './customers.js';
@@ -111,7 +111,7 @@ export const QuoteRequest = z
     if (destination?.destinationType === 'UMA_ADDRESS' && value.lookupId === undefined) {
       ctx.addIssue({ code: 'custom', path: ['lookupId'], message: 'lookupId is required for UMA destinations', params: { constraint: { required: true } } });
     }
-  }, { when: () => true })
+  }, onEveryObject)
   .meta({ id: 'QuoteRequest' });
 export type QuoteRequest = z.input<typeof QuoteRequest>;
 
@@ -121,7 +121,7 @@ export type QuoteExecuteRequest = z.input<typeof QuoteExecuteRequest>;
 
 /** `POST /quotes/{quoteId}/authorize`: an SMS `code`, or a `passkeyAssertion` with its `origin`. */
 export const QuoteAuthorizeRequest = ScaResponse.extend({ endUserIpAddress: z.string().min(1).optional() })
-  .superRefine(requireOneScaAnswer, { when: () => true })
+  .superRefine(requireOneScaAnswer, onEveryObject)
   .meta({ id: 'QuoteAuthorizeRequest' });
 export type QuoteAuthorizeRequest = z.input<typeof QuoteAuthorizeRequest>;
 

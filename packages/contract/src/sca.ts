@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PasskeyAssertion } from './auth.js';
-import { Timestamp } from './common.js';
+import { Timestamp, onEveryObject } from './common.js';
 import { defineEndpoint } from './endpoint.js';
 
 // Strong customer authentication (SPEC §5 item 7; REFERENCE §9): challenges, the answers to them, and the trusted-beneficiary
@@ -47,7 +47,7 @@ export function requireOneScaAnswer(value: { code?: unknown; passkeyAssertion?: 
 /** `POST .../trust/confirm` and `.../untrust/confirm`: the answer, optionally naming the challenge it answers. */
 export const BeneficiaryTrustConfirmRequest = ScaResponse.extend({ challengeId: z.string().min(1).optional() })
   // `when`: also report a missing answer alongside other invalid fields, so every invalid field is listed at once.
-  .superRefine(requireOneScaAnswer, { when: () => true })
+  .superRefine(requireOneScaAnswer, onEveryObject)
   .meta({ id: 'BeneficiaryTrustConfirmRequest' });
 export type BeneficiaryTrustConfirmRequest = z.input<typeof BeneficiaryTrustConfirmRequest>;
 
@@ -116,7 +116,7 @@ export const ScaLoginCompleteRequest = ScaResponse.extend({
   endUserIpAddress: z.string().min(1),
   challengeId: z.string().min(1).optional(),
 })
-  .superRefine(requireOneScaAnswer, { when: () => true })
+  .superRefine(requireOneScaAnswer, onEveryObject)
   .meta({ id: 'ScaLoginCompleteRequest' });
 export type ScaLoginCompleteRequest = z.input<typeof ScaLoginCompleteRequest>;
 export const ScaLoginComplete = z

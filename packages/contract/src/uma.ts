@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Currency, CurrencyCode, MinorUnits } from './common.js';
+import { Currency, CurrencyCode, MinorUnits, onEveryObject } from './common.js';
 import { CustomerId, UmaAddress } from './customers.js';
 import { defineEndpoint } from './endpoint.js';
 import { LookupId } from './quotes.js';
@@ -52,7 +52,7 @@ export const SandboxUmaReceiveRequest = z
     if (value.receiverUmaAddress === undefined && value.customerId === undefined) {
       ctx.addIssue({ code: 'custom', path: ['receiverUmaAddress'], message: 'receiverUmaAddress or customerId is required (customerId wins when both are given)' });
     }
-  }, { when: () => true })
+  }, onEveryObject)
   .meta({ id: 'SandboxUmaReceiveRequest' });
 export type SandboxUmaReceiveRequest = z.input<typeof SandboxUmaReceiveRequest>;
 

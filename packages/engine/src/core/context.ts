@@ -53,15 +53,29 @@ export class TenantContext {
    * in place (see freeze.ts).
    */
   emit(type: WebhookEventType, data: unknown, options: EmitOptions = {}): OutboxEvent {
-    const events = eventsOf(this);
+    return this.record(this.draftEvent(type, data), options);
+  }
+
+  /**
+   * An event as {@link emit} would record it, not recorded: for a send that only counts if it succeeds (a refused
+   * webhook test changes nothing). {@link record} files it.
+   */
+  draftEvent(type: WebhookEventType, data: unknown): OutboxEvent {
     const id = (data as { id?: unknown } | null)?.id;
-    const event: OutboxEvent = {
+    return {
       id: this.ids('Webhook'), type: EVENT_TYPES.get(type) ?? type, timestamp: this.nowIso(), data,
-      resource: typeof id === 'string' ? id : type, order: events.size + 1, deliveries: NO_DELIVERIES,
+      resource: typeof id === 'string' ? id : type, order: eventsOf(this).size + 1, deliveries: NO_DELIVERIES,
     };
-    events.insert(event);
-    this.sink?.emitted(this, event, options);
-    return event;
+  }
+
+  /** Files an event drafted earlier (its place in the order is now) and hands it to the webhook dispatcher. */
+  record(event: OutboxEvent, options: EmitOptions = {}): OutboxEvent {
+    const events = eventsOf(this);
+    const order = events.size + 1;
+    const recorded = event.order === order ? event : { ...event, order };
+    events.insert(recorded);
+    this.sink?.emitted(this, recorded, options);
+    return recorded;
   }
 
   /**

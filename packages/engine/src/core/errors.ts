@@ -28,13 +28,12 @@ export class ApiError<S extends ErrorStatus = ErrorStatus> extends Error {
  * Fields whose errors have a code of their own (SPEC §7, REFERENCE §14): when every invalid field of a request is one
  * of them, the 400 carries that code instead of INVALID_INPUT (still with `details.errors`).
  */
-const DEDICATED_CODES: Readonly<Record<string, ErrorCodeFor<400>>> = {
-  umaAddress: 'INVALID_UMA_ADDRESS',
-};
+// A Map, not an object: a field is named by the request, and a field called `constructor` must not find Object's.
+const DEDICATED_CODES: ReadonlyMap<string, ErrorCodeFor<400>> = new Map([['umaAddress', 'INVALID_UMA_ADDRESS']]);
 
 /** 400 INVALID_INPUT listing every invalid field. */
 export const invalidInput = (errors: FieldError[], message?: string): ApiError<400> => {
-  const codes = new Set(errors.map((e) => DEDICATED_CODES[e.field]));
+  const codes = new Set(errors.map((e) => DEDICATED_CODES.get(e.field)));
   const code = codes.size === 1 ? [...codes][0] : undefined;
   return new ApiError(400, code ?? 'INVALID_INPUT', message ?? describeFieldErrors(errors), { errors });
 };

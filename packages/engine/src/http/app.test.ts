@@ -1,3 +1,4 @@
+import { ApiErrorBody, endpoints } from '@railyard/contract';
 import { describe, expect, it } from 'vitest';
 import { createEngine } from '../engine.js';
 import { apiRequest } from '../testing/requests.js';
@@ -124,5 +125,47 @@ describe('HTTP surface', () => {
     const { status, body } = await call('GET', '/customers?cursor=bogus');
     expect(status).toBe(400);
     expect(body.details.errors[0].field).toBe('cursor');
+  });
+});
+
+describe('bodies that are not objects, and fields named after Object.prototype members', () => {
+  const ID = 'Customer:00000000-0000-4000-8000-000000000001';
+  const jsonOperations = Object.values(endpoints).filter((e) => e.body && !e.multipart);
+
+  it('a JSON body of null, an array or a scalar is a 400 "body must be an object" on every operation that takes one', async () => {
+    expect(jsonOperations.length).toBeGreaterThan(30);
+    for (const endpoint of jsonOperations) {
+      const path = endpoint.path.replace(/\{[^}]+\}/g, ID);
+      for (const [text, kind] of [['null', 'null'], ['[]', 'array'], ['7', 'number'], ['"x"', 'string']] as const) {
+        const { status, body } = await call(endpoint.method, path, text);
+        // Operations whose resource does not exist may answer 404 first; none may fail or accept the body.
+        expect([400, 404], `${endpoint.method} ${endpoint.path} ${text}`).toContain(status);
+        expect(ApiErrorBody.safeParse(body).success).toBe(true);
+        if (status === 400 && body.details?.errors?.[0]?.field === 'body') expect(body.details.errors[0].message).toBe(`must be an object, not ${kind}`);
+      }
+    }
+  });
+
+  it('POST /quotes with the body null is a 400 listing the body (it was a 500)', async () => {
+    expect(await call('POST', '/quotes', 'null')).toMatchObject({
+      status: 400,
+      body: { code: 'INVALID_INPUT', details: { errors: [{ field: 'body', message: 'must be an object, not null' }] } },
+    });
+  });
+
+  it('a strict platform refuses fields named __proto__, constructor, toString… with INVALID_INPUT naming each one', async () => {
+    const strict = createEngine({ platform: { clientId: 'strict-id', clientSecret: 'strict-secret', strict: true } });
+    const credentials = { clientId: 'strict-id', clientSecret: 'strict-secret' };
+    const names = ['__proto__', 'constructor', 'toString', 'valueOf', 'hasOwnProperty'];
+    for (const name of names) {
+      const response = await strict.fetch(apiRequest('PATCH', '/config', `{"${name}":1}`, {}, credentials));
+      const body = await response.json();
+      expect(response.status, name).toBe(400);
+      expect(body).toMatchObject({ status: 400, code: 'INVALID_INPUT', details: { errors: [{ field: name, message: expect.stringContaining('is not a field of this request') }] } });
+    }
+    const all = await strict.fetch(apiRequest('POST', '/customers', `{"customerType":"INDIVIDUAL",${names.map((n) => `"${n}":1`).join(',')}}`, {}, credentials));
+    const body = await all.json();
+    expect(body.code).toBe('INVALID_INPUT');
+    expect(body.details.errors.map((e: { field: string }) => e.field).sort()).toEqual([...names].sort());
   });
 });

@@ -196,7 +196,10 @@ describe('test sends', () => {
     const sent = await call('POST', '/sandbox/webhooks/test', { url: 'https://other.example/hook' });
     expect(sent).toMatchObject({ status: 200, body: { url: 'https://other.example/hook', response_status: 200, response_body: 'ok' } });
     expect(JSON.parse(deliveries[0]!.body)).toMatchObject({ type: 'TEST', data: {} });
+    // The TEST event a receiver took is recorded with its one attempt; refused ones below record nothing.
+    expect(eventsOfType('TEST')).toMatchObject([{ id: JSON.parse(deliveries[0]!.body).id, deliveries: [{ attempt: 1, status: 200 }] }]);
     await withEndpoint();
+    const recorded = eventsOfType('TEST').length;
     answers = [500];
     const failed = await call('POST', '/sandbox/webhooks/test');
     expect(failed).toMatchObject({ status: 400, body: { code: 'WEBHOOK_DELIVERY_ERROR', details: { url: ENDPOINT, response_status: 500, response_body: 'nope' } } });
@@ -205,6 +208,7 @@ describe('test sends', () => {
     expect(unreachable.body.details.error).toContain('ECONNREFUSED');
     await engine.webhooks.settled();
     expect(deliveries).toHaveLength(2);
+    expect(eventsOfType('TEST')).toHaveLength(recorded);
   });
 });
 

@@ -38,7 +38,11 @@ export interface AttemptResult {
   readonly status?: number;
   readonly body?: string;
   readonly error?: string;
+  /** The attempt as the event's `deliveries` list keeps it. */
+  readonly attempt: DeliveryAttempt;
 }
+
+type DeliveryAttempt = OutboxEvent['deliveries'][number];
 
 export interface DispatcherOptions {
   readonly fetch: WebhookFetch;
@@ -99,13 +103,13 @@ export class WebhookDispatcher implements EventSink {
     while (this.running.size > 0) await Promise.allSettled([...this.running]);
   }
 
-  /** Sends one signed POST of `event` to `url` and records the attempt on the event. */
+  /** Sends one signed POST of `event` to `url`, and records the attempt on the event if the event is recorded. */
   async send(tenant: TenantContext, event: OutboxEvent, url: string): Promise<AttemptResult> {
     const body = envelopeOf(event);
     const signature = await signatureHeader(await this.options.keyOf(tenant.platform.id), body);
     const at = tenant.nowIso();
     const started = performance.now();
-    let result: AttemptResult;
+    let answer: Omit<AttemptResult, 'attempt'>;
     try {
       const response = await this.options.fetch(url, {
         method: 'POST',
@@ -114,18 +118,17 @@ export class WebhookDispatcher implements EventSink {
         signal: AbortSignal.timeout(WEBHOOK_RETRY_POLICY.responseTimeoutMs),
       });
       const text = await response.text().catch(() => '');
-      result = { url, status: response.status, body: text.slice(0, MAX_RESPONSE_BODY) };
+      answer = { url, status: response.status, body: text.slice(0, MAX_RESPONSE_BODY) };
     } catch (error) {
-      result = { url, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
+      answer = { url, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
     }
     const current = eventsOf(tenant).get(event.id);
-    if (current) {
-      const attempt = {
-        attempt: current.deliveries.length + 1, url, at, durationMs: Math.round((performance.now() - started) * 1000) / 1000,
-        ...(result.status === undefined ? {} : { status: result.status }), ...(result.error === undefined ? {} : { error: result.error }),
-      };
-      this.update(tenant, { ...current, deliveries: [...current.deliveries, attempt] });
-    }
+    const attempt: DeliveryAttempt = {
+      attempt: (current?.deliveries.length ?? 0) + 1, url, at, durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+      ...(answer.status === undefined ? {} : { status: answer.status }), ...(answer.error === undefined ? {} : { error: answer.error }),
+    };
+    const result: AttemptResult = { ...answer, attempt };
+    if (current) this.update(tenant, { ...current, deliveries: [...current.deliveries, attempt] });
     return result;
   }
 

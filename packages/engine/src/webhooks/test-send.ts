@@ -13,12 +13,14 @@ export async function sendTestWebhook(tenant: TenantContext, dispatcher: Webhook
   if (target === undefined) {
     throw new ApiError(400, 'WEBHOOK_ENDPOINT_NOT_SET', 'No webhook endpoint: set one with PATCH /config {"webhookEndpoint": url}, or send {"url": ...}');
   }
-  const event = tenant.emit('TEST', {}, { deliver: false });
+  // The event is recorded only once the receiver took it: a refused test changes nothing.
+  const event = tenant.draftEvent('TEST', {});
   const result = await dispatcher.send(tenant, event, target);
   if (result.status === undefined || result.status < 200 || result.status >= 300) {
     throw new ApiError(400, 'WEBHOOK_DELIVERY_ERROR',
       result.status === undefined ? `${target} could not be reached: ${result.error}` : `${target} answered ${result.status}, not 2xx`,
       { url: target, ...(result.status === undefined ? { error: result.error } : { response_status: result.status, response_body: result.body }) });
   }
+  tenant.record({ ...event, deliveries: [result.attempt] }, { deliver: false });
   return { url: target, response_status: result.status, ...(result.body ? { response_body: result.body } : {}) };
 }
