@@ -122,10 +122,22 @@ export function createEngine(options: EngineOptions = {}): Engine {
     keyOf,
   });
 
+  // The default platform runs on the engine's clock. With a virtual clock, every other platform gets a clock of its
+  // own, starting at the engine's time: one platform's advance never moves another's (suites running in parallel
+  // against one server, each as its own platform). A real or caller-driven clock is one time for all.
+  const platformSchedulers: Scheduler[] = [];
+  const schedulerOf = (platform: Platform): Scheduler => {
+    if (platform.id === defaultPlatform.id || !(clock instanceof VirtualClock)) return scheduler;
+    const own = scheduler.withClock(new VirtualClock(clock.now()));
+    platformSchedulers.push(own);
+    return own;
+  };
+
   const tenant = (platform: Platform): TenantContext => {
     let context = contexts.get(platform.id);
     if (!context) {
-      context = new TenantContext(platform, store.tenant(platform.id), clock, ids, scheduler, dispatcher);
+      const platformScheduler = schedulerOf(platform);
+      context = new TenantContext(platform, store.tenant(platform.id), platformScheduler.clock, ids, platformScheduler, dispatcher);
       contexts.set(platform.id, context);
     }
     return context;
@@ -191,7 +203,10 @@ export function createEngine(options: EngineOptions = {}): Engine {
       publicKey: async (p) => (await keyOf(platformOf(p).id)).publicKeyPem,
     },
     openapi,
-    close: () => scheduler.stop(),
+    close: () => {
+      scheduler.stop();
+      for (const own of platformSchedulers) own.stop();
+    },
   };
 }
 

@@ -30,6 +30,34 @@ interface Queued {
 const runsBefore = (a: Queued, b: Queued) => a.job.at < b.job.at || (a.job.at === b.job.at && a.seq < b.seq);
 
 /**
+ * Work to run right after the operation under way has produced its answer (see {@link Scheduler.soon}). One queue
+ * serves every scheduler of an engine: the HTTP layer drains it after each request, whichever platform made it.
+ */
+export class FollowUps {
+  private tasks: (() => void)[] = [];
+  /** The next task to run. */
+  private head = 0;
+
+  add(task: () => void): void {
+    this.tasks.push(task);
+  }
+
+  /** Runs the queued work, including work it queues in turn. A task that throws is a bug: it is logged. */
+  run(): void {
+    while (this.head < this.tasks.length) {
+      const task = this.tasks[this.head++]!;
+      try {
+        task();
+      } catch (error) {
+        console.error('[railyard] internal error in follow-up work', error);
+      }
+    }
+    this.tasks = [];
+    this.head = 0;
+  }
+}
+
+/**
  * Runs jobs when they fall due. With a virtual clock, {@link Scheduler.advance} runs every due job in time order,
  * synchronously, moving the clock to each job's time first (DESIGN §5). With a real clock a timer wakes it. The queue is
  * a binary heap: scheduling and running a job cost O(log n), so a month of a busy sandbox advances in n log n.
@@ -38,16 +66,29 @@ export class Scheduler {
   private heap: Queued[] = [];
   /** The jobs waiting, by id; a cancelled job leaves the heap when it reaches the top, or when the heap is rebuilt. */
   private readonly live = new Map<string, Queued>();
-  /** Work to run right after the operation under way (see {@link Scheduler.soon}); `soonHead` is the next to run. */
-  private soonTasks: (() => void)[] = [];
-  private soonHead = 0;
-  private readonly handlers = new Map<string, JobHandler>();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private counter = 0;
   private seq = 0;
   private running = false;
 
-  constructor(private readonly clock: Clock) {}
+  /**
+   * @param clock the time the jobs are due on.
+   * @param handlers the handler of each kind of job, shared with the schedulers made by {@link Scheduler.withClock}.
+   * @param followUps the queue of {@link Scheduler.soon}, shared likewise.
+   */
+  constructor(
+    readonly clock: Clock,
+    private readonly handlers = new Map<string, JobHandler>(),
+    private readonly followUps = new FollowUps(),
+  ) {}
+
+  /**
+   * A scheduler of its own on `clock` (a platform's own virtual clock): its jobs wait on that clock alone, while the
+   * job handlers and the follow-up queue are this one's.
+   */
+  withClock(clock: Clock): Scheduler {
+    return new Scheduler(clock, this.handlers, this.followUps);
+  }
 
   /** Registers the handler for a kind of job. */
   register(kind: string, handler: JobHandler): void {
@@ -79,21 +120,12 @@ export class Scheduler {
    * sandbox settles "instantly" but the API reports as under way (SPEC §4.5: execute answers PROCESSING).
    */
   soon(task: () => void): void {
-    this.soonTasks.push(task);
+    this.followUps.add(task);
   }
 
-  /** Runs the queued follow-up work, including work it queues in turn. A task that throws is a bug: it is logged. */
+  /** Runs the queued follow-up work, including work it queues in turn. */
   runSoon(): void {
-    while (this.soonHead < this.soonTasks.length) {
-      const task = this.soonTasks[this.soonHead++]!;
-      try {
-        task();
-      } catch (error) {
-        console.error('[railyard] internal error in follow-up work', error);
-      }
-    }
-    this.soonTasks = [];
-    this.soonHead = 0;
+    this.followUps.run();
   }
 
   /** A waiting job by id. */

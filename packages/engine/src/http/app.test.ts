@@ -1,4 +1,4 @@
-import { ApiErrorBody, endpoints } from '@railyard/contract';
+import { ApiErrorBody, endpoints, type Endpoint } from '@railyard/contract';
 import { describe, expect, it } from 'vitest';
 import { createEngine } from '../engine.js';
 import { apiRequest } from '../testing/requests.js';
@@ -130,7 +130,7 @@ describe('HTTP surface', () => {
 
 describe('bodies that are not objects, and fields named after Object.prototype members', () => {
   const ID = 'Customer:00000000-0000-4000-8000-000000000001';
-  const jsonOperations = Object.values(endpoints).filter((e) => e.body && !e.multipart);
+  const jsonOperations = (Object.values(endpoints) as Endpoint[]).filter((e) => e.body && !e.multipart);
 
   it('a JSON body of null, an array or a scalar is a 400 "body must be an object" on every operation that takes one', async () => {
     expect(jsonOperations.length).toBeGreaterThan(30);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../core/clock.js';
 import { createEngine } from '../engine.js';
-import { apiRequest } from '../testing/requests.js';
+import { apiRequest, callApi } from '../testing/requests.js';
 
 describe('control plane over HTTP', () => {
   it('answers at the root and under the base path', async () => {
@@ -131,5 +131,35 @@ describe('in-process snapshots', () => {
     (edited.collections.customers![0] as { id: string }).id = 'not-an-id';
     expect(() => engine.sandbox().restore(edited)).toThrow();
     expect(await customerNames(engine)).toEqual(['Edited Copy']);
+  });
+});
+
+describe('each platform has its own virtual clock', () => {
+  it("advancing one platform's clock moves neither another platform's time nor its jobs (a quote keeps its validity)", async () => {
+    const engine = createEngine({ clock: new VirtualClock(Date.UTC(2026, 0, 1)), platform: { regulated: true } });
+    const other = engine.createPlatform({ regulated: true });
+    const asOther = { clientId: other.clientId, clientSecret: other.clientSecret };
+    const call = (method: string, path: string, body?: unknown, credentials?: typeof asOther) => callApi(engine, method, path, body, {}, credentials);
+
+    const payer = (await call('POST', '/customers', { customerType: 'INDIVIDUAL', fullName: 'Clock Keeper', currencies: ['USD', 'MXN'] })).body;
+    const accounts = (await call('GET', `/customers/internal-accounts?customerId=${payer.id}`)).body.data as { id: string; balance: { currency: { code: string } } }[];
+    const [usd, mxn] = ['USD', 'MXN'].map((code) => accounts.find((a) => a.balance.currency.code === code)!.id);
+    await call('POST', `/sandbox/internal-accounts/${usd}/fund`, { amount: 100_000 });
+    const quote = (await call('POST', '/quotes', {
+      source: { sourceType: 'ACCOUNT', accountId: usd }, destination: { destinationType: 'ACCOUNT', accountId: mxn },
+      lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1_000,
+    })).body;
+    expect(quote.status).toBe('PENDING');
+
+    // The other platform starts at the engine's time and moves a day on its own.
+    expect((await call('GET', '/_sandbox/clock', undefined, asOther)).body.now).toBe('2026-01-01T00:00:00.000Z');
+    expect((await call('POST', '/_sandbox/clock/advance', { ms: 86_400_000 }, asOther)).body.now).toBe('2026-01-02T00:00:00.000Z');
+    expect((await call('GET', '/_sandbox/clock')).body.now).toBe('2026-01-01T00:00:00.000Z');
+    expect((await call('GET', `/quotes/${quote.id}`)).body.status).toBe('PENDING');
+
+    // Its own advance still expires it.
+    await call('POST', '/_sandbox/clock/advance', { ms: 86_400_000 });
+    expect((await call('GET', `/quotes/${quote.id}`)).body.status).toBe('EXPIRED');
+    expect((await call('GET', '/_sandbox/clock', undefined, asOther)).body.now).toBe('2026-01-02T00:00:00.000Z');
   });
 });
