@@ -164,7 +164,10 @@ export class Scheduler {
   importTenant(tenantId: string, jobs: Job[]): void {
     for (const queued of [...this.live.values()]) if (queued.job.tenantId === tenantId) this.cancel(queued.job.id);
     for (const job of jobs) {
-      this.counter = Math.max(this.counter, Number(job.id.replace(/\D/g, '')) || 0);
+      // Only ids this scheduler could have given move its counter (a restored `job-<400 digits>` must not make it
+      // Infinity); a named job keeps its name.
+      const given = /^job-(\d{1,15})$/.exec(job.id);
+      if (given) this.counter = Math.max(this.counter, Number(given[1]));
       // An id another platform's job holds is not this snapshot's to take: the job gets a fresh one.
       const taken = this.live.get(job.id);
       const id = taken && taken.job.tenantId !== tenantId ? `job-${++this.counter}` : job.id;
@@ -250,7 +253,13 @@ export class Scheduler {
         this.live.delete(next.job.id);
         const { job } = next;
         if (this.clock instanceof VirtualClock) this.clock.setTo(job.at);
-        this.handlers.get(job.kind)?.(job);
+        try {
+          this.handlers.get(job.kind)?.(job);
+        } catch (error) {
+          // A job that fails (a restored one pointing at nothing, or a bug) is logged and dropped: the clock goes on,
+          // and the jobs after it still run.
+          console.error(`[railyard] job ${job.kind} ${job.id} failed`, error);
+        }
         this.runSoon();
       }
     } finally {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../core/clock.js';
 import { createEngine } from '../engine.js';
-import { apiRequest, callApi } from '../testing/requests.js';
+import { apiRequest, callApi, type Json } from '../testing/requests.js';
 
 describe('control plane over HTTP', () => {
   it('answers at the root and under the base path', async () => {
@@ -161,5 +161,77 @@ describe('each platform has its own virtual clock', () => {
     await call('POST', '/_sandbox/clock/advance', { ms: 86_400_000 });
     expect((await call('GET', `/quotes/${quote.id}`)).body.status).toBe('EXPIRED');
     expect((await call('GET', '/_sandbox/clock', undefined, asOther)).body.now).toBe('2026-01-02T00:00:00.000Z');
+  });
+});
+
+describe('restore checks the whole snapshot and reaches no other platform', () => {
+  const setUp = async () => {
+    const engine = createEngine({ clock: new VirtualClock(Date.UTC(2026, 0, 1)) });
+    const call = (method: string, path: string, body?: unknown) => callApi(engine, method, path, body);
+    const customer = (await call('POST', '/customers', { customerType: 'INDIVIDUAL', fullName: 'Kept Safe' })).body;
+    const [account] = (await call('GET', `/customers/internal-accounts?customerId=${customer.id}`)).body.data as { id: string }[];
+    await call('POST', `/sandbox/internal-accounts/${account!.id}/fund`, { amount: 5_000 });
+    const snapshot = structuredClone(engine.sandbox().snapshot()) as { format: string; takenAt: string; collections: Record<string, Record<string, unknown>[]> };
+    const state = async () => JSON.stringify((await call('GET', '/_sandbox/snapshot')).body.collections);
+    return { engine, call, snapshot, state, accountId: account!.id };
+  };
+  const refused = async (call: (m: string, p: string, b?: unknown) => Promise<{ status: number; body: Json }>, body: unknown) => {
+    const response = await call('POST', '/_sandbox/restore', body);
+    expect(response.status).toBe(400);
+    expect(response.body.code).toBe('INVALID_INPUT');
+    return response.body.details.errors as { field: string; message: string }[];
+  };
+
+  it('refuses collections named constructor or __proto__ (a 500 and a silent wipe before), changing nothing', async () => {
+    const { call, snapshot, state } = await setUp();
+    const before = await state();
+    for (const name of ['constructor', '__proto__', 'toString']) {
+      const text = JSON.stringify(snapshot).replace('"collections":{', `"collections":{"${name}":[],`);
+      const response = await call('POST', '/_sandbox/restore', text);
+      expect(response.status, name).toBe(400);
+      expect(response.body.details.errors.map((e: { field: string }) => e.field), name).toEqual([`collections.${name}`]);
+    }
+    expect(await state()).toBe(before);
+  });
+
+  it('refuses a balance the ledger does not back (money cannot be minted by editing a snapshot)', async () => {
+    const { call, snapshot, state, accountId } = await setUp();
+    const before = await state();
+    const accounts = snapshot.collections.internalAccounts!;
+    const index = accounts.findIndex((a) => a.id === accountId);
+    const edited = accounts[index] as { balance: { amount: number } };
+    expect(edited.balance.amount).toBe(5_000);
+    edited.balance.amount = 5_000_000;
+    const errors = await refused(call, snapshot);
+    expect(errors).toEqual([{ field: `collections.internalAccounts.${index}.balance.amount`, message: `is 5000000, but the ledger's USD postings to ${accountId} add up to 5000` }]);
+    expect(await state()).toBe(before);
+  });
+
+  it('refuses job ids it could not have given (a 400-digit id made the job counter Infinity) and payloads nested too deep', async () => {
+    const { call, snapshot, state } = await setUp();
+    const before = await state();
+    const job = { id: `job-${'9'.repeat(400)}`, tenantId: 'x', at: Date.UTC(2026, 0, 2), kind: 'payments.settle', payload: {} };
+    expect((await refused(call, { ...snapshot, collections: { ...snapshot.collections, jobs: [job] } })).map((e) => e.field)).toEqual(['collections.jobs.0.id']);
+    const deep = `${'{"deep":'.repeat(5_000)}"bottom"${'}'.repeat(5_000)}`;
+    const deepJob = JSON.stringify({ ...job, id: 'job-1', payload: 'DEEP' }).replace('"DEEP"', deep);
+    const text = JSON.stringify(snapshot).replace('"collections":{', `"collections":{"jobs":[${deepJob}],`).replace(/,"jobs":\[[^\]]*\]/, '');
+    expect((await refused(call, text)).map((e) => e.field)).toEqual(['collections']);
+    expect(await state()).toBe(before);
+    expect((await call('GET', '/_sandbox/snapshot')).status).toBe(200);
+  });
+
+  it("a restored job that points at nothing neither stops the clock nor reaches another platform's jobs", async () => {
+    const { engine, call, snapshot } = await setUp();
+    const other = engine.createPlatform();
+    const asOther = { clientId: other.clientId, clientSecret: other.clientSecret };
+    const bogus = { id: 'job-7', tenantId: engine.defaultPlatform.id, at: Date.UTC(2026, 0, 1, 1), kind: 'payments.settle', payload: { transactionId: 'Transaction:00000000-0000-4000-8000-000000000000' } };
+    const restored = await callApi(engine, 'POST', '/_sandbox/restore', { format: snapshot.format, takenAt: snapshot.takenAt, collections: { jobs: [bogus] } }, {}, asOther);
+    expect(restored.status).toBe(204);
+    // The job is the other platform's, whatever tenant it named: the default platform's state has no such job.
+    expect((engine.sandbox().snapshot().collections.jobs as { id: string }[]).map((j) => j.id)).not.toContain('job-7');
+    const advanced = await callApi(engine, 'POST', '/_sandbox/clock/advance', { ms: 86_400_000 }, {}, asOther);
+    expect(advanced).toMatchObject({ status: 200, body: { now: '2026-01-02T00:00:00.000Z' } });
+    expect(engine.sandbox(other.clientId).snapshot().collections.jobs).toEqual([]);
+    expect((await call('GET', '/_sandbox/clock')).body.now).toBe('2026-01-01T00:00:00.000Z');
   });
 });

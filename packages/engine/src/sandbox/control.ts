@@ -69,16 +69,16 @@ export function restore(tenant: TenantContext, input: unknown): void {
     importState(tenant, state, jobs as Job[]);
     return;
   }
+  // Depth first: a payload nested deeper than any record the engine makes could not be frozen, served or snapshotted.
+  if (depthOf(input, MAX_SNAPSHOT_DEPTH) > MAX_SNAPSHOT_DEPTH) throw invalidField('collections', `is nested deeper than ${MAX_SNAPSHOT_DEPTH} levels, deeper than any state this sandbox makes`);
   const parsed = SnapshotSchema.safeParse(input, { reportInput: true });
   if (!parsed.success) throw invalidInput(toFieldErrors(parsed.error.issues));
   const errors: FieldError[] = [];
-  const collections: Record<string, unknown[]> = {};
+  const collections = new Map<string, unknown[]>();
+  errors.push(...unknownCollectionErrors(input));
   for (const [name, records] of Object.entries(parsed.data.collections)) {
-    const schema = SNAPSHOT_COLLECTIONS[name];
-    if (!schema) {
-      errors.push({ field: `collections.${name}`, message: `is not a collection of this sandbox (known: ${Object.keys(SNAPSHOT_COLLECTIONS).join(', ')})`, constraint: { enum: Object.keys(SNAPSHOT_COLLECTIONS) } });
-      continue;
-    }
+    const schema = Object.hasOwn(SNAPSHOT_COLLECTIONS, name) ? SNAPSHOT_COLLECTIONS[name] : undefined;
+    if (!schema) continue;
     const checked = z.array(schema).safeParse(records, { reportInput: true });
     if (!checked.success) {
       errors.push(...toFieldErrors(checked.error.issues, `collections.${name}`));
@@ -89,15 +89,82 @@ export function restore(tenant: TenantContext, input: unknown): void {
       const { id } = record as { id: string };
       if (ids.has(id)) errors.push({ field: `collections.${name}.${index}.id`, message: `repeats id ${id}` });
       ids.add(id);
-      if (name === JOBS && !tenant.scheduler.handles((record as Job).kind)) {
-        errors.push({ field: `collections.${name}.${index}.kind`, message: `is not a kind of job this sandbox runs` });
-      }
+      if (name === JOBS) errors.push(...jobErrors(tenant, record as Job, `collections.${name}.${index}`));
     });
-    collections[name] = checked.data;
+    collections.set(name, checked.data);
   }
+  if (errors.length === 0) errors.push(...balanceErrors(collections));
   if (errors.length > 0) throw invalidInput(errors.slice(0, 100));
-  const { [JOBS]: jobs = [], ...state } = collections;
-  importState(tenant, state, jobs as Job[]);
+  const jobs = (collections.get(JOBS) ?? []) as Job[];
+  collections.delete(JOBS);
+  importState(tenant, Object.fromEntries(collections), jobs);
+}
+
+/** The collections of a snapshot that this sandbox does not have (a name such as `constructor` included). */
+function unknownCollectionErrors(snapshot: unknown, names: (collections: object) => string[] = Object.keys): FieldError[] {
+  const collections = (snapshot as { collections?: unknown } | null)?.collections;
+  if (typeof collections !== 'object' || collections === null || Array.isArray(collections)) return [];
+  const known = Object.keys(SNAPSHOT_COLLECTIONS);
+  return names(collections)
+    .filter((name) => !Object.hasOwn(SNAPSHOT_COLLECTIONS, name))
+    .map((name) => ({ field: `collections.${name}`, message: `is not a collection of this sandbox (known: ${known.join(', ')})`, constraint: { enum: known } }));
+}
+
+/**
+ * For the HTTP route, run on the body as sent: a collection named `__proto__`, which parsing the body drops (it would
+ * otherwise be restored as nothing, silently). Every other name is checked by {@link restore}.
+ */
+export const droppedCollectionErrors = (snapshot: unknown): FieldError[] =>
+  unknownCollectionErrors(snapshot, (collections) => Object.keys(collections).filter((name) => name === '__proto__'));
+
+/** How deep restored state may nest: far beyond any record the engine makes, far within what a reply can serialize. */
+const MAX_SNAPSHOT_DEPTH = 64;
+
+/** The nesting depth of `value`, counted up to `limit + 1` (a deeper value is not walked further). */
+function depthOf(value: unknown, limit: number): number {
+  if (typeof value !== 'object' || value === null) return 0;
+  let deepest = 0;
+  const stack: [object, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (depth > deepest) deepest = depth;
+    if (deepest > limit) return deepest;
+    for (const inner of Object.values(node)) if (typeof inner === 'object' && inner !== null) stack.push([inner, depth + 1]);
+  }
+  return deepest;
+}
+
+/** A restored job is one the engine could have scheduled: a kind it runs, and an id it could have given. */
+function jobErrors(tenant: TenantContext, job: Job, field: string): FieldError[] {
+  const errors: FieldError[] = [];
+  if (!tenant.scheduler.handles(job.kind)) errors.push({ field: `${field}.kind`, message: 'is not a kind of job this sandbox runs' });
+  if (!JOB_ID.test(job.id)) errors.push({ field: `${field}.id`, message: 'is not a job id this sandbox gives (job-<number>, or a name)', constraint: { pattern: JOB_ID.source } });
+  return errors;
+}
+
+/** Job ids the scheduler gives (`job-17`) or areas name (`quotes.expire:Quote:…`): short, and without control characters. */
+const JOB_ID = /^[\x21-\x7e]{1,200}$/;
+
+/**
+ * Money comes only from the ledger: every internal account's balance must be what the restored ledger's postings to
+ * it add up to, in the account's currency (a snapshot cannot mint money by editing a balance).
+ */
+function balanceErrors(collections: ReadonlyMap<string, unknown[]>): FieldError[] {
+  const posted = new Map<string, number>();
+  for (const entry of (collections.get('ledger') ?? []) as { currency: string; postings: { account: string; amount: number }[] }[]) {
+    for (const { account, amount } of entry.postings) posted.set(`${account} ${entry.currency}`, (posted.get(`${account} ${entry.currency}`) ?? 0) + amount);
+  }
+  const errors: FieldError[] = [];
+  ((collections.get('internalAccounts') ?? []) as { id: string; balance: { amount: number; currency: { code: string } } }[]).forEach((account, index) => {
+    const sum = posted.get(`${account.id} ${account.balance.currency.code}`) ?? 0;
+    if (account.balance.amount !== sum) {
+      errors.push({
+        field: `collections.internalAccounts.${index}.balance.amount`,
+        message: `is ${account.balance.amount}, but the ledger's ${account.balance.currency.code} postings to ${account.id} add up to ${sum}`,
+      });
+    }
+  });
+  return errors;
 }
 
 function importState(tenant: TenantContext, state: Record<string, unknown[]>, jobs: readonly Job[]): void {

@@ -10,7 +10,7 @@ export const controlPlaneRoutes = (platforms: PlatformRegistry, openapi: () => R
   bind(e.advanceSandboxClock, ({ tenant, body }) => control.advanceClock(tenant, body.ms)),
   bind(e.resetSandbox, ({ tenant }) => control.reset(tenant)),
   bind(e.getSandboxSnapshot, ({ tenant }) => control.snapshot(tenant)),
-  bind(e.restoreSandbox, ({ tenant, body }) => control.restore(tenant, body)),
+  bind(e.restoreSandbox, ({ tenant, body }) => control.restore(tenant, body), ({ body }) => control.droppedCollectionErrors(body)),
   bind(e.listSandboxEvents, ({ tenant, query }) => control.listEvents(tenant, query)),
   bind(e.createSandboxPlatform, ({ body }) => publicPlatform(platforms.create(body))),
   bind(e.setSandboxLimits, ({ tenant, body }) => setDailyVolumeLimits(tenant, body.dailyVolume)),
