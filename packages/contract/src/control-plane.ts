@@ -39,6 +39,7 @@ export const DeliveryAttempt = z.object({
   /** Wall-clock time the attempt took. */
   durationMs: z.number().min(0).optional(),
 });
+export type DeliveryAttempt = z.infer<typeof DeliveryAttempt>;
 
 /**
  * Where an event's delivery stands: QUEUED behind an earlier event of the same resource (order is kept per resource),

@@ -10,7 +10,7 @@
  *   (the receiver already has it) or for INCOMING_PAYMENT.PENDING;
  * - the answer to INCOMING_PAYMENT.PENDING decides the payment: 200 approves it, 403 rejects it (REFERENCE §8).
  */
-import type { WebhookEventType } from '@railyard/contract';
+import type { DeliveryAttempt, WebhookEventType } from '@railyard/contract';
 import { IncomingPaymentApproval, WEBHOOK_RETRY_POLICY, WEBHOOK_SIGNATURE_HEADER } from '@railyard/contract';
 import { eventsOf, type EmitOptions, type EventSink, type OutboxEvent, type TenantContext } from '../core/context.js';
 import { settingsOf } from '../platforms/config.js';
@@ -42,7 +42,6 @@ export interface AttemptResult {
   readonly attempt: DeliveryAttempt;
 }
 
-type DeliveryAttempt = OutboxEvent['deliveries'][number];
 
 export interface DispatcherOptions {
   readonly fetch: WebhookFetch;
