@@ -14,6 +14,11 @@ interface Delivery { url: string; body: string; signature: string }
 let deliveries: Delivery[];
 /** How the receiver answers each delivery, in order; 200 once the list runs out. */
 let answers: (number | 'unreachable')[];
+/**
+ * When set, `answers` go to deliveries of this event type only (others get 200): events of different resources are
+ * sent concurrently, and which one reaches the receiver first depends on when its signature is ready.
+ */
+let answersOnlyFor: string | undefined;
 let engine: Engine;
 /** What a 200 answer carries (an approving receiver may send receiverCustomerInfo). */
 let approvalBody = 'ok';
@@ -22,13 +27,15 @@ const ENDPOINT = 'https://platform.example/webhooks';
 function start(options: { signingKeyPem?: string } = {}) {
   deliveries = [];
   answers = [];
+  answersOnlyFor = undefined;
   engine = createEngine({
     platform: { regulated: true },
     webhooks: {
       ...options,
       fetch: async (url, init) => {
         deliveries.push({ url, body: init.body, signature: init.headers['X-Service-Signature']! });
-        const answer = answers.shift() ?? 200;
+        const answered = answersOnlyFor === undefined || JSON.parse(init.body).type === answersOnlyFor;
+        const answer = (answered ? answers.shift() : undefined) ?? 200;
         if (answer === 'unreachable') throw new TypeError('fetch failed: connect ECONNREFUSED');
         return new Response(answer === 200 ? approvalBody : 'nope', { status: answer });
       },
@@ -123,6 +130,7 @@ describe('retries', () => {
     deliveries.length = 0;
     const usd = (await call('GET', `/customers/internal-accounts?customerId=${payer.id}`)).body.data[0].id;
     answers = [500];
+    answersOnlyFor = 'INTERNAL_ACCOUNT.BALANCE_UPDATED';
     await call('POST', `/sandbox/internal-accounts/${usd}/fund`, { amount: 100 });
     await call('POST', `/sandbox/internal-accounts/${usd}/fund`, { amount: 200 });
     await engine.webhooks.settled();
