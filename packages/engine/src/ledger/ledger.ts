@@ -58,6 +58,21 @@ export function balanceOf(tenant: TenantContext, account: string): number {
   return sum;
 }
 
+/**
+ * What `entries` post to each account in each currency, keyed `account currency`: the balances they back (a restored
+ * snapshot's accounts are checked against them).
+ */
+export function postedTotals(entries: Iterable<LedgerEntry>): Map<string, number> {
+  const totals = new Map<string, number>();
+  for (const entry of entries) {
+    for (const { account, amount } of entry.postings) {
+      const key = `${account} ${entry.currency}`;
+      totals.set(key, (totals.get(key) ?? 0) + amount);
+    }
+  }
+  return totals;
+}
+
 /** The sum over every account, the outside world included, per currency: zero in every currency, always. */
 export function trialBalance(tenant: TenantContext): Record<string, number> {
   const sums: Record<string, number> = {};

@@ -1,4 +1,4 @@
-import type { ClockState, FieldError, Page, SandboxEvent, Snapshot } from '@railyard/contract';
+import type { ClockState, FieldError, InternalAccount, Page, SandboxEvent, Snapshot } from '@railyard/contract';
 import { Snapshot as SnapshotSchema } from '@railyard/contract';
 import { z } from 'zod';
 import { iso } from '../core/clock.js';
@@ -8,6 +8,7 @@ import { ApiError, invalidField, invalidInput } from '../core/errors.js';
 import { definedOnly, listPage } from '../core/pagination.js';
 import { LATEST_TIME, type Job } from '../core/scheduler.js';
 import { toFieldErrors } from '../core/field-errors.js';
+import { postedTotals, type LedgerEntry } from '../ledger/ledger.js';
 import { JOBS, SNAPSHOT_COLLECTIONS } from './snapshot-collections.js';
 
 // The `/_sandbox/` control plane (DESIGN §3), as plain functions over a platform's context so the engine's in-process
@@ -150,12 +151,9 @@ const JOB_ID = /^[\x21-\x7e]{1,200}$/;
  * it add up to, in the account's currency (a snapshot cannot mint money by editing a balance).
  */
 function balanceErrors(collections: ReadonlyMap<string, unknown[]>): FieldError[] {
-  const posted = new Map<string, number>();
-  for (const entry of (collections.get('ledger') ?? []) as { currency: string; postings: { account: string; amount: number }[] }[]) {
-    for (const { account, amount } of entry.postings) posted.set(`${account} ${entry.currency}`, (posted.get(`${account} ${entry.currency}`) ?? 0) + amount);
-  }
+  const posted = postedTotals((collections.get('ledger') ?? []) as LedgerEntry[]);
   const errors: FieldError[] = [];
-  ((collections.get('internalAccounts') ?? []) as { id: string; balance: { amount: number; currency: { code: string } } }[]).forEach((account, index) => {
+  ((collections.get('internalAccounts') ?? []) as InternalAccount[]).forEach((account, index) => {
     const sum = posted.get(`${account.id} ${account.balance.currency.code}`) ?? 0;
     if (account.balance.amount !== sum) {
       errors.push({
