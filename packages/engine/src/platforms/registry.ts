@@ -1,3 +1,4 @@
+import { sha256 } from '@noble/hashes/sha2.js';
 import type { PlatformCreateRequest } from '@railyard/contract';
 import { ApiError, conflict } from '../core/errors.js';
 import type { IdGenerator } from '../core/ids.js';
@@ -102,10 +103,16 @@ function parseBasic(header: string | null): { clientId: string; clientSecret: st
   return { clientId: decoded.slice(0, colon), clientSecret: decoded.slice(colon + 1) };
 }
 
-/** Compares two strings in time that depends only on their lengths. */
+/**
+ * Compares two strings in time that depends on neither their contents nor where they differ: both are hashed to 32
+ * bytes first, and every byte of the digests is compared. A plain `===` stops at the first difference, which lets a
+ * caller learn a secret one character at a time; comparing the strings themselves would still leak the secret's length.
+ */
 export function constantTimeEqual(a: string, b: string): boolean {
-  const length = Math.max(a.length, b.length);
-  let diff = a.length ^ b.length;
-  for (let i = 0; i < length; i++) diff |= (a.charCodeAt(i) || 0) ^ (b.charCodeAt(i) || 0);
+  const encoder = new TextEncoder();
+  const left = sha256(encoder.encode(a));
+  const right = sha256(encoder.encode(b));
+  let diff = 0;
+  for (let i = 0; i < left.length; i++) diff |= left[i]! ^ right[i]!;
   return diff === 0;
 }
