@@ -92,13 +92,27 @@ export function restore(tenant: TenantContext, input: unknown): void {
       ids.add(id);
       if (name === JOBS) errors.push(...jobErrors(tenant, record as Job, `collections.${name}.${index}`));
     });
-    collections.set(name, checked.data);
+    collections.set(name, checked.data.map((record, index) => inKeyOrderOf(record, records[index])));
   }
   if (errors.length === 0) errors.push(...balanceErrors(collections));
   if (errors.length > 0) throw invalidInput(errors.slice(0, 100));
   const jobs = (collections.get(JOBS) ?? []) as Job[];
   collections.delete(JOBS);
   importState(tenant, Object.fromEntries(collections), jobs);
+}
+
+/**
+ * `parsed` with its keys in the order `sent` has them. Parsing lists keys in schema order, so a restored record would
+ * otherwise serialize differently from the one the snapshot was taken of (replies compared as text would change).
+ */
+function inKeyOrderOf(parsed: unknown, sent: unknown): unknown {
+  if (Array.isArray(parsed)) return Array.isArray(sent) ? parsed.map((item, index) => inKeyOrderOf(item, sent[index])) : parsed;
+  if (typeof parsed !== 'object' || parsed === null || typeof sent !== 'object' || sent === null) return parsed;
+  const source = parsed as Record<string, unknown>;
+  const ordered: Record<string, unknown> = {};
+  for (const key of Object.keys(sent)) if (Object.hasOwn(source, key)) ordered[key] = inKeyOrderOf(source[key], (sent as Record<string, unknown>)[key]);
+  for (const key of Object.keys(source)) if (!Object.hasOwn(ordered, key)) ordered[key] = source[key];
+  return ordered;
 }
 
 /** The collections of a snapshot that this sandbox does not have (a name such as `constructor` included). */
