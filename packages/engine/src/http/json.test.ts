@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryStore } from '../core/store.js';
-import { replyJson } from './json.js';
+import { jsonInSlices, replyJson } from './json.js';
 
 describe('reply JSON', () => {
   it('is the JSON.stringify text for single values, pages (data first) and non-page objects', () => {
@@ -40,5 +40,24 @@ describe('reply JSON', () => {
     for (const record of records) replyJson(record);
     expect(replyJson(records[0])).toBe('{"id":"0"}');
     expect(replyJson(records[19_999])).toBe('{"id":"19999"}');
+  });
+});
+
+describe('jsonInSlices', () => {
+  it('writes the text JSON.stringify writes', async () => {
+    const value = {
+      format: 'x', skipped: undefined, when: new Date(0), nested: { list: [1, 'two', null, undefined, { a: [3] }], empty: [] },
+      collections: { many: Array.from({ length: 25 }, (_, i) => ({ id: `r${i}`, tags: ['a'], gone: undefined })) },
+    };
+    expect((await jsonInSlices(value, 7)).text).toBe(JSON.stringify(value));
+  });
+
+  it('lets other work run between slices', async () => {
+    const order: string[] = [];
+    const written = jsonInSlices({ records: Array.from({ length: 10 }, (_, i) => ({ i })) }, 3).then(() => order.push('written'));
+    setImmediate(() => order.push('timer'));
+    await written;
+    // Written in one go, the JSON would be done before any timer could fire.
+    expect(order).toEqual(['timer', 'written']);
   });
 });

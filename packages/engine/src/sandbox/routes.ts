@@ -1,5 +1,6 @@
 import { controlPlaneEndpoints as e } from '@railyard/contract';
-import { bind } from '../http/app.js';
+import { bind, HttpResult } from '../http/app.js';
+import { jsonInSlices } from '../http/json.js';
 import type { PlatformRegistry } from '../platforms/registry.js';
 import * as control from './control.js';
 import { setDailyVolumeLimits, setWalletProcessing } from '../platforms/config.js';
@@ -9,7 +10,8 @@ export const controlPlaneRoutes = (platforms: PlatformRegistry, openapi: () => R
   bind(e.getSandboxClock, ({ tenant }) => control.clockState(tenant)),
   bind(e.advanceSandboxClock, ({ tenant, body }) => control.advanceClock(tenant, body.ms)),
   bind(e.resetSandbox, ({ tenant }) => control.reset(tenant)),
-  bind(e.getSandboxSnapshot, ({ tenant }) => control.snapshot(tenant)),
+  // Taken at once (records never change in place), written in slices: a large state does not hold other requests.
+  bind(e.getSandboxSnapshot, async ({ tenant }) => new HttpResult(200, await jsonInSlices(control.snapshot(tenant)))),
   bind(e.restoreSandbox, ({ tenant, body }) => control.restore(tenant, body), ({ body }) => control.droppedCollectionErrors(body)),
   bind(e.listSandboxEvents, ({ tenant, query }) => control.listEvents(tenant, query)),
   bind(e.createSandboxPlatform, ({ body }) => publicPlatform(platforms.create(body))),
