@@ -2,11 +2,14 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createEngine } from '../engine.js';
 import { callApi, type Json } from '../testing/requests.js';
+import { recordFigures, scaled } from '../../../../test/support/figures.js';
 
 // The ledger under random money movement (DESIGN §5): whatever sequence of funding, quotes, executions, failures,
 // refunds, returns, cancellations and clock moves runs (with platform fees on), no internal account goes negative, each
 // balance equals its postings, the money in flight is exactly what the payments under way hold, and the service's fee
-// account never goes below zero. (Every entry balancing is enforced by the ledger itself; checked here too.)
+// account never goes below zero. (Every entry balancing is enforced by the ledger itself; checked here too.) Thirty
+// days after the last step nothing is left under way: every payment has settled, failed or expired, and no money is
+// in flight.
 
 /** Destinations by the outcome their account number triggers (SPEC §4.6). */
 const USD_SUFFIXES = ['001', '002', '003', '004', '005'];
@@ -22,10 +25,14 @@ const step = fc.oneof(
   fc.record({ kind: fc.constant('advance' as const), ms: fc.constantFrom(1_000, 30_000, 60_000, 6 * 60_000, 3_600_000) }),
 );
 
+/** Where a payment may rest: done one way or the other. */
+const SETTLED = new Set(['COMPLETED', 'FAILED', 'REJECTED', 'REFUNDED', 'EXPIRED']);
+
 describe('money under random operations', () => {
-  it('keeps every currency at zero and no balance below zero', async () => {
+  it('keeps every currency at zero and no balance below zero, and leaves nothing pending after 30 days', async ({ task }) => {
+    const totals = { runs: 0, steps: 0, transactions: 0, 'pending after 30 days': 0, 'negative balances': 0 };
     await fc.assert(
-      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 25 }), async (steps) => {
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 40, size: 'medium' }), async (steps) => {
         const engine = createEngine({ platform: { regulated: true } });
         const call = (method: string, path: string, body?: unknown) => callApi(engine, method, path, body);
         // Platform fees on cross-currency payments, so fees, returns and refunds all move money too.
@@ -57,6 +64,8 @@ describe('money under random operations', () => {
           expect(created.status).toBeLessThan(500);
           if (created.status === 201) [lastQuote, lastTransaction] = [created.body.id, created.body.transactionId];
         };
+        totals.runs++;
+        totals.steps += steps.length;
         for (const s of steps) {
           if (s.kind === 'fund') await call('POST', `/sandbox/internal-accounts/${people[s.who]!.usd}/fund`, { amount: s.amount });
           else if (s.kind === 'pay') await quote(people[s.who]!.usd, s.to === s.who ? people[s.to]!.mxn : people[s.to]!.usd, s.amount, s.execute);
@@ -81,6 +90,7 @@ describe('money under random operations', () => {
             ...(await call('GET', '/platform/internal-accounts')).body.data,
           ] as Json[];
           for (const account of internal) {
+            if (account.balance.amount < 0) totals['negative balances']++;
             expect(account.balance.amount).toBeGreaterThanOrEqual(0);
             expect(account.balance.amount).toBe(byAccount[account.id] ?? 0);
           }
@@ -93,9 +103,18 @@ describe('money under random operations', () => {
             if (account.startsWith('fees:')) expect(amount, account).toBeGreaterThanOrEqual(0);
           }
         }
+        engine.sandbox().advance(30 * 24 * 3_600_000);
+        const transactions = (await call('GET', '/transactions?limit=100')).body.data as Json[];
+        const pending = transactions.filter((t) => !SETTLED.has(t.status));
+        totals.transactions += transactions.length;
+        totals['pending after 30 days'] += pending.length;
+        expect(pending.map((t) => `${t.id} ${t.status}`)).toEqual([]);
+        const inFlight = ((engine.sandbox().snapshot().collections.settlements ?? []) as Json[]).filter((record) => record.held !== 0);
+        expect(inFlight).toEqual([]);
         engine.close();
       }),
-      { numRuns: 30, seed: Number(process.env.FC_SEED ?? 20261124) },
+      { numRuns: scaled(150, 5000), seed: Number(process.env.FC_SEED ?? 20261124) },
     );
-  }, 60_000);
+    recordFigures(task, totals);
+  }, 120_000);
 });
