@@ -1,66 +1,11 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { WebhookVerificationError, type RailyardClient, type SandboxEvent, type TypedWebhookEvent } from '@railyard/client';
+import { WebhookVerificationError, type RailyardClient, type SandboxEvent } from '@railyard/client';
 import { describeOverTransports, type TransportScope } from './support/transports.js';
+import { startReceiver, type Receiver } from './support/webhook-receiver.js';
 
 // Webhooks over every transport, delivered for real: each engine (in process with the global fetch, behind msw, and the
 // standalone server in a child process) POSTs to a node:http receiver on 127.0.0.1, which verifies every delivery with
 // client.webhooks.unwrap. A full onboarding and payout, retries on the virtual clock, and tampering.
-
-/** What the receiver got in one request, and what it answered. */
-interface Delivery {
-  rawBody: Buffer;
-  headers: IncomingHttpHeaders;
-  status: number;
-  event?: TypedWebhookEvent;
-  error?: unknown;
-}
-
-/** A loopback receiver: verifies with the client, then answers what `answer` says (200 by default). */
-interface Receiver {
-  readonly url: string;
-  readonly deliveries: Delivery[];
-  /** The verified events, in the order they arrived. */
-  readonly events: () => TypedWebhookEvent[];
-  answer: (event: TypedWebhookEvent, attempt: number) => number;
-  close(): Promise<void>;
-}
-
-async function startReceiver(client: RailyardClient, publicKeyPem: string): Promise<Receiver> {
-  const deliveries: Delivery[] = [];
-  const attempts = new Map<string, number>();
-  const receiver: Receiver & { url: string } = {
-    url: '',
-    deliveries,
-    events: () => deliveries.flatMap((d) => (d.event ? [d.event] : [])),
-    answer: () => 200,
-    close: async () => undefined,
-  };
-  const server: Server = createServer(async (request, response) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of request as AsyncIterable<Buffer>) chunks.push(chunk);
-    const delivery: Delivery = { rawBody: Buffer.concat(chunks), headers: request.headers, status: 0 };
-    try {
-      delivery.event = await client.webhooks.unwrap(delivery.rawBody, request.headers, publicKeyPem);
-      const attempt = (attempts.get(delivery.event.id) ?? 0) + 1;
-      attempts.set(delivery.event.id, attempt);
-      delivery.status = receiver.answer(delivery.event, attempt);
-    } catch (error) {
-      delivery.error = error;
-      delivery.status = error instanceof WebhookVerificationError ? 401 : 500;
-    }
-    deliveries.push(delivery);
-    response.writeHead(delivery.status, { 'content-type': 'text/plain' }).end(delivery.status < 300 ? 'ok' : 'no');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;
-  receiver.close = () => new Promise<void>((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  });
-  return receiver;
-}
 
 /** Every event of the platform, oldest first. */
 async function allEvents(client: RailyardClient): Promise<SandboxEvent[]> {
