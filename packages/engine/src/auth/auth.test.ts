@@ -109,6 +109,16 @@ describe('embedded wallets and email codes', () => {
     engine.sandbox().advance(OTP_REISSUE_INTERVAL_MS);
     expect((await call('POST', `/auth/credentials/${emailCredential.id}/challenge`)).status).toBe(200);
   });
+
+  it('concurrent challenges of one credential issue one code: one 200, the others 429, and the bundle sent is the live one', async () => {
+    const { emailCredential } = await wallet();
+    const answers = await Promise.all(Array.from({ length: 5 }, () => call('POST', `/auth/credentials/${emailCredential.id}/challenge`)));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 429, 429, 429, 429]);
+    const issued = answers.find((a) => a.status === 200)!.body;
+    const key = await SessionKey.generate();
+    const encryptedOtpBundle = await encryptOtp({ targetBundle: issued.otpEncryptionTargetBundle, otpCode: WALLET_OTP_CODE, tekPublicKey: key, pinnedEnclaveKey: SANDBOX_ENCLAVE_PUBLIC_KEY_HEX });
+    expect((await call('POST', `/auth/credentials/${emailCredential.id}/verify`, { type: 'EMAIL_OTP', encryptedOtpBundle })).status).toBe(202);
+  });
 });
 
 describe('the signed-retry attack matrix: nothing is accepted', () => {
