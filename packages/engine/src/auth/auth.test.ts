@@ -249,6 +249,30 @@ describe('credentials', () => {
     expect((await call('POST', `/auth/credentials/${oauth.id}/verify`, { type: 'OAUTH', oidcToken: 'not.a.jwt!', clientPublicKey: client.publicKeyCompressedHex })).status).toBe(400);
   });
 
+  it('OAUTH: a credential removed while its verify is under way opens no session (its sessions end with it)', async () => {
+    const { accountId, emailCredential } = await wallet();
+    const { key } = await signIn(emailCredential.id);
+    const client = await generateP256KeyPairHex();
+    const now = Math.floor(engine.clock.now() / 1000);
+    const encode = (value: unknown) => btoa(JSON.stringify(value)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+    const token = async () => `${encode({ alg: 'RS256' })}.${encode({
+      iss: 'https://accounts.google.com', aud: 'app', sub: 'g-123', email: 'wally@gmail.com', iat: now, exp: now + 600, nonce: await computeOauthNonce(client.publicKeyCompressedHex),
+    })}.sig`;
+    const oauth = (await signed('POST', '/auth/credentials', { type: 'OAUTH', accountId, oidcToken: await token() }, key)).retry.body;
+    const removal = await call('DELETE', `/auth/credentials/${oauth.id}`);
+    const removalHeaders = await retryHeaders(removal.body, key);
+    const verifyBody = { type: 'OAUTH', oidcToken: await token(), clientPublicKey: client.publicKeyCompressedHex };
+    // The verify starts first; the removal lands while it checks the token and seals the session key (so the verify
+    // finds no credential, 404), or after (and ends the session it opened).
+    const [verified, removed] = await Promise.all([
+      call('POST', `/auth/credentials/${oauth.id}/verify`, verifyBody),
+      call('DELETE', `/auth/credentials/${oauth.id}`, undefined, removalHeaders),
+    ]);
+    expect(removed.status).toBe(204);
+    expect([200, 404]).toContain(verified.status);
+    expect((await call('GET', `/auth/sessions?accountId=${accountId}`)).body.data.map((s: Json) => s.type)).toEqual(['EMAIL_OTP']);
+  });
+
   it('PASSKEY: registration and sign-in checked by WebAuthn; the legacy uncompressed key gets a sealed session key', async () => {
     const { accountId, emailCredential } = await wallet();
     const { key } = await signIn(emailCredential.id);
