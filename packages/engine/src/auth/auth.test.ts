@@ -460,6 +460,24 @@ describe('a customer email tied to EMAIL_OTP credentials', () => {
     expect(retry).toMatchObject({ status: 409, body: { code: 'EMAIL_OTP_CREDENTIAL_SET_CHANGED' } });
     expect((await call('GET', `/customers/${a.customerId}`)).body.email).toBe('wally@example.com');
   });
+
+  it('two wallets changing to one address at once: one change lands, the other is 409 EMAIL_OTP_EMAIL_ALREADY_EXISTS', async () => {
+    /** A wallet customer with its own address, signed in, and the first leg of its change to `same@example.com`. */
+    const pendingChange = async (email: string) => {
+      const customer = (await call('POST', '/customers', { customerType: 'INDIVIDUAL', fullName: 'Wally Wallet', email, currencies: ['USDB'] })).body;
+      const account = ((await call('GET', `/customers/internal-accounts?customerId=${customer.id}`)).body.data as Json[]).find((a) => a.type === 'EMBEDDED_WALLET')!;
+      const credential = (await call('GET', `/auth/credentials?accountId=${account.id}`)).body.data[0];
+      const { key } = await signIn(credential.id);
+      const first = await call('PATCH', `/customers/${customer.id}`, { customerType: 'INDIVIDUAL', email: 'same@example.com' });
+      return { customerId: customer.id, accountId: account.id as string, headers: await retryHeaders(first.body, key) };
+    };
+    const wallets = [await pendingChange('one@example.com'), await pendingChange('two@example.com')];
+    const answers = await Promise.all(wallets.map((w) => call('PATCH', `/customers/${w.customerId}`, { customerType: 'INDIVIDUAL', email: 'same@example.com' }, w.headers)));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+    expect(answers.find((a) => a.status === 409)!.body.code).toBe('EMAIL_OTP_EMAIL_ALREADY_EXISTS');
+    const nicknames = await Promise.all(wallets.map(async (w) => (await call('GET', `/auth/credentials?accountId=${w.accountId}`)).body.data[0].nickname));
+    expect(nicknames.filter((n) => n === 'same@example.com')).toHaveLength(1);
+  });
 });
 
 describe('accepted but not settled (SPEC §4.2 rule 4)', () => {
