@@ -96,6 +96,9 @@ export function overHttp(): Transport {
 /** Every transport, for `describe.each`. */
 export const TRANSPORTS: (() => Transport)[] = [inProcess, viaMsw, overHttp];
 
+/** The reliability checks' transports: the engine itself, and the built server over real sockets (msw adds nothing there). */
+export const ENGINE_AND_SERVER: (() => Transport)[] = [inProcess, overHttp];
+
 /** What a scenario sees: the transport, and a client for a platform made fresh for each test. */
 export interface TransportScope {
   readonly transport: Transport;

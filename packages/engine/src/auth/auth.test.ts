@@ -109,6 +109,16 @@ describe('embedded wallets and email codes', () => {
     engine.sandbox().advance(OTP_REISSUE_INTERVAL_MS);
     expect((await call('POST', `/auth/credentials/${emailCredential.id}/challenge`)).status).toBe(200);
   });
+
+  it('concurrent challenges of one credential issue one code: one 200, the others 429, and the bundle sent is the live one', async () => {
+    const { emailCredential } = await wallet();
+    const answers = await Promise.all(Array.from({ length: 5 }, () => call('POST', `/auth/credentials/${emailCredential.id}/challenge`)));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 429, 429, 429, 429]);
+    const issued = answers.find((a) => a.status === 200)!.body;
+    const key = await SessionKey.generate();
+    const encryptedOtpBundle = await encryptOtp({ targetBundle: issued.otpEncryptionTargetBundle, otpCode: WALLET_OTP_CODE, tekPublicKey: key, pinnedEnclaveKey: SANDBOX_ENCLAVE_PUBLIC_KEY_HEX });
+    expect((await call('POST', `/auth/credentials/${emailCredential.id}/verify`, { type: 'EMAIL_OTP', encryptedOtpBundle })).status).toBe(202);
+  });
 });
 
 describe('the signed-retry attack matrix: nothing is accepted', () => {
@@ -237,6 +247,30 @@ describe('credentials', () => {
     expect((await verify(await token({ iat: now + 6 }))).status).toBe(401);
     expect((await call('POST', '/auth/credentials', { type: 'OAUTH', accountId, oidcToken: await token({ sub: 'g-456', iat: now - 120 }) })).status).toBe(401);
     expect((await call('POST', `/auth/credentials/${oauth.id}/verify`, { type: 'OAUTH', oidcToken: 'not.a.jwt!', clientPublicKey: client.publicKeyCompressedHex })).status).toBe(400);
+  });
+
+  it('OAUTH: a credential removed while its verify is under way opens no session (its sessions end with it)', async () => {
+    const { accountId, emailCredential } = await wallet();
+    const { key } = await signIn(emailCredential.id);
+    const client = await generateP256KeyPairHex();
+    const now = Math.floor(engine.clock.now() / 1000);
+    const encode = (value: unknown) => btoa(JSON.stringify(value)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+    const token = async () => `${encode({ alg: 'RS256' })}.${encode({
+      iss: 'https://accounts.google.com', aud: 'app', sub: 'g-123', email: 'wally@gmail.com', iat: now, exp: now + 600, nonce: await computeOauthNonce(client.publicKeyCompressedHex),
+    })}.sig`;
+    const oauth = (await signed('POST', '/auth/credentials', { type: 'OAUTH', accountId, oidcToken: await token() }, key)).retry.body;
+    const removal = await call('DELETE', `/auth/credentials/${oauth.id}`);
+    const removalHeaders = await retryHeaders(removal.body, key);
+    const verifyBody = { type: 'OAUTH', oidcToken: await token(), clientPublicKey: client.publicKeyCompressedHex };
+    // The verify starts first; the removal lands while it checks the token and seals the session key (so the verify
+    // finds no credential, 404), or after (and ends the session it opened).
+    const [verified, removed] = await Promise.all([
+      call('POST', `/auth/credentials/${oauth.id}/verify`, verifyBody),
+      call('DELETE', `/auth/credentials/${oauth.id}`, undefined, removalHeaders),
+    ]);
+    expect(removed.status).toBe(204);
+    expect([200, 404]).toContain(verified.status);
+    expect((await call('GET', `/auth/sessions?accountId=${accountId}`)).body.data.map((s: Json) => s.type)).toEqual(['EMAIL_OTP']);
   });
 
   it('PASSKEY: registration and sign-in checked by WebAuthn; the legacy uncompressed key gets a sealed session key', async () => {
@@ -425,6 +459,24 @@ describe('a customer email tied to EMAIL_OTP credentials', () => {
     const retry = await call('PATCH', `/customers/${a.customerId}`, change, await retryHeaders(first, smsKey));
     expect(retry).toMatchObject({ status: 409, body: { code: 'EMAIL_OTP_CREDENTIAL_SET_CHANGED' } });
     expect((await call('GET', `/customers/${a.customerId}`)).body.email).toBe('wally@example.com');
+  });
+
+  it('two wallets changing to one address at once: one change lands, the other is 409 EMAIL_OTP_EMAIL_ALREADY_EXISTS', async () => {
+    /** A wallet customer with its own address, signed in, and the first leg of its change to `same@example.com`. */
+    const pendingChange = async (email: string) => {
+      const customer = (await call('POST', '/customers', { customerType: 'INDIVIDUAL', fullName: 'Wally Wallet', email, currencies: ['USDB'] })).body;
+      const account = ((await call('GET', `/customers/internal-accounts?customerId=${customer.id}`)).body.data as Json[]).find((a) => a.type === 'EMBEDDED_WALLET')!;
+      const credential = (await call('GET', `/auth/credentials?accountId=${account.id}`)).body.data[0];
+      const { key } = await signIn(credential.id);
+      const first = await call('PATCH', `/customers/${customer.id}`, { customerType: 'INDIVIDUAL', email: 'same@example.com' });
+      return { customerId: customer.id, accountId: account.id as string, headers: await retryHeaders(first.body, key) };
+    };
+    const wallets = [await pendingChange('one@example.com'), await pendingChange('two@example.com')];
+    const answers = await Promise.all(wallets.map((w) => call('PATCH', `/customers/${w.customerId}`, { customerType: 'INDIVIDUAL', email: 'same@example.com' }, w.headers)));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+    expect(answers.find((a) => a.status === 409)!.body.code).toBe('EMAIL_OTP_EMAIL_ALREADY_EXISTS');
+    const nicknames = await Promise.all(wallets.map(async (w) => (await call('GET', `/auth/credentials?accountId=${w.accountId}`)).body.data[0].nickname));
+    expect(nicknames.filter((n) => n === 'same@example.com')).toHaveLength(1);
   });
 });
 

@@ -79,12 +79,15 @@ export async function challengeCredential(
   const record = findCredential(tenant, credentialId);
   const now = tenant.clock.now();
   if (record.type === 'EMAIL_OTP' || record.type === 'SMS_OTP') {
-    const wait = record.otp ? Date.parse(record.otp.issuedAt) + OTP_REISSUE_INTERVAL_MS - now : 0;
-    if (wait > 0) throw rateLimited(`A code was sent less than ${OTP_REISSUE_INTERVAL_MS / 1000} s ago`, wait);
+    assertReissueAllowed(record, now);
     const target = await generateP256KeyPairHex();
     const bundle = await createOtpTargetBundle({ targetPublicKeyHex: target.publicKeyUncompressedHex, signer: enclaveSigner, organizationId: tenant.platform.id });
+    // Checked again after the awaits, before the write: a concurrent challenge may have issued a code meanwhile, and
+    // this one would replace its target key (leaving the bundle already sent dead) and pass the re-issue limit.
+    const current = findCredential(tenant, credentialId);
+    assertReissueAllowed(current, tenant.clock.now());
     const updated: AuthCredentialRecord = {
-      ...findCredential(tenant, credentialId),
+      ...current,
       otp: { targetPrivateKeyHex: target.privateKeyHex, targetPublicKeyHex: target.publicKeyUncompressedHex, issuedAt: new Date(now).toISOString() },
     };
     credentials(tenant).replace(updated);
@@ -106,6 +109,12 @@ export async function challengeCredential(
     return { ...credentialView(record), credentialId: record.credentialId!, challenge, requestId, expiresAt };
   }
   throw invalidField('credentialId', 'OAUTH credentials need no challenge: verify with a fresh OIDC token');
+}
+
+/** 429 while the credential's last code is younger than {@link OTP_REISSUE_INTERVAL_MS}. */
+function assertReissueAllowed(record: AuthCredentialRecord, now: number): void {
+  const wait = record.otp ? Date.parse(record.otp.issuedAt) + OTP_REISSUE_INTERVAL_MS - now : 0;
+  if (wait > 0) throw rateLimited(`A code was sent less than ${OTP_REISSUE_INTERVAL_MS / 1000} s ago`, wait);
 }
 
 // ---------------------------------------------------------------------------------------------------------------------

@@ -23,6 +23,12 @@ function tiedCredentials(tenant: TenantContext, customerId: string): AuthCredent
     .sort((a, b) => a.id.localeCompare(b.id));
 }
 
+/** 409 EMAIL_OTP_EMAIL_ALREADY_EXISTS when an EMAIL_OTP credential other than `tied` uses the address. */
+function assertEmailFree(tenant: TenantContext, email: string, tied: readonly AuthCredentialRecord[]): void {
+  const taken = credentials(tenant).findBy('nickname', email).some((c) => c.type === 'EMAIL_OTP' && !tied.some((t) => t.id === c.id));
+  if (taken) throw conflict(`${email} is already the email of another wallet's EMAIL_OTP credential`, 'EMAIL_OTP_EMAIL_ALREADY_EXISTS');
+}
+
 /** `PATCH /customers/{id}`: a plain update, unless it changes an email that wallet credentials are tied to. */
 export async function updateCustomerTiedToWallets(
   tenant: TenantContext, customerId: string, body: z.output<typeof CustomerUpdateRequest>, request: SignedRequest,
@@ -37,8 +43,7 @@ export async function updateCustomerTiedToWallets(
   }
 
   prepareCustomerUpdate(tenant, customerId, body);
-  const taken = credentials(tenant).findBy('nickname', email).some((c) => c.type === 'EMAIL_OTP' && !tied.some((t) => t.id === c.id));
-  if (taken) throw conflict(`${email} is already the email of another wallet's EMAIL_OTP credential`, 'EMAIL_OTP_EMAIL_ALREADY_EXISTS');
+  assertEmailFree(tenant, email, tied);
   const leg = await signedAction(tenant, request, {
     accountId: walletId, activity: 'ACTIVITY_TYPE_UPDATE_USER_EMAIL',
     parameters: { customerId, email, credentialIds: tied.map((c) => c.id) },
@@ -50,6 +55,8 @@ export async function updateCustomerTiedToWallets(
   if (now.map((c) => c.id).join() !== signedFor.join()) {
     throw conflict('The wallet credentials tied to this email changed after the challenge: start the update again', 'EMAIL_OTP_CREDENTIAL_SET_CHANGED');
   }
+  // Again without yielding before the write: another wallet's change to the same address may have landed meanwhile.
+  assertEmailFree(tenant, email, now);
   const updated = updateCustomer(tenant, customerId, body);
   const at = tenant.nowIso();
   for (const credential of now) credentials(tenant).replace({ ...credential, nickname: email, updatedAt: at });

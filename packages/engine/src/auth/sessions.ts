@@ -10,6 +10,7 @@ import { compressP256PublicKey, generateP256KeyPairHex, SESSION_TTL_MS, sealSess
 import { z } from 'zod';
 import type { TenantContext } from '../core/context.js';
 import { notFound } from '../core/errors.js';
+import { credentials } from './records.js';
 
 /** A stored session (snapshot-safe): the resource plus the public key that signs for it. */
 export const AuthSessionRecord = z.object({
@@ -65,7 +66,8 @@ export function findSession(tenant: TenantContext, sessionId: string): AuthSessi
 
 /**
  * Opens a session for a verified credential (see the module comment for which keys sign). An OTP's TEK is given
- * compressed.
+ * compressed. 404 when the credential was removed while the verification was under way: removing a credential ends
+ * its sessions, so none may open after.
  */
 export async function openSession(
   tenant: TenantContext, credential: { id: string; accountId: string; type: AuthSessionRecord['type']; nickname: string }, clientPublicKey: string,
@@ -79,6 +81,8 @@ export async function openSession(
     encryptedSessionSigningKey = await sealSessionSigningKey(clientPublicKey.toLowerCase(), pair.privateKeyHex);
     sealedKey = pair.publicKeyCompressedHex;
   }
+  // Checked after every await of the verification, before the write (a concurrent DELETE may have landed).
+  if (!credentials(tenant).get(credential.id)) throw notFound('Credential', credential.id);
   const now = tenant.clock.now();
   const record: AuthSessionRecord = {
     id: tenant.ids('Session'), accountId: credential.accountId, credentialId: credential.id, type: credential.type, nickname: credential.nickname,
