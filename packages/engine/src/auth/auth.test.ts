@@ -304,6 +304,27 @@ describe('credentials', () => {
     const first = (await call('PATCH', `/internal-accounts/${accountId}`, { privateEnabled: true })).body;
     expect((await call('PATCH', `/internal-accounts/${accountId}`, { privateEnabled: true }, await retryHeaders(first, sessionKey))).status).toBe(200);
   });
+
+  it('PASSKEY: a challenge whose credential is removed while it is made answers 404, never 500', async () => {
+    const { accountId, emailCredential } = await wallet();
+    const { key } = await signIn(emailCredential.id);
+    const authenticator = new SoftwarePasskeyAuthenticator({ origin: 'https://wallet.example' });
+    const registration = await registerPasskey(
+      { accountId, nickname: 'Phone', challenge: 'cmVnaXN0cmF0aW9uLWNoYWxsZW5nZQ', rp: { id: 'wallet.example', name: 'Wallet' }, user: { id: 'dXNlci0x', name: 'wally' } },
+      { webauthn: authenticator },
+    );
+    const passkey = (await signed('POST', '/auth/credentials', registration, key)).retry.body;
+    const removalHeaders = await retryHeaders((await call('DELETE', `/auth/credentials/${passkey.id}`)).body, key);
+    const clientKey = await SessionKey.generate();
+    // Both start at once; the removal may land while the challenge hashes (it wrote the credential it read before).
+    const [challenged, removed] = await Promise.all([
+      call('POST', `/auth/credentials/${passkey.id}/challenge`, { clientPublicKey: clientKey.publicKeyCompressedHex }),
+      call('DELETE', `/auth/credentials/${passkey.id}`, undefined, removalHeaders),
+    ]);
+    expect(removed.status).toBe(204);
+    expect([200, 404]).toContain(challenged.status);
+    expect((await call('POST', `/auth/credentials/${passkey.id}/challenge`, { clientPublicKey: clientKey.publicKeyCompressedHex })).status).toBe(404);
+  });
 });
 
 describe('PASSKEY: bound to its origin and RP ID as WebAuthn binds it', () => {

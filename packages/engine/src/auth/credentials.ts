@@ -105,8 +105,11 @@ export async function challengeCredential(
       timestampMs: String(now),
       type: 'ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION',
     }));
-    credentials(tenant).replace({ ...record, passkeyChallenge: { requestId, challenge, clientPublicKey, expiresAt } });
-    return { ...credentialView(record), credentialId: record.credentialId!, challenge, requestId, expiresAt };
+    // Read again after the await: the credential may have been removed (404, not a failed write) or changed meanwhile
+    // (a sign-in's counter update must not be lost).
+    const current = findCredential(tenant, credentialId);
+    credentials(tenant).replace({ ...current, passkeyChallenge: { requestId, challenge, clientPublicKey, expiresAt } });
+    return { ...credentialView(current), credentialId: current.credentialId!, challenge, requestId, expiresAt };
   }
   throw invalidField('credentialId', 'OAUTH credentials need no challenge: verify with a fresh OIDC token');
 }
