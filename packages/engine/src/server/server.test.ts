@@ -187,3 +187,19 @@ describe('408 for a request that does not arrive in time', () => {
     expectErrorBody(reply, 408, 'INVALID_REQUEST_FORMAT');
   });
 });
+
+describe('timeouts turned off', () => {
+  it('with both timeouts 0, a slow request is waited for, and others are answered meanwhile', async () => {
+    const patient = await startServer(createEngine(), { port: 0, headersTimeoutMs: 0, requestTimeoutMs: 0 });
+    try {
+      const slow = rawExchange(patient.port, (socket) => {
+        socket.write('GET /2025-10-13/customers HTTP/1.1\r\nHost: x\r\n');
+        setTimeout(() => socket.write(`Authorization: ${auth}\r\n\r\n`), 500);
+      });
+      expect((await fetch(`${patient.baseUrl}/customers`, { headers: { authorization: auth } })).status).toBe(200);
+      expect((await slow).status).toBe(200);
+    } finally {
+      await patient.close();
+    }
+  });
+});

@@ -14,10 +14,11 @@ export interface ServerOptions {
   host?: string;
   /**
    * Milliseconds a connection has to send a request's headers, counted from its first byte (or from connecting, for
-   * an idle connection); past it the answer is 408. Default: 60 000, or `requestTimeoutMs` when that is shorter.
+   * an idle connection); past it the answer is 408. Default: 60 000, or `requestTimeoutMs` when that is shorter; 0
+   * turns it off.
    */
   headersTimeoutMs?: number;
-  /** Milliseconds a connection has to send a whole request, body included; past it the answer is 408. Default 300 000. */
+  /** Milliseconds a connection has to send a whole request, body included; past it the answer is 408. Default 300 000; 0 turns it off. */
   requestTimeoutMs?: number;
 }
 
@@ -54,8 +55,9 @@ export function startServer(engine: Engine, options: ServerOptions = {}): Promis
   };
   const server = createServer({
     ...timeouts,
-    // Node looks for timed-out connections this often (30 s by default, which would let a 60 s timeout run to 90 s).
-    connectionsCheckingInterval: Math.min(30_000, Math.ceil(headersTimeout / 4)),
+    // Node looks for timed-out connections this often (30 s by default, which would let a 60 s timeout run to 90 s);
+    // never more often than every 100 ms (a timeout of 0 turns timeouts off).
+    connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.ceil(headersTimeout / 4))),
   }, (req, res) => serve(req, res, false));
   // Expect: 100-continue. The 100 goes out once the engine reads the body, so a request refused before that (no
   // credentials, a declared length over the limit) is answered without the client sending a body nobody reads.

@@ -22,7 +22,7 @@ export interface PublicOnlyFetchOptions {
   readonly refuse?: (address: string) => string | undefined;
 }
 
-/** The most of an answer kept: enough for an approval's `receiverCustomerInfo`; the rest is not read. */
+/** The most of an answer read (the dispatcher keeps 4 KiB of it): a receiver cannot make the sandbox buffer more. */
 const MAX_ANSWER_BYTES = 64 * 1024;
 
 /** An error for a receiver that may not be contacted. */
