@@ -54,7 +54,6 @@ describe('limits of the standalone server (built bin)', () => {
       expect(reply.status).toBe(413);
       expect(reply.headers['content-type']).toBe('application/json');
       expect(JSON.parse(reply.body)).toMatchObject({ status: 413, code: 'INVALID_INPUT', details: { maxBodyBytes: MiB, errors: [{ field: 'body' }] } });
-      expect(reply.closed).toBe(true);
     }
   });
 

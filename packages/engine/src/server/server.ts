@@ -104,10 +104,33 @@ function send(req: IncomingMessage, res: ServerResponse, reply: WireReply) {
   if (req.socket.writableEnded) return;
   // An explicit length lets Node send headers and body in one write instead of a chunked stream.
   if (reply.body !== null) reply.headers['content-length'] = String(Buffer.byteLength(reply.body));
-  // A body left unread (a 413) would stall a client still sending it on a kept-alive connection: close instead.
-  if (!req.complete) reply.headers.connection = 'close';
+  if (!req.complete) dropRestOfBody(req, reply);
   res.writeHead(reply.status, reply.headers);
   res.end(reply.body ?? undefined);
+}
+
+/** The most of a refused body's rest {@link dropRestOfBody} reads; past it the connection is closed. */
+const MAX_DROPPED_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The rest of a body the engine did not read (a 413) is read and dropped, so a client still sending it gets to the
+ * end and reads the answer, and the connection serves its next request. Closing with the rest unread would not do:
+ * the kernel resets a connection closed with data unread, and a client still writing then sees EPIPE or ECONNRESET
+ * instead of the 413. A rest larger than {@link MAX_DROPPED_BYTES} is not worth reading: the answer says
+ * `connection: close` when the declared length shows it, and a chunked body that grows past it loses its connection.
+ */
+function dropRestOfBody(req: IncomingMessage, reply: WireReply) {
+  if (Number(req.headers['content-length'] ?? 0) > MAX_DROPPED_BYTES) {
+    reply.headers.connection = 'close';
+    return;
+  }
+  let dropped = 0;
+  req.removeAllListeners('data');
+  req.on('data', (chunk: Buffer) => {
+    dropped += chunk.byteLength;
+    if (dropped > MAX_DROPPED_BYTES) req.socket.destroy();
+  });
+  req.resume();
 }
 
 /** An error Node's HTTP parser or its timeout check reports: `code` is `HPE_…` or `ERR_HTTP_REQUEST_TIMEOUT`. */
@@ -205,8 +228,7 @@ function readBody(req: IncomingMessage, limit: number, wantBody: () => void): Pr
       size += chunk.byteLength;
       if (size > limit) {
         done();
-        // Stop reading: the rest of an oversized body is not taken in (Node discards it, or closes the connection,
-        // once the 413 is sent).
+        // Stop taking the body in: once the 413 is sent, the rest is read and dropped (see dropRestOfBody).
         req.pause();
         reject(tooLarge(limit));
         return;
