@@ -197,6 +197,9 @@ describe('replies Node gives before a request reaches the engine carry the error
     const unauthorized = await rawRequest(server.port, head(10).replace(/Authorization: .*\r\n/, ''));
     expect(unauthorized.interim).toEqual([]);
     expectErrorBody(unauthorized, 401, 'UNAUTHORIZED');
+    // The client never sent the body it held back, so the connection cannot carry its next request.
+    expect(unauthorized.headers.connection).toBe('close');
+    expect(unauthorized.closed).toBe(true);
   });
 });
 
