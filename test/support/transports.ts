@@ -61,35 +61,56 @@ export function viaMsw(): Transport {
   };
 }
 
-/** The built `railyard serve` bin in a child process, over real sockets. */
-export function overHttp(): Transport {
-  let child: ChildProcess | undefined;
-  let baseUrl = '';
+/** A `railyard serve` child process (the built bin), listening. */
+export interface BuiltServer {
+  readonly child: ChildProcess;
+  readonly baseUrl: string;
+  readonly port: number;
+  /** SIGTERM, and resolves once it exited. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the built `railyard serve` (packages/engine/dist/cli.js) on a free port with `args` after `serve`. The child
+ * runs with its open-files limit raised to the hard limit where the shell allows it, for checks that hold many
+ * connections.
+ */
+export async function startBuiltServer(args: string[] = [], env: Record<string, string> = {}): Promise<BuiltServer> {
+  const cli = fileURLToPath(new URL('../../packages/engine/dist/cli.js', import.meta.url));
+  const child = spawn('/bin/sh', ['-c', 'ulimit -n "$(ulimit -Hn)" 2>/dev/null; exec "$@"', 'sh', process.execPath, cli, 'serve', '--port', '0', ...args], {
+    env: { ...process.env, ...env },
+  });
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    let output = '';
+    child.stdout!.on('data', (chunk) => {
+      output += chunk;
+      const match = /listening on (http:\/\/\S+)/.exec(output);
+      if (match) resolve(match[1]!);
+    });
+    child.stderr!.on('data', (chunk) => (output += chunk));
+    child.once('exit', (code) => reject(new Error(`railyard serve exited ${code}: ${output}`)));
+  });
   return {
-    name: 'http',
-    async start() {
-      const cli = fileURLToPath(new URL('../../packages/engine/dist/cli.js', import.meta.url));
-      child = spawn(process.execPath, [cli, 'serve', '--port', '0', '--clock', 'virtual'], {
-        env: { ...process.env, RAILYARD_CLIENT_ID: ROOT_CREDENTIALS.clientId, RAILYARD_CLIENT_SECRET: ROOT_CREDENTIALS.clientSecret },
-      });
-      baseUrl = await new Promise<string>((resolve, reject) => {
-        let output = '';
-        child!.stdout!.on('data', (chunk) => {
-          output += chunk;
-          const match = /listening on (http:\/\/\S+)/.exec(output);
-          if (match) resolve(match[1]!);
-        });
-        child!.stderr!.on('data', (chunk) => (output += chunk));
-        child!.once('exit', (code) => reject(new Error(`railyard serve exited ${code}: ${output}`)));
-      });
-    },
+    child, baseUrl, port: Number(new URL(baseUrl).port),
     async stop() {
-      if (!child || child.exitCode !== null) return;
+      if (child.exitCode !== null) return;
       child.kill('SIGTERM');
       await once(child, 'exit');
     },
-    clientFor: (credentials) => createClient({ baseUrl, ...credentials }),
-    raw: (path, init) => fetch(`${baseUrl}${path}`, init),
+  };
+}
+
+/** The built `railyard serve` bin in a child process, over real sockets. */
+export function overHttp(): Transport {
+  let server: BuiltServer | undefined;
+  return {
+    name: 'http',
+    async start() {
+      server = await startBuiltServer(['--clock', 'virtual'], { RAILYARD_CLIENT_ID: ROOT_CREDENTIALS.clientId, RAILYARD_CLIENT_SECRET: ROOT_CREDENTIALS.clientSecret });
+    },
+    stop: async () => server?.stop(),
+    clientFor: (credentials) => createClient({ baseUrl: server!.baseUrl, ...credentials }),
+    raw: (path, init) => fetch(`${server!.baseUrl}${path}`, init),
   };
 }
 

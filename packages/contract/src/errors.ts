@@ -5,7 +5,8 @@ import { z } from 'zod';
  * `FUNDING_SOURCE_INELIGIBLE`, which REFERENCE §10 and §15 name), nothing of our own, so a client switching on the
  * documented set knows every code it can get. Where the spec names a situation without a code, the engine answers
  * with the listed code that fits (see docs/errors.md): an unknown route or a resource without a not-found code of its
- * own is 404 `REFERENCE_NOT_FOUND`; a body over the size limit is HTTP's 413 with `INVALID_INPUT`.
+ * own is 404 `REFERENCE_NOT_FOUND`; a body over the size limit is HTTP's 413 with `INVALID_INPUT`. The standalone server's
+ * answers to requests that are not valid HTTP, or not in time, carry HTTP's statuses (408, 417, 431) with listed codes too.
  */
 export const ERROR_CODES = {
   400: [
@@ -33,6 +34,8 @@ export const ERROR_CODES = {
     'BULK_UPLOAD_JOB_NOT_FOUND', 'REFERENCE_NOT_FOUND', 'UMA_NOT_FOUND', 'STABLECOIN_PROVIDER_ACCOUNT_NOT_FOUND',
   ],
   405: ['METHOD_NOT_ALLOWED'],
+  // HTTP's status for a request that did not arrive in time (headers or body); the spec names no code for it.
+  408: ['INVALID_REQUEST_FORMAT'],
   409: [
     'TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL', 'TRANSACTION_NOT_CANCELLABLE', 'UMA_ADDRESS_EXISTS', 'EMAIL_OTP_EMAIL_ALREADY_EXISTS',
     'EMAIL_OTP_CREDENTIAL_SET_CHANGED', 'PASSKEY_ALREADY_ENROLLED', 'SCA_SESSION_REQUIRED', 'BENEFICIARY_TRUSTED',
@@ -43,6 +46,8 @@ export const ERROR_CODES = {
   412: ['UNSUPPORTED_UMA_VERSION'],
   // HTTP's status for a body over the size limit; the spec names no code for it, so it carries the listed INVALID_INPUT.
   413: ['INVALID_INPUT'],
+  // HTTP's status for an `Expect` header other than 100-continue; the spec names no code for it.
+  417: ['INVALID_REQUEST_FORMAT'],
   422: ['DOCUMENT_REJECTED'],
   423: ['ACCOUNT_LOCKED'],
   424: [
@@ -50,6 +55,8 @@ export const ERROR_CODES = {
     'EMAIL_OTP_CREDENTIAL_SYNC_FAILED',
   ],
   429: ['RATE_LIMITED', 'DAILY_VOLUME_LIMIT_EXCEEDED'],
+  // HTTP's status for request headers over the server's size limit, with INVALID_INPUT as a 413 has.
+  431: ['INVALID_INPUT'],
   500: ['SERVICE_SWITCH_ERROR', 'INTERNAL_ERROR'],
   501: ['NOT_IMPLEMENTED', 'UNRECOGNIZED_MANDATORY_PAYEE_DATA_KEY'],
   503: ['SERVICE_UNAVAILABLE'],

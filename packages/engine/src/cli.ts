@@ -4,11 +4,14 @@ import { Worker } from 'node:worker_threads';
 import { DEFAULT_CREDENTIALS } from './platforms/default-credentials.js';
 import { serverThreadLimits, type ServeCommand, type ServeReport, type ServeSettings } from './server/thread.js';
 
-const USAGE = `Usage: railyard serve [--port 4100] [--host 127.0.0.1] [--clock real|virtual] [--regulated] [--skip-paperwork] [--strict]
+const USAGE = `Usage: railyard serve [--port 4100] [--host 127.0.0.1] [--clock real|virtual] [--regulated] [--skip-paperwork] [--strict] [--public]
 
 Starts the Railyard sandbox over HTTP. --strict refuses request fields the API does not know (listing each one) and
-account identifiers that fail their checksums; by default both are accepted, as the reference service does. The default platform's credentials come from
-RAILYARD_CLIENT_ID / RAILYARD_CLIENT_SECRET (defaults: ${DEFAULT_CREDENTIALS.clientId} / ${DEFAULT_CREDENTIALS.clientSecret}).`;
+account identifiers that fail their checksums; by default both are accepted, as the reference service does.
+--public is for a sandbox shared over the internet: webhooks go to public addresses only (an endpoint on loopback,
+localhost, a private, link-local or other non-public address is refused with a 400, and a host name that resolves to
+one is never contacted), and a test send shows the receiver's status, not its answer. The default platform's
+credentials come from RAILYARD_CLIENT_ID / RAILYARD_CLIENT_SECRET (defaults: ${DEFAULT_CREDENTIALS.clientId} / ${DEFAULT_CREDENTIALS.clientSecret}).`;
 
 /** The flags of `railyard serve` as settings, or the message that refuses them. */
 function parseServeFlags(args: string[]): ServeSettings | string {
@@ -23,6 +26,7 @@ function parseServeFlags(args: string[]): ServeSettings | string {
         regulated: { type: 'boolean', default: false },
         'skip-paperwork': { type: 'boolean', default: false },
         strict: { type: 'boolean', default: false },
+        public: { type: 'boolean', default: false },
       },
     }));
   } catch (error) {
@@ -40,6 +44,7 @@ function parseServeFlags(args: string[]): ServeSettings | string {
     regulated: values.regulated,
     skipPaperwork: values['skip-paperwork'],
     strict: values.strict,
+    public: values.public,
   };
 }
 
@@ -65,7 +70,7 @@ function serve(settings: ServeSettings): Promise<number> {
         console.log(`Railyard sandbox listening on ${message.baseUrl}`);
         console.log(`  client id:     ${settings.clientId}`);
         console.log(`  client secret: ${settings.clientSecret}`);
-        console.log(`  clock: ${settings.clock}  regulated: ${settings.regulated}  skip paperwork: ${settings.skipPaperwork}  strict: ${settings.strict}`);
+        console.log(`  clock: ${settings.clock}  regulated: ${settings.regulated}  skip paperwork: ${settings.skipPaperwork}  strict: ${settings.strict}  public: ${settings.public}`);
         console.log(`  OpenAPI: ${message.baseUrl}/_sandbox/openapi.json`);
       } else if (message.kind === 'failed') {
         console.error(message.message);

@@ -44,6 +44,17 @@ export interface EngineOptions {
     fetch?: WebhookFetch;
     /** A PKCS#8 PEM P-256 private key every platform signs with, instead of a fresh key per platform. */
     signingKeyPem?: string;
+    /**
+     * For a sandbox shared over the internet (`railyard serve --public`): webhooks go to public addresses only, so
+     * nobody with sandbox credentials can make it send requests into the network it runs in. An endpoint that is not
+     * http(s), names `localhost`, or is a literal loopback, private, link-local, unspecified or other special-purpose
+     * address (in any notation: `2130706433`, `0x7f.1`, `[::ffff:127.0.0.1]`) is refused with a 400 naming the field
+     * (`PATCH /config` `webhookEndpoint`, `POST /sandbox/webhooks/test` `url`) and never attempted; host names are
+     * checked by the transport after resolution, so `fetch` must be given: `publicOnlyWebhookFetch` (Node), which
+     * connects only to the addresses it checked. What a receiver answers is not shown: a test send reports its status,
+     * not its body. Default false.
+     */
+    publicEndpointsOnly?: boolean;
   };
 }
 
@@ -117,9 +128,16 @@ export function createEngine(options: EngineOptions = {}): Engine {
     if (!key) keys.set(platformId, (key = sharedKey ?? generateWebhookKey()));
     return key;
   };
+  const publicEndpointsOnly = options.webhooks?.publicEndpointsOnly === true;
+  // The global fetch resolves host names itself, after any check could be made: a public sandbox needs a transport
+  // that checks what it connects to, and this module stays free of Node's network modules (it also runs in browsers).
+  if (publicEndpointsOnly && options.webhooks?.fetch === undefined) {
+    throw new TypeError('webhooks.publicEndpointsOnly needs webhooks.fetch: a transport that checks resolved addresses, such as publicOnlyWebhookFetch');
+  }
   const dispatcher = new WebhookDispatcher({
     fetch: options.webhooks?.fetch ?? ((url, init) => globalThis.fetch(url, init)),
     keyOf,
+    publicEndpointsOnly,
   });
 
   // The default platform runs on the engine's clock. With a virtual clock, every other platform gets a clock of its

@@ -12,6 +12,8 @@ export { randomIds, sequentialIds, type IdGenerator } from './core/ids.js';
 export { ApiError } from './core/errors.js';
 export { DEFAULT_CREDENTIALS, type Platform } from './platforms/registry.js';
 export { startServer, type ServerOptions, type RunningServer } from './server/server.js';
+export { publicOnlyWebhookFetch } from './webhooks/public-delivery.js';
+export type { WebhookFetch } from './webhooks/delivery.js';
 export { SERVER_YOUNG_GENERATION_MB, serverThreadLimits } from './server/thread.js';
 export { SANDBOX_ENCLAVE_PUBLIC_KEY_HEX } from './auth/enclave.js';
 export { verifyStampSignature } from './auth/stamp-verify.js';

@@ -3,6 +3,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { createEngine } from './engine.js';
 import { startServer, type RunningServer } from './server/server.js';
+import { publicOnlyWebhookFetch } from './webhooks/public-delivery.js';
 import type { ServeCommand, ServeReport, ServeSettings } from './server/thread.js';
 
 const port = parentPort!;
@@ -18,6 +19,7 @@ const engine = createEngine({
     skipPaperwork: settings.skipPaperwork,
     strict: settings.strict,
   },
+  ...(settings.public ? { webhooks: { publicEndpointsOnly: true, fetch: publicOnlyWebhookFetch } } : {}),
 });
 const started: Promise<RunningServer | undefined> = startServer(engine, { port: settings.port, host: settings.host }).then(
   (server) => {

@@ -21,6 +21,8 @@ export const eventsOf = (tenant: TenantContext) => tenant.store.collection<Outbo
 /** Told of every emitted event (the webhook dispatcher). */
 export interface EventSink {
   emitted(tenant: TenantContext, event: OutboxEvent, options: EmitOptions): void;
+  /** Why webhooks may not be delivered to `url` (a public sandbox's address policy), or undefined when they may. */
+  endpointRefusal(url: string): string | undefined;
 }
 
 export interface EmitOptions {
@@ -76,6 +78,11 @@ export class TenantContext {
     events.insert(recorded);
     this.sink?.emitted(this, recorded, options);
     return recorded;
+  }
+
+  /** Why webhooks may not be delivered to `url` (see {@link EventSink.endpointRefusal}), or undefined when they may. */
+  webhookEndpointRefusal(url: string): string | undefined {
+    return this.sink?.endpointRefusal(url);
   }
 
   /**

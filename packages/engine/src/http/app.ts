@@ -513,7 +513,8 @@ export function jsonReply(status: number, body: unknown, headers?: Record<string
   return { status, headers: replyHeaders, body: replyJson(body) };
 }
 
-function errorReply(error: unknown): WireReply {
+/** The reply to an error: the SPEC §2.4 object of an {@link ApiError}; anything else is a bug, answered 500. */
+export function errorReply(error: unknown): WireReply {
   if (error instanceof ApiError) {
     // Generated clients retry 408, 409, 429 and 5xx unless told otherwise; a 409 refuses the request for the state
     // things are in, so a retry cannot change it. (Areas add the header to other answers a retry cannot help.)

@@ -83,11 +83,13 @@ export function platformConfig(tenant: TenantContext): PlatformConfig {
  */
 export function updatePlatformConfig(tenant: TenantContext, request: z.output<typeof PlatformConfigUpdateRequest>): PlatformConfig {
   const current = settingsOf(tenant);
+  const endpointRefusal = request.webhookEndpoint === undefined ? undefined : tenant.webhookEndpointRefusal(request.webhookEndpoint);
   const errors = [
     ...(request.supportedCurrencies ?? []).flatMap((c, i) => (CURRENCIES[c.currencyCode] && tenant.platform.supportedCurrencies.includes(c.currencyCode)
       ? [] : [{ field: `supportedCurrencies.${i}.currencyCode`, message: `the sandbox offers ${tenant.platform.supportedCurrencies.join(', ')}` }])),
     ...(request.feeConfigs ?? []).flatMap((f, i) => (f.fixedFee.currency === f.sourceCurrency
       ? [] : [{ field: `feeConfigs.${i}.fixedFee.currency`, message: `must be the sourceCurrency ${f.sourceCurrency}` }])),
+    ...(endpointRefusal === undefined ? [] : [{ field: 'webhookEndpoint', message: endpointRefusal }]),
   ];
   if (errors.length > 0) throw invalidInput(errors);
   const foreign = (request.feeConfigs ?? []).find((f) => f.sourceCurrency !== 'USD');

@@ -64,6 +64,42 @@ describe('railyard serve', () => {
     expect((await once(first.child, 'exit'))[0]).toBe(0);
   });
 
+  it('--public: shown in the banner; a webhook endpoint on loopback is refused, a public one taken', async () => {
+    const { child, ready, output } = startCli(['--public']);
+    const baseUrl = await ready;
+    expect(output()).toContain('public: true');
+    const auth = { authorization: `Basic ${btoa('sandbox-client-id:sandbox-client-secret')}`, 'content-type': 'application/json' };
+    const patch = (webhookEndpoint: string) => fetch(`${baseUrl}/config`, { method: 'PATCH', headers: auth, body: JSON.stringify({ webhookEndpoint }) });
+    const refused = await patch('http://127.0.0.1:4200/webhooks');
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ code: 'INVALID_INPUT', details: { errors: [{ field: 'webhookEndpoint' }] } });
+    // A name resolved at delivery: taken when set (the TEST it sends fails there, in the server, not here).
+    expect((await patch('https://platform.example/webhooks')).status).toBe(200);
+    child.kill('SIGTERM');
+    expect((await once(child, 'exit'))[0]).toBe(0);
+  });
+
+  it('a server without --public takes a loopback endpoint', async () => {
+    const { child, ready, output } = startCli([]);
+    const baseUrl = await ready;
+    expect(output()).toContain('public: false');
+    const auth = { authorization: `Basic ${btoa('sandbox-client-id:sandbox-client-secret')}`, 'content-type': 'application/json' };
+    const set = await fetch(`${baseUrl}/config`, { method: 'PATCH', headers: auth, body: JSON.stringify({ webhookEndpoint: 'http://127.0.0.1:9/webhooks' }) });
+    expect(set.status).toBe(200);
+    child.kill('SIGTERM');
+    expect((await once(child, 'exit'))[0]).toBe(0);
+  });
+
+  it('documents --public in its usage', async () => {
+    const child = spawn(process.execPath, [cli, '--help']);
+    let out = '';
+    child.stdout.on('data', (c) => (out += c));
+    const [code] = await once(child, 'exit');
+    expect(code).toBe(0);
+    expect(out).toContain('[--public]');
+    expect(out).toMatch(/--public is for a sandbox shared over the internet: webhooks go to public addresses only/);
+  });
+
   it('refuses a bad flag with its usage', async () => {
     const child = spawn(process.execPath, [cli, 'serve', '--clock', 'sundial']);
     let err = '';

@@ -1,6 +1,7 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../engine.js';
+import { rawExchange, rawRequest, type RawReply } from '../testing/raw-http.js';
 import { startServer, type RunningServer } from './server.js';
 
 let server: RunningServer;
@@ -44,21 +45,64 @@ describe('standalone server', () => {
     expect(await raw(`GET /x HTTP/1.1\r\nHost: a/2025-10-13/customers?\r\nAuthorization: ${auth}\r\n\r\n`)).toBe(404);
   });
 
-  it('closes the connection after a 413, so a client still sending the body is not left waiting', async () => {
-    const reply = await new Promise<string>((resolve, reject) => {
-      const socket = connect(server.port, '127.0.0.1', () => {
-        socket.write(`POST /2025-10-13/customers HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`);
-        const chunk = 'x'.repeat(64 * 1024);
-        for (let i = 0; i < 20; i++) socket.write(`${chunk.length.toString(16)}\r\n${chunk}\r\n`);
+  it('a 413 reaches a client that sends the rest of the body before it reads, and the connection serves the next request', async () => {
+    // A client still sending when the 413 comes (it reads only once it has sent everything, as many do): were the
+    // connection closed with its data unread, the kernel would reset it and the client would see EPIPE, not the 413.
+    const length = 8 * 1024 * 1024;
+    const head = (path: string, more: string) => `POST /2025-10-13${path} HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth}\r\nContent-Type: application/json\r\n${more}\r\n`;
+    const exchange = (first: string, chunks: number, chunk: string, last: string) => new Promise<string>((resolve, reject) => {
+      const socket = connect(server.port, '127.0.0.1', async () => {
+        socket.pause();
+        socket.write(first);
+        for (let i = 0; i < chunks; i++) {
+          if (!socket.write(chunk)) await new Promise((drained) => socket.once('drain', drained));
+        }
+        socket.write(last);
+        socket.resume();
       });
       let data = '';
-      socket.on('data', (c) => (data += c));
-      socket.on('close', () => resolve(data));
-      socket.on('error', () => resolve(data));
-      setTimeout(() => reject(new Error(`still open after 5 s: ${data.slice(0, 200)}`)), 5000).unref();
+      socket.on('data', (c) => {
+        data += c;
+        if (/HTTP\/1\.1 200[\s\S]*\r\n\r\n\{"data"/.test(data)) {
+          socket.destroy();
+          resolve(data);
+        }
+      });
+      socket.on('error', (error) => reject(new Error(`${error.message} after reading ${JSON.stringify(data.slice(0, 40))}`)));
+      setTimeout(() => reject(new Error(`no second answer within 5 s: ${data.slice(0, 300)}`)), 5000).unref();
     });
-    expect(reply).toMatch(/^HTTP\/1\.1 413/);
-    expect(reply.toLowerCase()).toContain('connection: close');
+    const next = `GET /2025-10-13/customers HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth}\r\n\r\n`;
+    const declared = await exchange(head('/customers', `Content-Length: ${length}\r\n`), length / 65536, 'x'.repeat(65536), next);
+    const piece = 'x'.repeat(65536);
+    const chunked = await exchange(head('/customers', 'Transfer-Encoding: chunked\r\n'), 128, `${piece.length.toString(16)}\r\n${piece}\r\n`, `0\r\n\r\n${next}`);
+    for (const reply of [declared, chunked]) {
+      expect(reply).toMatch(/^HTTP\/1\.1 413 /);
+      expect(reply.toLowerCase()).not.toContain('connection: close');
+      expect(JSON.parse(reply.slice(reply.indexOf('\r\n\r\n') + 4, reply.indexOf('HTTP/1.1 200')))).toMatchObject({ status: 413, code: 'INVALID_INPUT', details: { maxBodyBytes: 1024 * 1024 } });
+    }
+  });
+
+  it('closes the connection after a 413 when the rest of the body is more than it drops (declared, or sent)', async () => {
+    const head = `POST /2025-10-13/customers HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth}\r\nContent-Type: application/json\r\n`;
+    const declared = await rawRequest(server.port, `${head}Content-Length: ${100 * 1024 * 1024}\r\n\r\n{`);
+    expectErrorBody(declared, 413, 'INVALID_INPUT');
+    expect(declared.headers.connection).toBe('close');
+    expect(declared.closed).toBe(true);
+    // Chunked: the length shows only as it comes; past 64 MiB dropped, the connection is closed.
+    const closed = await new Promise<boolean>((resolve) => {
+      const socket = connect(server.port, '127.0.0.1', async () => {
+        socket.write(`${head}Transfer-Encoding: chunked\r\n\r\n`);
+        const piece = 'x'.repeat(1024 * 1024);
+        for (let i = 0; i < 80 && !socket.destroyed; i++) {
+          if (!socket.write(`${piece.length.toString(16)}\r\n${piece}\r\n`)) await new Promise((drained) => socket.once('drain', drained));
+        }
+      });
+      socket.on('data', () => undefined);
+      socket.on('error', () => undefined);
+      socket.on('close', () => resolve(true));
+      setTimeout(() => resolve(false), 5000).unref();
+    });
+    expect(closed).toBe(true);
   });
 
   it('keeps the connection of a request it read in full', async () => {
@@ -72,8 +116,8 @@ describe('standalone server', () => {
   });
 
   it('refuses an oversized declared body with 413 without reading it', async () => {
-    const status = await raw(`POST /2025-10-13/customers HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth}\r\nContent-Type: application/json\r\nContent-Length: 50000000\r\n\r\n{`);
-    expect(status).toBe(413);
+    const reply = await rawRequest(server.port, `POST /2025-10-13/customers HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth}\r\nContent-Type: application/json\r\nContent-Length: 50000000\r\n\r\n{`);
+    expectErrorBody(reply, 413, 'INVALID_INPUT');
   });
 
   it('refuses a streamed body that grows past the limit with 413', async () => {
@@ -89,5 +133,117 @@ describe('standalone server', () => {
     } as RequestInit);
     expect(response.status).toBe(413);
     expect(await response.json()).toMatchObject({ status: 413, code: 'INVALID_INPUT', details: { errors: [{ field: 'body' }] } });
+  });
+});
+
+/** The reply is the SPEC §2.4 error object, as JSON, with this status and code. */
+function expectErrorBody(reply: RawReply, status: number, code: string) {
+  expect(reply.status).toBe(status);
+  expect(reply.headers['content-type']).toBe('application/json');
+  const body = JSON.parse(reply.body);
+  expect(body).toMatchObject({ status, code });
+  expect(typeof body.message).toBe('string');
+  expect(body.message.length).toBeGreaterThan(10);
+}
+
+const customerJson = JSON.stringify({ customerType: 'INDIVIDUAL', fullName: 'Ada Lovelace' });
+
+describe('replies Node gives before a request reaches the engine carry the error object', () => {
+  it('400 INVALID_REQUEST_FORMAT for a request line that is not HTTP', async () => {
+    const reply = await rawRequest(server.port, 'GET /2025-10-13/customers HTTP/1.1 nonsense\r\nHost: x\r\n\r\n');
+    expectErrorBody(reply, 400, 'INVALID_REQUEST_FORMAT');
+    expect(reply.closed).toBe(true);
+  });
+
+  it('400 INVALID_REQUEST_FORMAT for a header line that is not a header, and for a bad chunk size', async () => {
+    expectErrorBody(await rawRequest(server.port, 'GET /2025-10-13/customers HTTP/1.1\r\nHost x\r\n\r\n'), 400, 'INVALID_REQUEST_FORMAT');
+    const chunked = `POST /2025-10-13/customers HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`;
+    expectErrorBody(await rawRequest(server.port, chunked), 400, 'INVALID_REQUEST_FORMAT');
+  });
+
+  it('431 INVALID_INPUT for headers over the size limit', async () => {
+    const reply = await rawRequest(server.port, `GET /2025-10-13/customers HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    expectErrorBody(reply, 431, 'INVALID_INPUT');
+    expect(JSON.parse(reply.body).details).toMatchObject({ errors: [{ field: 'headers' }] });
+  });
+
+  it('413 INVALID_INPUT for chunk extensions over the size limit', async () => {
+    const chunked = `POST /2025-10-13/customers HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n2;${'e'.repeat(20_000)}\r\n{}\r\n0\r\n\r\n`;
+    expectErrorBody(await rawRequest(server.port, chunked), 413, 'INVALID_INPUT');
+  });
+
+  it('417 INVALID_REQUEST_FORMAT for an Expect other than 100-continue', async () => {
+    const reply = await rawRequest(server.port, `GET /2025-10-13/customers HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth}\r\nExpect: teapot\r\n\r\n`);
+    expectErrorBody(reply, 417, 'INVALID_REQUEST_FORMAT');
+    expect(JSON.parse(reply.body).message).toContain('teapot');
+  });
+
+  it('Expect: 100-continue: 100 once the body is wanted, and a refusal without asking for a body it will not read', async () => {
+    const head = (length: number) =>
+      `POST /2025-10-13/customers HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\nExpect: 100-continue\r\n\r\n`;
+    const created = await rawExchange(server.port, (socket) => {
+      socket.write(head(Buffer.byteLength(customerJson)));
+      socket.once('data', (chunk) => {
+        expect(chunk.toString('latin1')).toMatch(/^HTTP\/1\.1 100 Continue\r\n/);
+        socket.write(customerJson);
+      });
+    });
+    expect(created.interim).toEqual([100]);
+    expect(created.status).toBe(201);
+
+    const tooLarge = await rawRequest(server.port, head(50_000_000));
+    expect(tooLarge.interim).toEqual([]);
+    expectErrorBody(tooLarge, 413, 'INVALID_INPUT');
+    const unauthorized = await rawRequest(server.port, head(10).replace(/Authorization: .*\r\n/, ''));
+    expect(unauthorized.interim).toEqual([]);
+    expectErrorBody(unauthorized, 401, 'UNAUTHORIZED');
+    // The client never sent the body it held back, so the connection cannot carry its next request.
+    expect(unauthorized.headers.connection).toBe('close');
+    expect(unauthorized.closed).toBe(true);
+  });
+});
+
+describe('408 for a request that does not arrive in time', () => {
+  let slow: RunningServer;
+  beforeAll(async () => {
+    slow = await startServer(createEngine(), { port: 0, headersTimeoutMs: 300, requestTimeoutMs: 600 });
+  });
+  afterAll(() => slow.close());
+
+  it('headers sent a byte at a time, slower than the headers timeout', async () => {
+    const reply = await rawExchange(slow.port, (socket) => {
+      const text = 'GET /2025-10-13/customers HTTP/1.1\r\nHost: x\r\nX-Slow: ';
+      let at = 0;
+      const drip = setInterval(() => (socket.destroyed ? clearInterval(drip) : socket.write(text[at++ % text.length]!)), 50);
+    });
+    expectErrorBody(reply, 408, 'INVALID_REQUEST_FORMAT');
+    expect(reply.closed).toBe(true);
+  });
+
+  it('a body that stops short of its Content-Length', async () => {
+    const reply = await rawRequest(slow.port,
+      `POST /2025-10-13/customers HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"customerType"`);
+    expectErrorBody(reply, 408, 'INVALID_REQUEST_FORMAT');
+  });
+
+  it('a connection that never sends a byte', async () => {
+    const reply = await rawExchange(slow.port, () => undefined);
+    expectErrorBody(reply, 408, 'INVALID_REQUEST_FORMAT');
+  });
+});
+
+describe('timeouts turned off', () => {
+  it('with both timeouts 0, a slow request is waited for, and others are answered meanwhile', async () => {
+    const patient = await startServer(createEngine(), { port: 0, headersTimeoutMs: 0, requestTimeoutMs: 0 });
+    try {
+      const slow = rawExchange(patient.port, (socket) => {
+        socket.write('GET /2025-10-13/customers HTTP/1.1\r\nHost: x\r\n');
+        setTimeout(() => socket.write(`Authorization: ${auth}\r\n\r\n`), 500);
+      });
+      expect((await fetch(`${patient.baseUrl}/customers`, { headers: { authorization: auth } })).status).toBe(200);
+      expect((await slow).status).toBe(200);
+    } finally {
+      await patient.close();
+    }
   });
 });

@@ -1,9 +1,9 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, maxHeaderSize, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Readable } from 'node:stream';
-import { BASE_PATH } from '@railyard/contract';
+import { Readable, type Duplex } from 'node:stream';
+import { BASE_PATH, type WireReply } from '@railyard/contract';
 import type { Engine } from '../engine.js';
-import { decodeUtf8, tooLarge, type Incoming } from '../http/app.js';
+import { decodeUtf8, errorReply, tooLarge, type Incoming } from '../http/app.js';
 import { ApiError } from '../core/errors.js';
 
 /** Options of {@link startServer}. */
@@ -12,6 +12,14 @@ export interface ServerOptions {
   port?: number;
   /** Interface to bind. Default 127.0.0.1. */
   host?: string;
+  /**
+   * Milliseconds a connection has to send a request's headers, counted from its first byte (or from connecting, for
+   * an idle connection); past it the answer is 408. Default: 60 000, or `requestTimeoutMs` when that is shorter; 0
+   * turns it off.
+   */
+  headersTimeoutMs?: number;
+  /** Milliseconds a connection has to send a whole request, body included; past it the answer is 408. Default 300 000; 0 turns it off. */
+  requestTimeoutMs?: number;
 }
 
 /** A listening standalone server. */
@@ -25,23 +33,49 @@ export interface RunningServer {
 
 /**
  * Serves an engine over HTTP with Node's http module. Requests go to the engine as an {@link Incoming} built straight
- * from Node's message, and replies are written as they are: no WHATWG Request or Response objects on the way.
+ * from Node's message, and replies are written as they are: no WHATWG Request or Response objects on the way. What
+ * Node refuses itself before a request exists (not HTTP, headers too large, too slow, an unsupported `Expect`) is
+ * answered with the SPEC §2.4 error object too.
  */
 export function startServer(engine: Engine, options: ServerOptions = {}): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1';
   const hostForUrl = host.includes(':') ? `[${host}]` : host;
-  const server = createServer((req, res) => {
-    engine.handle(incomingFromNode(req, hostForUrl)).then(
-      (reply) => {
-        // An explicit length lets Node send headers and body in one write instead of a chunked stream.
-        if (reply.body !== null) reply.headers['content-length'] = String(Buffer.byteLength(reply.body));
-        // A body left unread (a 413) would stall a client still sending it on a kept-alive connection: close instead.
-        if (!req.complete) reply.headers.connection = 'close';
-        res.writeHead(reply.status, reply.headers);
-        res.end(reply.body ?? undefined);
-      },
-      (error: unknown) => fail(res, error),
-    );
+  const requestTimeout = options.requestTimeoutMs ?? 300_000;
+  const headersTimeout = options.headersTimeoutMs ?? Math.min(60_000, requestTimeout);
+  const timeouts = { headersTimeout, requestTimeout };
+  // Responses under way per connection (pipelined requests queue theirs): an error reply written on the socket must
+  // not cut into one that has started.
+  const responses = new WeakMap<Duplex, Set<ServerResponse>>();
+  const serve = (req: IncomingMessage, res: ServerResponse, expectsContinue: boolean) => {
+    const socket = req.socket;
+    const open = responses.get(socket) ?? new Set();
+    responses.set(socket, open.add(res));
+    res.once('close', () => open.delete(res));
+    engine.handle(incomingFromNode(req, res, hostForUrl, expectsContinue)).then((reply) => send(req, res, reply), (error: unknown) => fail(res, error));
+  };
+  const server = createServer({
+    ...timeouts,
+    // Node looks for timed-out connections this often (30 s by default, which would let a 60 s timeout run to 90 s);
+    // never more often than every 100 ms (a timeout of 0 turns timeouts off).
+    connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.ceil(headersTimeout / 4))),
+  }, (req, res) => serve(req, res, false));
+  // Expect: 100-continue. The 100 goes out once the engine reads the body, so a request refused before that (no
+  // credentials, a declared length over the limit) is answered without the client sending a body nobody reads.
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => serve(req, res, true));
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+    send(req, res, errorReply(new ApiError(417, 'INVALID_REQUEST_FORMAT', `Expect: ${req.headers.expect} is not supported; the only expectation this server meets is 100-continue`)));
+  });
+  server.on('clientError', (error: NodeError, socket: Duplex) => {
+    // The parser reports the same error again for every later byte of a connection already answered.
+    if (socket.writableEnded) return;
+    const refusal = clientRefusal(error, timeouts);
+    if (refusal === undefined || !socket.writable || [...(responses.get(socket) ?? [])].some((res) => res.headersSent)) {
+      socket.destroy();
+      return;
+    }
+    socket.end(rawReply(errorReply(refusal)));
+    // The connection ends with the reply, as Node ends it: a client that keeps its side open lets it go a moment later.
+    setTimeout(() => socket.destroy(), 1_000).unref();
   });
   server.keepAliveTimeout = 30_000;
   return new Promise((resolve, reject) => {
@@ -64,8 +98,90 @@ export function startServer(engine: Engine, options: ServerOptions = {}): Promis
   });
 }
 
-function incomingFromNode(req: IncomingMessage, host: string): Incoming {
+/** Writes an engine's reply. */
+function send(req: IncomingMessage, res: ServerResponse, reply: WireReply) {
+  // Node gave up on the request mid-body (a timeout, a broken chunk) and the connection has had its answer.
+  if (req.socket.writableEnded) return;
+  // An explicit length lets Node send headers and body in one write instead of a chunked stream.
+  if (reply.body !== null) reply.headers['content-length'] = String(Buffer.byteLength(reply.body));
+  if (!req.complete) dropRestOfBody(req, reply);
+  res.writeHead(reply.status, reply.headers);
+  res.end(reply.body ?? undefined);
+}
+
+/** The most of a refused body's rest {@link dropRestOfBody} reads; past it the connection is closed. */
+const MAX_DROPPED_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The rest of a body the engine did not read (a 413) is read and dropped, so a client still sending it gets to the
+ * end and reads the answer, and the connection serves its next request. Closing with the rest unread would not do:
+ * the kernel resets a connection closed with data unread, and a client still writing then sees EPIPE or ECONNRESET
+ * instead of the 413. A rest larger than {@link MAX_DROPPED_BYTES} is not worth reading: the answer says
+ * `connection: close` when the declared length shows it, and a chunked body that grows past it loses its connection.
+ */
+function dropRestOfBody(req: IncomingMessage, reply: WireReply) {
+  if (Number(req.headers['content-length'] ?? 0) > MAX_DROPPED_BYTES) {
+    reply.headers.connection = 'close';
+    return;
+  }
+  let dropped = 0;
+  req.removeAllListeners('data');
+  req.on('data', (chunk: Buffer) => {
+    dropped += chunk.byteLength;
+    if (dropped > MAX_DROPPED_BYTES) req.socket.destroy();
+  });
+  req.resume();
+}
+
+/** An error Node's HTTP parser or its timeout check reports: `code` is `HPE_…` or `ERR_HTTP_REQUEST_TIMEOUT`. */
+type NodeError = Error & { code?: string; reason?: string };
+
+/**
+ * The answer to a connection Node gave up on before it formed a request; undefined for a broken connection
+ * (ECONNRESET and the like), which takes no answer.
+ */
+function clientRefusal(error: NodeError, timeouts: { headersTimeout: number; requestTimeout: number }): ApiError | undefined {
+  switch (error.code) {
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return new ApiError(408, 'INVALID_REQUEST_FORMAT',
+        `The request did not arrive in time: the headers are due within ${timeouts.headersTimeout} ms and the whole request within ${timeouts.requestTimeout} ms`);
+    case 'HPE_HEADER_OVERFLOW': {
+      const message = `are larger than ${maxHeaderSize} bytes, the limit of this server`;
+      return new ApiError(431, 'INVALID_INPUT', `The request's headers ${message}`, {
+        maxHeaderBytes: maxHeaderSize, errors: [{ field: 'headers', message, constraint: { maximum: maxHeaderSize } }],
+      });
+    }
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return new ApiError(413, 'INVALID_INPUT', "A chunk's extensions are larger than this server takes", {
+        errors: [{ field: 'body', message: 'has chunk extensions larger than this server takes' }],
+      });
+    default:
+      return error.code?.startsWith('HPE_')
+        ? new ApiError(400, 'INVALID_REQUEST_FORMAT', `The request is not valid HTTP/1.1: ${error.reason ?? error.code}`)
+        : undefined;
+  }
+}
+
+/** A reply as the bytes of an HTTP/1.1 response that closes the connection, for a socket that has no response object. */
+function rawReply(reply: WireReply): Buffer {
+  const body = Buffer.from(reply.body ?? '', 'utf8');
+  const head = [
+    `HTTP/1.1 ${reply.status} ${STATUS_CODES[reply.status] ?? ''}`,
+    ...Object.entries(reply.headers).map(([name, value]) => `${name}: ${value}`),
+    `content-length: ${body.byteLength}`,
+    'connection: close',
+  ];
+  return Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\n\r\n`, 'latin1'), body]);
+}
+
+function incomingFromNode(req: IncomingMessage, res: ServerResponse, host: string, expectsContinue: boolean): Incoming {
   const headers = req.headers;
+  // The client of an `Expect: 100-continue` waits for this before it sends the body.
+  let continueSent = !expectsContinue;
+  const wantBody = () => {
+    if (!continueSent) res.writeContinue();
+    continueSent = true;
+  };
   const target = req.url ?? '/';
   // Origin-form targets ("/path") are joined to the server's own address and port (the Host header is not trusted to
   // form the URL; links the sandbox hands out, such as a kycUrl, are built on this origin); absolute-form ones
@@ -78,9 +194,10 @@ function incomingFromNode(req: IncomingMessage, host: string): Incoming {
       const value = headers[name];
       return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
     },
-    text: async (limit) => decodeUtf8(await readBody(req, limit)),
-    bytes: (limit) => readBody(req, limit),
+    text: async (limit) => decodeUtf8(await readBody(req, limit, wantBody)),
+    bytes: (limit) => readBody(req, limit, wantBody),
     toRequest: () => {
+      wantBody();
       const init: RequestInit & { duplex?: 'half' } = { method: req.method ?? 'GET', headers: headers as Record<string, string> };
       if (req.method !== 'GET' && req.method !== 'HEAD') {
         init.body = Readable.toWeb(req) as ReadableStream<Uint8Array>;
@@ -95,8 +212,9 @@ function incomingFromNode(req: IncomingMessage, host: string): Incoming {
  * A request's body from Node's events (lighter than async iteration, which builds stream machinery per request),
  * refusing a declared or actual size above `limit` (413) without reading further.
  */
-function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array> {
+function readBody(req: IncomingMessage, limit: number, wantBody: () => void): Promise<Uint8Array> {
   if (Number(req.headers['content-length'] ?? NaN) > limit) return Promise.reject(tooLarge(limit));
+  wantBody();
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -110,8 +228,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array> {
       size += chunk.byteLength;
       if (size > limit) {
         done();
-        // Stop reading: the rest of an oversized body is not taken in (Node discards it, or closes the connection,
-        // once the 413 is sent).
+        // Stop taking the body in: once the 413 is sent, the rest is read and dropped (see dropRestOfBody).
         req.pause();
         reject(tooLarge(limit));
         return;

@@ -32,6 +32,8 @@ export interface ServeSettings {
   readonly regulated: boolean;
   readonly skipPaperwork: boolean;
   readonly strict: boolean;
+  /** `--public`: webhooks to public addresses only, receivers' answers not shown. */
+  readonly public: boolean;
 }
 
 /** What the server thread reports to the launcher. */

@@ -15,6 +15,7 @@ import { IncomingPaymentApproval, WEBHOOK_RETRY_POLICY, WEBHOOK_SIGNATURE_HEADER
 import { eventsOf, type EmitOptions, type EventSink, type OutboxEvent, type TenantContext } from '../core/context.js';
 import { settingsOf } from '../platforms/config.js';
 import { approveIncoming, rejectIncoming, requestCounterpartyInformation } from '../transactions/incoming.js';
+import { refusedEndpoint } from './endpoint-policy.js';
 import { signatureHeader, type WebhookKey } from './signing.js';
 
 /** Clock-job kind of a retry. */
@@ -47,6 +48,8 @@ export interface DispatcherOptions {
   readonly fetch: WebhookFetch;
   /** The signing key of a platform. */
   readonly keyOf: (platformId: string) => Promise<WebhookKey>;
+  /** A public sandbox: see `EngineOptions.webhooks.publicEndpointsOnly`. */
+  readonly publicEndpointsOnly?: boolean;
 }
 
 const ok = (status: number | undefined) => status !== undefined && status >= 200 && status < 300;
@@ -74,6 +77,20 @@ export class WebhookDispatcher implements EventSink {
   private readonly listeners = new Set<(tenant: TenantContext, event: OutboxEvent) => void>();
 
   constructor(private readonly options: DispatcherOptions) {}
+
+  /**
+   * True in a public sandbox: endpoints at non-public addresses are refused (endpoint-policy.ts), and what a receiver
+   * answers is not shown to the caller (the sandbox must not be a way to read what some address returns).
+   */
+  get publicEndpointsOnly(): boolean {
+    return this.options.publicEndpointsOnly === true;
+  }
+
+  /** Why deliveries may not go to `url`, judged from the URL (a public sandbox's policy); undefined when they may. */
+  endpointRefusal(url: string): string | undefined {
+    const refusal = this.publicEndpointsOnly ? refusedEndpoint(url) : undefined;
+    return refusal === undefined ? undefined : `${refusal}; this sandbox delivers webhooks to public addresses only`;
+  }
 
   /** Called for every emitted event (the {@link EventSink} of each tenant). */
   emitted(tenant: TenantContext, event: OutboxEvent, options: EmitOptions): void {
@@ -108,19 +125,9 @@ export class WebhookDispatcher implements EventSink {
     const signature = await signatureHeader(await this.options.keyOf(tenant.platform.id), body);
     const at = tenant.nowIso();
     const started = performance.now();
-    let answer: Omit<AttemptResult, 'attempt'>;
-    try {
-      const response = await this.options.fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', [WEBHOOK_SIGNATURE_HEADER]: signature },
-        body,
-        signal: AbortSignal.timeout(WEBHOOK_RETRY_POLICY.responseTimeoutMs),
-      });
-      const text = await response.text().catch(() => '');
-      answer = { url, status: response.status, body: text.slice(0, MAX_RESPONSE_BODY) };
-    } catch (error) {
-      answer = { url, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
-    }
+    // Checked at every attempt, not only when the endpoint was set: a restored snapshot may carry any endpoint.
+    const refusal = this.endpointRefusal(url);
+    const answer = refusal === undefined ? await this.post(url, body, signature) : { url, error: `Not sent: the endpoint ${refusal}` };
     const current = eventsOf(tenant).get(event.id);
     const attempt: DeliveryAttempt = {
       attempt: (current?.deliveries.length ?? 0) + 1, url, at, durationMs: Math.round((performance.now() - started) * 1000) / 1000,
@@ -129,6 +136,22 @@ export class WebhookDispatcher implements EventSink {
     const result: AttemptResult = { ...answer, attempt };
     if (current) this.update(tenant, { ...current, deliveries: [...current.deliveries, attempt] });
     return result;
+  }
+
+  /** One POST through the transport: the receiver's status and answer, or why it could not be reached. */
+  private async post(url: string, body: string, signature: string): Promise<Omit<AttemptResult, 'attempt'>> {
+    try {
+      const response = await this.options.fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', [WEBHOOK_SIGNATURE_HEADER]: signature },
+        body,
+        signal: AbortSignal.timeout(WEBHOOK_RETRY_POLICY.responseTimeoutMs),
+      });
+      const text = await response.text().catch(() => '');
+      return { url, status: response.status, body: text.slice(0, MAX_RESPONSE_BODY) };
+    } catch (error) {
+      return { url, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
+    }
   }
 
   private start(tenant: TenantContext, eventId: string): void {
