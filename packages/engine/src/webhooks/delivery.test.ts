@@ -196,6 +196,45 @@ describe('incoming payments decided by the webhook answer (REFERENCE §8)', () =
     expect((await call('POST', `/transactions/${waiting.id}/approve`)).body.status).toBe('COMPLETED');
     expect(eventsOfType('INCOMING_PAYMENT.PENDING').map((e) => e.deliveries.length)).toEqual([1, 1, 1]);
   });
+
+  it('reads an approval longer than 4 KiB whole (it was cut before it was parsed)', async () => {
+    await withEndpoint();
+    const payee = await customer();
+    await engine.webhooks.settled();
+    approvalBody = JSON.stringify({ receiverCustomerInfo: { FULL_NAME: 'Ada Lovelace', PURPOSE_OF_PAYMENT: 'x'.repeat(6_000) } });
+    answers = [200];
+    const received = await call('POST', '/sandbox/uma/receive', { senderUmaAddress: '$alice@wallet.example', customerId: payee.id, receivingCurrencyCode: 'USD', receivingCurrencyAmount: 700 });
+    await engine.webhooks.settled();
+    approvalBody = 'ok';
+    expect((await call('GET', `/transactions/${received.body.id}`)).body).toMatchObject({ status: 'COMPLETED', counterpartyInformation: { FULL_NAME: 'Ada Lovelace' } });
+  });
+});
+
+describe('a receiver that answers without end', () => {
+  it('has at most 64 KiB of its answer read, and the rest cancelled', async () => {
+    let pulled = 0;
+    let cancelled = false;
+    const endless = createEngine({
+      webhooks: {
+        fetch: async () => new Response(new ReadableStream({
+          pull(controller) {
+            pulled += 16_384;
+            controller.enqueue(new Uint8Array(16_384).fill(0x61));
+          },
+          cancel() {
+            cancelled = true;
+          },
+        }), { status: 200 }),
+      },
+    });
+    await callApi(endless, 'PATCH', '/config', { webhookEndpoint: ENDPOINT });
+    await endless.webhooks.settled();
+    // Read whole, the stream was pulled for the 5 s response timeout: gigabytes, all held in memory.
+    expect(pulled).toBeLessThanOrEqual(64 * 1024 + 2 * 16_384);
+    expect(cancelled).toBe(true);
+    expect(endless.sandbox().events({ type: 'TEST' }).data[0]!.delivery?.status).toBe('DELIVERED');
+    endless.close();
+  });
 });
 
 describe('test sends', () => {

@@ -27,8 +27,14 @@ export const FIRST_RETRY_MS = 30_000;
 /** The wait before retry `attempt + 1` after `attempt` failed attempts. */
 export const retryDelay = (attempt: number): number => Math.min(FIRST_RETRY_MS * 2 ** (attempt - 1), WEBHOOK_RETRY_POLICY.maxIntervalMs);
 
-/** Longest answer body kept in an attempt's record and in a test send's result. */
-const MAX_RESPONSE_BODY = 4_096;
+/**
+ * The most of a receiver's answer that is read (an approval's `receiverCustomerInfo` may be long); the rest is cancelled,
+ * so a receiver cannot make the sandbox buffer more.
+ */
+export const MAX_ANSWER_BYTES = 64 * 1024;
+
+/** The most of an answer a test send shows. */
+export const MAX_SHOWN_ANSWER_CHARS = 4_096;
 
 /** The delivery transport: WHATWG fetch, or anything shaped like it. */
 export type WebhookFetch = (url: string, init: { method: string; headers: Record<string, string>; body: string; signal?: AbortSignal }) => Promise<Response>;
@@ -37,6 +43,7 @@ export type WebhookFetch = (url: string, init: { method: string; headers: Record
 export interface AttemptResult {
   readonly url: string;
   readonly status?: number;
+  /** The answer's body, its first {@link MAX_ANSWER_BYTES} bytes. */
   readonly body?: string;
   readonly error?: string;
   /** The attempt as the event's `deliveries` list keeps it. */
@@ -62,6 +69,33 @@ function receiverInfoOf(body: string | undefined): Record<string, unknown> | und
   } catch {
     return undefined;
   }
+}
+
+/** The first `maxBytes` of a response's body as text; the rest of the stream is cancelled, not read. */
+async function readCapped(response: Response, maxBytes: number): Promise<string> {
+  if (response.body === null) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (size < maxBytes) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.byteLength;
+    }
+  } finally {
+    if (size >= maxBytes) await reader.cancel().catch(() => undefined);
+    reader.releaseLock();
+  }
+  const all = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  // A character cut at the limit decodes as U+FFFD rather than failing.
+  return new TextDecoder().decode(all.subarray(0, maxBytes));
 }
 
 /** The JSON body a receiver gets: exactly these four keys, in this order. */
@@ -147,8 +181,7 @@ export class WebhookDispatcher implements EventSink {
         body,
         signal: AbortSignal.timeout(WEBHOOK_RETRY_POLICY.responseTimeoutMs),
       });
-      const text = await response.text().catch(() => '');
-      return { url, status: response.status, body: text.slice(0, MAX_RESPONSE_BODY) };
+      return { url, status: response.status, body: await readCapped(response, MAX_ANSWER_BYTES).catch(() => '') };
     } catch (error) {
       return { url, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
     }

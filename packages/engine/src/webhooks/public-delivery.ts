@@ -8,7 +8,7 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
-import type { WebhookFetch } from './delivery.js';
+import { MAX_ANSWER_BYTES, type WebhookFetch } from './delivery.js';
 import { nonPublicRange } from './endpoint-policy.js';
 
 /** What a host name resolves to. */
@@ -21,9 +21,6 @@ export interface PublicOnlyFetchOptions {
   /** Why an address may not be contacted, or undefined when it may: {@link nonPublicRange} by default. */
   readonly refuse?: (address: string) => string | undefined;
 }
-
-/** The most of an answer read (the dispatcher keeps 4 KiB of it): a receiver cannot make the sandbox buffer more. */
-const MAX_ANSWER_BYTES = 64 * 1024;
 
 /** An error for a receiver that may not be contacted. */
 const refusal = (message: string) => Object.assign(new Error(message), { code: 'ERR_NON_PUBLIC_ADDRESS' });

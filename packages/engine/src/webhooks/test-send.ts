@@ -6,7 +6,7 @@ import type { WebhookTestResult } from '@railyard/contract';
 import type { TenantContext } from '../core/context.js';
 import { ApiError, invalidField } from '../core/errors.js';
 import { settingsOf } from '../platforms/config.js';
-import type { WebhookDispatcher } from './delivery.js';
+import { MAX_SHOWN_ANSWER_CHARS, type WebhookDispatcher } from './delivery.js';
 
 export async function sendTestWebhook(tenant: TenantContext, dispatcher: WebhookDispatcher, url: string | undefined): Promise<WebhookTestResult> {
   const refusal = url === undefined ? undefined : dispatcher.endpointRefusal(url);
@@ -19,7 +19,7 @@ export async function sendTestWebhook(tenant: TenantContext, dispatcher: Webhook
   const event = tenant.draftEvent('TEST', {});
   const result = await dispatcher.send(tenant, event, target);
   // A public sandbox shows the status a receiver answered, never its body.
-  const body = dispatcher.publicEndpointsOnly ? undefined : result.body;
+  const body = dispatcher.publicEndpointsOnly ? undefined : result.body?.slice(0, MAX_SHOWN_ANSWER_CHARS);
   if (result.status === undefined || result.status < 200 || result.status >= 300) {
     throw new ApiError(400, 'WEBHOOK_DELIVERY_ERROR',
       result.status === undefined ? `${target} could not be reached: ${result.error}` : `${target} answered ${result.status}, not 2xx`,
