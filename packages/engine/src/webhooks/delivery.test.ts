@@ -257,6 +257,13 @@ describe('test sends', () => {
     expect(deliveries).toHaveLength(2);
     expect(eventsOfType('TEST')).toHaveLength(recorded);
   });
+
+  it('shows the first 4 KiB of a long answer', async () => {
+    approvalBody = 'é'.repeat(10_000);
+    const sent = await call('POST', '/sandbox/webhooks/test', { url: 'https://other.example/hook' });
+    approvalBody = 'ok';
+    expect(sent.body.response_body).toBe('é'.repeat(4_096));
+  });
 });
 
 describe('the awaitable outbox', () => {
