@@ -23,6 +23,16 @@ describe('splitUnknownFields', () => {
     expect(body.accountInfo).toHaveProperty('platformAccountId'); // the input is never changed
   });
 
+  it('keeps a record entry or an open object field named __proto__ as an own field when it removes something inside it', () => {
+    const value = JSON.parse('{"__proto__":{"a":"x","b":1},"constructor":{"a":"y","c":2}}');
+    const inRecord = splitUnknownFields(z.record(z.string(), z.object({ a: z.string() })), value);
+    expect(inRecord.paths).toEqual(['__proto__.b', 'constructor.c']);
+    expect(Object.getPrototypeOf(inRecord.known)).toBe(Object.prototype);
+    expect(Object.entries(inRecord.known as object)).toEqual([['__proto__', { a: 'x' }], ['constructor', { a: 'y' }]]);
+    const inOpenObject = splitUnknownFields(z.object({}).catchall(z.object({ a: z.string() })), value);
+    expect(Object.entries(inOpenObject.known as object)).toEqual([['__proto__', { a: 'x' }], ['constructor', { a: 'y' }]]);
+  });
+
   it('follows a discriminated union by its discriminator, and arrays by index', () => {
     const business = { customerType: 'BUSINESS', kybStatus: 'APPROVED', businessInfo: { legalName: 'Acme', country: 'US', taxId: '47-1234567', incorporatedOn: '2018-03-14', founded: 1999 } };
     expect(splitUnknownFields(CustomerCreateRequest, business).paths).toEqual(['kybStatus', 'businessInfo.founded']);

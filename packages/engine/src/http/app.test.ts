@@ -168,4 +168,24 @@ describe('bodies that are not objects, and fields named after Object.prototype m
     expect(body.code).toBe('INVALID_INPUT');
     expect(body.details.errors.map((e: { field: string }) => e.field).sort()).toEqual([...names].sort());
   });
+
+  it('query parameters named __proto__, constructor, toString… are ordinary names, once or repeated', async () => {
+    const strict = createEngine({ platform: { clientId: 'strict-id', clientSecret: 'strict-secret', strict: true } });
+    const credentials = { clientId: 'strict-id', clientSecret: 'strict-secret' };
+    const names = ['__proto__', 'constructor', 'toString', 'valueOf', 'hasOwnProperty'];
+    const plain = await call('GET', '/customers?limit=1');
+    for (const query of [names.map((n) => `${n}=a`).join('&'), names.map((n) => `${n}=a&${n}=b`).join('&')]) {
+      // A lenient platform ignores them as it ignores any unknown name.
+      const lenient = await call('GET', `/customers?limit=1&${query}`);
+      expect([lenient.status, lenient.body], query).toEqual([plain.status, plain.body]);
+      const refused = await strict.fetch(apiRequest('GET', `/customers?limit=1&${query}`, undefined, {}, credentials));
+      const body = await refused.json();
+      expect(refused.status, query).toBe(400);
+      expect(body.details.errors.map((e: { field: string }) => e.field).sort(), query).toEqual([...names].sort());
+    }
+    // Repeated, they are lists of strings: nothing inherited joins them.
+    const repeated = await strict.fetch(apiRequest('GET', '/customers?constructor=a&constructor=b', undefined, {}, credentials));
+    expect((await repeated.json()).details.errors).toHaveLength(1);
+    expect(Object.prototype).not.toHaveProperty('a');
+  });
 });

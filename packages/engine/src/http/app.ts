@@ -410,13 +410,17 @@ function validate(endpoint: Endpoint, params: Record<string, string>, url: URL, 
 
 const isEmptyObject = (v: unknown) => v !== null && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0;
 
+/**
+ * The query as an object: a repeated name gives a list. Gathered in a Map, so names such as `__proto__` or
+ * `constructor` are own fields like any other (an object would have found Object's members, or set a prototype).
+ */
 function queryObject(search: URLSearchParams): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
+  const gathered = new Map<string, string | string[]>();
   for (const [key, value] of search) {
-    const existing = out[key];
-    out[key] = existing === undefined ? value : Array.isArray(existing) ? [...existing, value] : [existing, value];
+    const existing = gathered.get(key);
+    gathered.set(key, existing === undefined ? value : Array.isArray(existing) ? [...existing, value] : [existing, value]);
   }
-  return out;
+  return Object.fromEntries(gathered);
 }
 
 async function withIdempotency(host: HttpHost, tenant: TenantContext, key: string, request: string, run: () => Promise<WireReply>): Promise<WireReply> {
