@@ -1,9 +1,12 @@
 // `pnpm bench`: throughput and latency in process and over HTTP (beside a bare node:http server), lists and memory at
 // 1k, 100k and 1M records, snapshots, the virtual clock and start-up; each figure against its target, PASS or FAIL.
 // Runs the built packages. HTTP load comes from this process (autocannon, on core 0 when the machine has two); each
-// server runs in a child process (on core 1). Sections: BENCH_ONLY=inprocess,wallet,http,scale,state (default all).
+// server runs in a child process (on core 1). Sections: BENCH_ONLY=inprocess,wallet,http,scale,state,adversarial (default all).
 // BENCH_OUT=file.json writes every figure.
-import { writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { arch, cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
@@ -18,7 +21,7 @@ import { AUTH, CREDENTIALS, PINNED, bankAccountBody, customerBody, median, payOu
 const HTTP_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const INPROCESS_CALLS = Number(process.env.BENCH_CALLS ?? 20000);
 const LIST_SEED = Number(process.env.BENCH_LIST_SEED ?? 1_000_000);
-const SECTIONS = new Set((process.env.BENCH_ONLY ?? 'inprocess,wallet,http,scale,state').split(','));
+const SECTIONS = new Set((process.env.BENCH_ONLY ?? 'inprocess,wallet,http,scale,state,adversarial').split(','));
 const here = (file) => fileURLToPath(new URL(file, import.meta.url));
 
 const rows = [];
@@ -205,6 +208,22 @@ async function state(coldStart) {
   return result;
 }
 
+/**
+ * 100 kB adversarial strings in every field of every operation (test/reliability/regex.test.ts, run by vitest with the
+ * 10 ms target): the slowest answer, each timed as the best of three.
+ */
+function adversarial() {
+  const out = join(tmpdir(), `railyard-adversarial-${process.pid}.json`);
+  const run = spawnSync(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', 'test/reliability/regex.test.ts', '-t', 'adversarial'], {
+    cwd: here('../..'), env: { ...process.env, RAILYARD_ADVERSARIAL_TARGET_MS: '10', RAILYARD_ADVERSARIAL_OUT: out }, encoding: 'utf8',
+  });
+  if (!existsSync(out)) throw new Error(`the adversarial-input check wrote no figures:\n${run.stdout}${run.stderr}`);
+  const figures = JSON.parse(readFileSync(out, 'utf8'));
+  rmSync(out);
+  console.log(`\nAdversarial 100 kB inputs: ${figures.requests} requests, median ${figures['median ms']} ms, p99 ${figures['p99 ms']} ms, slowest ${figures['slowest ms']} ms (${figures.slowest})`);
+  return figures;
+}
+
 console.log(`Machine: ${cpus()[0]?.model ?? arch()} × ${cpus().length}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}; servers ${PINNED ? 'pinned to core 1, load on core 0' : 'not pinned'}\n`);
 // A cold start is timed first, on a quiet machine: right after the scale section has released its 8 GB heap, the same
 // start took ~40 ms longer.
@@ -214,6 +233,7 @@ if (SECTIONS.has('wallet')) await walletAuth();
 if (SECTIONS.has('http')) await overHttp();
 const scaled = SECTIONS.has('scale') ? await scale() : undefined;
 const stated = SECTIONS.has('state') ? await state(coldStart) : undefined;
+const hostile = SECTIONS.has('adversarial') ? adversarial() : undefined;
 const byName = Object.fromEntries(rows.map((r) => [r.name, r]));
 const checks = [];
 /** A target: checked when its figures were measured (a section left out skips its targets). */
@@ -261,6 +281,9 @@ if (stated) {
   target(`restore of ${stated.snapshotRecords} records < 50 ms (first, then median)`, [stated.restoreFirst, stated.restore], (first, ms) => first < 50 && ms < 50, (first, ms) => `${first.toFixed(1)} ms, ${ms.toFixed(2)} ms`);
   target(`restore of ${stated.httpRestoreRecords} records over HTTP works`, [stated.httpRestoreWorks], (ok) => ok, () => `${stated.httpRestore.toFixed(0)} ms, ${stated.httpRestoreMiB.toFixed(1)} MiB`);
   target('advance 30 days with 100k waiting jobs < 200 ms', [stated.advanceScheduler], (ms) => ms < 200, (ms) => `${ms.toFixed(0)} ms`);
+}
+if (hostile) {
+  target('every answer to a 100 kB adversarial string < 10 ms', [Number(hostile['slowest ms'])], (ms) => ms < 10, (ms) => `${ms.toFixed(2)} ms (${hostile.slowest})`);
 }
 
 console.log('\nTargets');

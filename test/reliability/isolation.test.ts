@@ -1,9 +1,10 @@
 import { isErrorCodeFor } from '@railyard/contract';
 import type { RailyardClient } from '@railyard/client';
-import { DecryptionKey, encryptOtp, SessionKey } from '@railyard/wallet';
+import { DecryptionKey, SessionKey } from '@railyard/wallet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runOnboarding } from '../../examples/onboarding/onboarding.js';
 import { recordFigures } from '../support/figures.js';
+import { EXECUTE_KEY, KEYED_CUSTOMER, populate } from '../support/populate.js';
+import { ID_FIELDS, PlatformState } from '../support/platform-state.js';
 import {
   operationsOf, parametersIn, resolve, sampleBody, type OpenApiDocument, type OperationRef, type Parameter, type Schema,
 } from '../support/openapi-requests.js';
@@ -14,14 +15,6 @@ import { ENGINE_AND_SERVER, ROOT_CREDENTIALS, type Transport } from '../support/
 // by the OpenAPI document the engine serves (so a new route is walked without editing this file), calls every
 // operation that names an id with A's ids, every list and read with A's values as filters, and every sandbox control.
 // B must get 404 (or an empty list), never A's data, and A's whole state and clock must not move.
-
-/** Which of A's records a path, query or body field names, by the prefix of their ids (`Customer:<uuid>`). */
-const ID_FIELDS: Record<string, readonly string[]> = {
-  customerId: ['Customer'], documentHolder: ['Customer', 'BeneficialOwner'], accountId: ['InternalAccount', 'ExternalAccount'],
-  documentId: ['Document'], verificationId: ['Verification'], beneficialOwnerId: ['BeneficialOwner'], externalAccountId: ['ExternalAccount'],
-  quoteId: ['Quote'], transactionId: ['Transaction'], credentialId: ['AuthMethod'], sessionId: ['Session'], challengeId: ['ScaChallenge'],
-  lookupId: ['Lookup'],
-};
 
 /** Path parameters that are not record ids: where A's values for them are in its state. */
 const VALUE_FIELDS: Record<string, (state: PlatformState) => string[]> = {
@@ -44,50 +37,6 @@ const FILTER_FIELDS: Record<string, readonly string[]> = {
   sourceCurrency: ['currency'], destinationCurrency: ['currency'],
   accountIdentifier: ['accountId', 'umaAddress'], senderAccountIdentifier: ['accountId', 'umaAddress'], receiverAccountIdentifier: ['accountId', 'umaAddress'],
 };
-
-const ID = /^([A-Z][A-Za-z]*):[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-/** A platform's whole state (its snapshot) and what a check needs from it: its ids by type, and values by field. */
-class PlatformState {
-  readonly ids = new Map<string, Set<string>>();
-  private readonly fields = new Map<string, Set<string>>();
-
-  constructor(readonly snapshot: { takenAt: string; collections: Record<string, unknown[]> }) {
-    const walk = (value: unknown, key: string | undefined) => {
-      if (typeof value === 'string') {
-        const type = ID.exec(value)?.[1];
-        if (type) this.add(this.ids, type, value);
-        if (key !== undefined) this.add(this.fields, key, value);
-      } else if (Array.isArray(value)) value.forEach((item) => walk(item, key));
-      else if (typeof value === 'object' && value !== null) for (const [k, v] of Object.entries(value)) walk(v, k);
-    };
-    walk(snapshot.collections, undefined);
-  }
-
-  private add(map: Map<string, Set<string>>, key: string, value: string) {
-    let set = map.get(key);
-    if (!set) map.set(key, (set = new Set()));
-    set.add(value);
-  }
-
-  /** The ids of these types, type by type in the order given. */
-  idsOf(types: readonly string[]): string[] {
-    return types.flatMap((type) => [...(this.ids.get(type) ?? [])].sort());
-  }
-
-  valuesAt(field: string): string[] {
-    return [...(this.fields.get(field) ?? [])].sort();
-  }
-
-  /** Every id of the platform, and the values that are its own (names, addresses, tokens): what must never reach B. */
-  secrets(): string[] {
-    const tokens = (this.snapshot.collections.kycLinks ?? []).map((link) => (link as { id: string }).id);
-    const own = ['platformCustomerId', 'umaAddress', 'umaDomain', 'fullName', 'legalName', 'email', 'iban', 'accountNumber', 'address', 'payloadToSign'];
-    // Enumerated words (an email channel's `PENDING`) are anyone's: only distinctive values are A's own.
-    const distinctive = (value: string) => value.length >= 6 && !/^[A-Z_]+$/.test(value);
-    return [...[...this.ids.values()].flatMap((set) => [...set]), ...tokens, ...own.flatMap((field) => this.valuesAt(field)).filter(distinctive)];
-  }
-}
 
 /** A request body as text, to see which values it names. */
 const describeBody = (body: { json: unknown } | { form: FormData } | undefined): string =>
@@ -325,7 +274,7 @@ describe.each(ENGINE_AND_SERVER.map((make) => [make().name, make] as const))('is
     const statusOf = (quote: { transactionId: string }) =>
       (before.snapshot.collections.transactions as { id: string; status: string }[]).find((t) => t.id === quote.transactionId)!.status;
     const paidQuote = quotesOfA.find((q) => statusOf(q) !== 'PENDING')!;
-    expect((await send('POST', `/quotes/${paidQuote.id}/execute`, undefined, { 'idempotency-key': A_EXECUTE_KEY })).status).toBe(404);
+    expect((await send('POST', `/quotes/${paidQuote.id}/execute`, undefined, { 'idempotency-key': EXECUTE_KEY })).status).toBe(404);
 
     // B takes A's state as its own: a copy, whose changes and jobs stay B's.
     holdingACopy = true;
@@ -345,7 +294,7 @@ describe.each(ENGINE_AND_SERVER.map((make) => [make().name, make] as const))('is
     // A platform with A's client id is refused (409, not a takeover): expectAUntouched reads A with its credentials.
     expect((await send('POST', '/_sandbox/platforms', { clientId: a.credentials.clientId, clientSecret: 'taken-over' })).status).toBe(409);
     // Names are per platform: A's request, repeated by B under A's key with A's platformCustomerId, makes B's own customer.
-    const reused = await send('POST', A_KEYED_CUSTOMER.path, A_KEYED_CUSTOMER.body, { 'idempotency-key': A_KEYED_CUSTOMER.key });
+    const reused = await send('POST', KEYED_CUSTOMER.path, KEYED_CUSTOMER.body, { 'idempotency-key': KEYED_CUSTOMER.key });
     expect(reused.status, reused.text).toBe(201);
     expect(reused.headers.get('idempotent-replayed')).toBeNull();
     expect(before.ids.get('Customer')?.has(reused.json.id)).toBe(false);
@@ -359,76 +308,3 @@ describe.each(ENGINE_AND_SERVER.map((make) => [make().name, make] as const))('is
     recordFigures(task, { 'controls walked': controls.length, 'control calls': results.length, '5xx': serverErrors.length, 'A changed': 0 });
   });
 });
-
-/** A request A sends under an Idempotency-Key; B repeats it byte for byte under the same key. */
-const A_KEYED_CUSTOMER = {
-  path: '/customers', key: 'a-customer-key', body: JSON.stringify({ customerType: 'INDIVIDUAL', platformCustomerId: 'idempotent-hedy', fullName: 'Hedy Lamarr' }),
-};
-/** The Idempotency-Key of A's execute (no body); B sends the same execute under it. */
-const A_EXECUTE_KEY = 'a-execute-key';
-
-/**
- * One of everything on platform A: onboarded individual and business (documents, owners, verifications), money moved
- * (funding, a paid quote, a pending quote, an UMA lookup, an incoming UMA payment), its own configuration (UMA domain,
- * a fee), an EU customer with a contact code, a trusted beneficiary and an SCA session, a kyc link, a platform wallet
- * with an ownership challenge, an embedded wallet with a session, and Idempotency-Keys.
- */
-async function populate(client: RailyardClient, call: RawCall): Promise<void> {
-  await runOnboarding(client, () => undefined);
-  const ada = (await client.customers.list({ platformCustomerId: 'onboarding-ada' })).data[0]!;
-  const terms = await client.customers.endUserTerms();
-  await client.customers.update(ada.id, {
-    customerType: 'INDIVIDUAL', endUserTermsConsent: { acceptedAt: '2026-01-01T00:00:00Z', ipAddress: '203.0.113.7', termsVersion: terms.version, acceptanceMethod: 'CHECKBOX' },
-  });
-  const usd = (await client.internalAccounts.list({ customerId: ada.id, currency: 'USD' })).data[0]!;
-  await client.sandbox.fundInternalAccount(usd.id, 100_000);
-  const bank = await client.externalAccounts.create({
-    customerId: ada.id, currency: 'USD',
-    accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '123456789', routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' } },
-  });
-  const quote = () => client.quotes.create({
-    source: { sourceType: 'ACCOUNT', accountId: usd.id }, destination: { destinationType: 'ACCOUNT', accountId: bank.id }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1_000,
-  });
-  await call('POST', `/quotes/${(await quote()).id}/execute`, { headers: { 'idempotency-key': A_EXECUTE_KEY } });
-  await quote();
-  await client.receivers.lookupUma('$success.usd@uma.sandbox.railyard.dev', { customerId: ada.id });
-  await client.config.update({ umaDomain: 'platform-a.example.com', feeConfigs: [{ feeType: 'CROSS_CURRENCY_TRANSACTION', sourceCurrency: 'USD', variableFeeBps: 25, fixedFee: { amount: 10, currency: 'USD' } }] });
-  await client.sandbox.receiveUma({ senderUmaAddress: '$alice@uma.sandbox.railyard.dev', customerId: ada.id, receivingCurrencyCode: 'USD', receivingCurrencyAmount: 500 });
-  await call('POST', A_KEYED_CUSTOMER.path, { body: A_KEYED_CUSTOMER.body, headers: { 'idempotency-key': A_KEYED_CUSTOMER.key } });
-  const hedy = (await client.customers.list({ platformCustomerId: 'idempotent-hedy' })).data[0]!;
-  await client.customers.createKycLink(hedy.id, { redirectUri: 'https://platform.example/done' });
-
-  // An EU customer: a contact code pending, a trusted beneficiary, an SCA login session.
-  const marie = await client.customers.create({
-    customerType: 'INDIVIDUAL', platformCustomerId: 'marie', fullName: 'Marie Curie', birthDate: '1867-11-07', nationality: 'FR',
-    email: 'marie@example.com', phoneNumber: '+33612345678', currencies: ['EUR'],
-    address: { line1: '36 Quai de Béthune', city: 'Paris', postalCode: '75004', country: 'FR' },
-  });
-  await client.customers.verifyEmail(marie.id);
-  const pierre = await client.externalAccounts.create({
-    customerId: marie.id, currency: 'EUR',
-    accountInfo: { accountType: 'EUR_ACCOUNT', iban: 'FR1420041010050500013M02606', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Pierre Curie', countryOfResidence: 'FR' } },
-  });
-  const { scaChallenge } = await client.externalAccounts.trust(pierre.id);
-  await client.externalAccounts.confirmTrust(pierre.id, { challengeId: scaChallenge!.id, code: '123456' });
-  const login = await client.sca.login.start(marie.id, { factor: 'SMS_OTP' });
-  await client.sca.login.complete(marie.id, { factor: 'SMS_OTP', code: '123456', endUserIpAddress: '203.0.113.7', ...(login.challengeId ? { challengeId: login.challengeId } : {}) });
-
-  // A platform wallet awaiting its ownership signature.
-  const platformWallet = await client.platformExternalAccounts.create({
-    currency: 'USDC', ownershipType: 'FIRST_PARTY', accountInfo: { accountType: 'BASE_WALLET', address: '0x8ba1f109551bD432803012645Ac136ddd64DBA72' },
-  });
-  await client.platformExternalAccounts.challenge(platformWallet.id, { method: 'WALLET_SIGNATURE' });
-
-  // An embedded wallet with a session.
-  const wally = await client.customers.create({
-    customerType: 'INDIVIDUAL', fullName: 'Wally Wallet', email: 'wally@example.com', phoneNumber: '+15555550123', currencies: ['USD', 'USDB'],
-  });
-  const wallet = (await client.internalAccounts.list({ customerId: wally.id, currency: 'USDB' })).data[0]!;
-  const email = (await client.auth.credentials.list({ accountId: wallet.id })).data[0]!;
-  const { otpEncryptionTargetBundle } = await client.auth.credentials.challenge(email.id);
-  const { publicKeyHex: enclaveKey } = await client.sandbox.enclaveKey();
-  const tek = await SessionKey.generate();
-  const encryptedOtpBundle = await encryptOtp({ targetBundle: otpEncryptionTargetBundle!, otpCode: '000000', tekPublicKey: tek, pinnedEnclaveKey: enclaveKey });
-  await client.auth.credentials.verify(email.id, { type: 'EMAIL_OTP', encryptedOtpBundle }, { stamper: tek });
-}

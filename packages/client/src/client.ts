@@ -1,5 +1,5 @@
 import {
-  BASE_PATH, inMemoryDispatchOf, type Endpoint, type HttpMethod, type InMemoryDispatch, type Page as PageEnvelope,
+  BASE_PATH, inMemoryDispatchOf, withoutTrailingSlashes, type Endpoint, type HttpMethod, type InMemoryDispatch, type Page as PageEnvelope,
 } from '@railyard/contract';
 import ky, { type KyInstance } from 'ky';
 import { APIPromise, parseJsonBody, type RawAPIResponse } from './core/api-promise.js';
@@ -195,7 +195,7 @@ export class RailyardClient {
         'Missing credentials: pass `clientId` and `clientSecret` to createClient (or set RAILYARD_CLIENT_ID and RAILYARD_CLIENT_SECRET).',
       );
     }
-    const baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
+    const baseUrl = withoutTrailingSlashes(options.baseUrl ?? DEFAULT_BASE_URL);
     try {
       new URL(baseUrl);
     } catch {

@@ -1,5 +1,5 @@
 import { http, type RequestHandler } from 'msw';
-import { BASE_PATH } from '@railyard/contract';
+import { BASE_PATH, withoutTrailingSlashes } from '@railyard/contract';
 import type { Engine } from './engine.js';
 
 /** Options of {@link createHandlers}. */
@@ -13,7 +13,7 @@ export interface HandlerOptions {
  * `setupWorker` in the browser.
  */
 export function createHandlers(engine: Engine, options: HandlerOptions = {}): RequestHandler[] {
-  const origin = (options.origin ?? 'http://127.0.0.1:4100').replace(/\/+$/, '');
+  const origin = withoutTrailingSlashes(options.origin ?? 'http://127.0.0.1:4100');
   const serve = ({ request }: { request: Request }) => engine.fetch(request);
   return [
     http.all(`${origin}${BASE_PATH}/*`, serve),

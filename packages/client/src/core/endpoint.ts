@@ -52,7 +52,7 @@ export type CallArgs<E extends Endpoint> = ParamsArg<E> & QueryArg<E> & BodyArg<
  * (`/customers/` with an empty id would otherwise list customers).
  */
 export function buildPath(template: string, params: Record<string, unknown> | undefined): string {
-  return template.replace(/\{([^}]+)\}/g, (_, name: string) => {
+  return template.replace(/\{([^{}]+)\}/g, (_, name: string) => {
     const value = params?.[name];
     if (value === undefined || value === null || String(value) === '') {
       throw new RailyardError(`Missing path parameter "${name}" for ${template}.`);

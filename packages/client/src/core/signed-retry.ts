@@ -146,7 +146,7 @@ const isChallenge = (value: unknown): value is SignedRetryChallenge =>
  * is one segment, with no query, fragment or dot segment (plain or percent-encoded) that could reach another URL.
  */
 function pathMatches(template: string, path: string): boolean {
-  const pattern = template.split(/\{[^}]+\}/).map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&')).join('[^/?#]+');
+  const pattern = template.split(/\{[^{}]+\}/).map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&')).join('[^/?#]+');
   if (/(^|\/)(\.|%2e){1,2}(\/|$)/i.test(path)) return false;
   return new RegExp(`^${pattern}$`).test(path);
 }

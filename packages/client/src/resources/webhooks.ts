@@ -230,13 +230,25 @@ const fromBase64 = (text: string): Uint8Array<ArrayBuffer> | undefined => {
   }
 };
 
+/**
+ * The label and body of the first PEM block of `text` (`[whole, label, body]`), found by position: a pattern with a
+ * lazy body and a back-reference backtracks quadratically on a long text without its END line.
+ */
+function pemBlock(text: string): [string, string, string] | undefined {
+  const begin = /-----BEGIN ([A-Z0-9 ]+)-----/.exec(text);
+  if (!begin) return undefined;
+  const bodyStart = begin.index + begin[0].length;
+  const end = text.indexOf(`-----END ${begin[1]}-----`, bodyStart);
+  return end < 0 ? undefined : [text.slice(begin.index, end), begin[1]!, text.slice(bodyStart, end)];
+}
+
 /** The DER bytes of a PEM block with the given label. Tolerates `\n` written as two characters (keys kept in env vars). */
 function pemBody(pem: unknown, label: 'PUBLIC KEY' | 'PRIVATE KEY', use: string): Uint8Array<ArrayBuffer> {
   if (typeof pem !== 'string') {
     throw new WebhookKeyError(`The ${use} key must be a PEM string (-----BEGIN ${label}-----), got ${pem === null ? 'null' : typeof pem}.`);
   }
   const text = pem.replace(/\\n/g, '\n').trim();
-  const found = /-----BEGIN ([A-Z0-9 ]+)-----([\s\S]*?)-----END \1-----/.exec(text);
+  const found = pemBlock(text);
   if (!found) {
     throw new WebhookKeyError(
       `The ${use} key is not a PEM block: expected -----BEGIN ${label}----- … -----END ${label}-----` +

@@ -72,7 +72,8 @@ const B64URL = /^[A-Za-z0-9_-]*$/;
 export function base64UrlEncode(bytes: Uint8Array): string {
   let binary = '';
   for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  // Padding is only ever at the end: dropping every '=' needs no anchored pattern.
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=/g, '');
 }
 
 /** Strict decoding of unpadded base64url: only `A-Z a-z 0-9 - _`, no padding, no impossible length; throws `MALFORMED`. */

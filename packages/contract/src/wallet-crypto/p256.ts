@@ -1,6 +1,6 @@
 // NIST P-256 helpers on WebCrypto and BigInt: SEC1 point compression, raw-scalar import, DER <-> IEEE P1363 signatures,
 // ECDSA P-256/SHA-256 sign and verify (high-S accepted, as every WebCrypto and OpenSSL verifier does).
-import { type Bytes, bytesToHex, concatBytes, hexToBytes, randomBytes, subtle, toBytes, utf8Encode } from './bytes.js';
+import { base64UrlDecode, base64UrlEncode, type Bytes, bytesToHex, concatBytes, hexToBytes, randomBytes, subtle, toBytes, utf8Encode } from './bytes.js';
 import { WalletCryptoError } from './errors.js';
 
 const P = 0xffffffff00000001000000000000000000000000ffffffffffffffffffffffffn;
@@ -195,24 +195,14 @@ export async function importP256PrivateKey(
   const jwk: JsonWebKey = {
     kty: 'EC',
     crv: 'P-256',
-    d: b64u(bigIntTo32(d)),
-    x: b64u(bigIntTo32(point.x)),
-    y: b64u(bigIntTo32(point.y)),
+    d: base64UrlEncode(bigIntTo32(d)),
+    x: base64UrlEncode(bigIntTo32(point.x)),
+    y: base64UrlEncode(bigIntTo32(point.y)),
     ext: options.extractable ?? false,
   };
   return subtle().importKey('jwk', jwk, algorithm(usage), options.extractable ?? false, usage === 'ECDSA' ? ['sign'] : ['deriveBits']);
 }
 
-function b64u(bytes: Uint8Array): string {
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
-function fromB64u(text: string): Bytes {
-  const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (text.length % 4)) % 4));
-  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
-}
 
 /**
  * Exports the public key of a WebCrypto P-256 key as SEC1 hex (lowercase). Works for any public key and for extractable
@@ -225,7 +215,7 @@ export async function exportP256PublicKey(key: CryptoKey, form: 'compressed' | '
   } else {
     if (!key.extractable) throw new WalletCryptoError('MALFORMED', 'a non-extractable private key does not reveal its public key: pass the public key too');
     const jwk = await subtle().exportKey('jwk', key);
-    raw = concatBytes(Uint8Array.of(4), fromB64u(jwk.x!), fromB64u(jwk.y!));
+    raw = concatBytes(Uint8Array.of(4), base64UrlDecode(jwk.x!), base64UrlDecode(jwk.y!));
   }
   const hex = bytesToHex(raw);
   return form === 'compressed' ? compressP256PublicKey(hex) : hex;
@@ -235,7 +225,7 @@ export async function exportP256PublicKey(key: CryptoKey, form: 'compressed' | '
 export async function exportP256PrivateKey(key: CryptoKey): Promise<string> {
   const jwk = await subtle().exportKey('jwk', key);
   if (!jwk.d) throw new WalletCryptoError('MALFORMED', 'not a private key');
-  return bytesToHex(fromB64u(jwk.d));
+  return bytesToHex(base64UrlDecode(jwk.d));
 }
 
 /** A P-256 key pair in hex: 32-byte scalar, and the public key in both SEC1 forms. */

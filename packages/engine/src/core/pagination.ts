@@ -1,4 +1,4 @@
-import type { Page } from '@railyard/contract';
+import { base64UrlEncode, utf8Encode, type Page } from '@railyard/contract';
 import type { Collection, ListQuery } from './store.js';
 import { invalidField } from './errors.js';
 
@@ -33,8 +33,8 @@ export function listPage<T extends { id: string }, R = T>(
   return out;
 }
 
-// btoa/atob rather than Buffer: the engine also runs in browsers behind msw's setupWorker.
-const encodeCursor = (seq: number): string => btoa(`c1:${seq}`).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
+// atob rather than Buffer: the engine also runs in browsers behind msw's setupWorker.
+const encodeCursor = (seq: number): string => base64UrlEncode(utf8Encode(`c1:${seq}`));
 
 function decodeCursor(cursor: string): number {
   let text = '';

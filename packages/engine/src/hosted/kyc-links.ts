@@ -1,4 +1,4 @@
-import { KYC_LINK_TTL_MS, Timestamp, hostedKycPath, type KycLink } from '@railyard/contract';
+import { base64UrlEncode, KYC_LINK_TTL_MS, Timestamp, hostedKycPath, type KycLink } from '@railyard/contract';
 import { z } from 'zod';
 import { unverifiedChannels } from '../contact/contact-verification.js';
 import type { TenantContext } from '../core/context.js';
@@ -35,10 +35,7 @@ const links = (tenant: TenantContext) => tenant.store.collection<KycLinkRecord>(
 
 /** 24 random bytes, base64url: the link token. */
 function newToken(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(24));
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return base64UrlEncode(crypto.getRandomValues(new Uint8Array(24)));
 }
 
 /**

@@ -1,0 +1,79 @@
+import type { RailyardClient } from '@railyard/client';
+import { encryptOtp, SessionKey } from '@railyard/wallet';
+import { runOnboarding } from '../../examples/onboarding/onboarding.js';
+import type { RawCall } from './raw-api.js';
+
+// A platform with one of everything, for the checks that need real records to aim at (isolation, fuzzing).
+
+/** A request {@link populate} sends under an Idempotency-Key (a check may repeat it byte for byte under the same key). */
+export const KEYED_CUSTOMER = {
+  path: '/customers', key: 'a-customer-key', body: JSON.stringify({ customerType: 'INDIVIDUAL', platformCustomerId: 'idempotent-hedy', fullName: 'Hedy Lamarr' }),
+};
+/** The Idempotency-Key of the execute {@link populate} sends (no body). */
+export const EXECUTE_KEY = 'a-execute-key';
+
+/**
+ * One of everything on a platform: onboarded individual and business (documents, owners, verifications), money moved
+ * (funding, a paid quote, a pending quote, an UMA lookup, an incoming UMA payment), its own configuration (UMA domain,
+ * a fee), an EU customer with a contact code, a trusted beneficiary and an SCA session, a kyc link, a platform wallet
+ * with an ownership challenge, an embedded wallet with a session, and Idempotency-Keys.
+ */
+export async function populate(client: RailyardClient, call: RawCall): Promise<void> {
+  await runOnboarding(client, () => undefined);
+  const ada = (await client.customers.list({ platformCustomerId: 'onboarding-ada' })).data[0]!;
+  const terms = await client.customers.endUserTerms();
+  await client.customers.update(ada.id, {
+    customerType: 'INDIVIDUAL', endUserTermsConsent: { acceptedAt: '2026-01-01T00:00:00Z', ipAddress: '203.0.113.7', termsVersion: terms.version, acceptanceMethod: 'CHECKBOX' },
+  });
+  const usd = (await client.internalAccounts.list({ customerId: ada.id, currency: 'USD' })).data[0]!;
+  await client.sandbox.fundInternalAccount(usd.id, 100_000);
+  const bank = await client.externalAccounts.create({
+    customerId: ada.id, currency: 'USD',
+    accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '123456789', routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' } },
+  });
+  const quote = () => client.quotes.create({
+    source: { sourceType: 'ACCOUNT', accountId: usd.id }, destination: { destinationType: 'ACCOUNT', accountId: bank.id }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1_000,
+  });
+  await call('POST', `/quotes/${(await quote()).id}/execute`, { headers: { 'idempotency-key': EXECUTE_KEY } });
+  await quote();
+  await client.receivers.lookupUma('$success.usd@uma.sandbox.railyard.dev', { customerId: ada.id });
+  await client.config.update({ umaDomain: 'platform-a.example.com', feeConfigs: [{ feeType: 'CROSS_CURRENCY_TRANSACTION', sourceCurrency: 'USD', variableFeeBps: 25, fixedFee: { amount: 10, currency: 'USD' } }] });
+  await client.sandbox.receiveUma({ senderUmaAddress: '$alice@uma.sandbox.railyard.dev', customerId: ada.id, receivingCurrencyCode: 'USD', receivingCurrencyAmount: 500 });
+  await call('POST', KEYED_CUSTOMER.path, { body: KEYED_CUSTOMER.body, headers: { 'idempotency-key': KEYED_CUSTOMER.key } });
+  const hedy = (await client.customers.list({ platformCustomerId: 'idempotent-hedy' })).data[0]!;
+  await client.customers.createKycLink(hedy.id, { redirectUri: 'https://platform.example/done' });
+
+  // An EU customer: a contact code pending, a trusted beneficiary, an SCA login session.
+  const marie = await client.customers.create({
+    customerType: 'INDIVIDUAL', platformCustomerId: 'marie', fullName: 'Marie Curie', birthDate: '1867-11-07', nationality: 'FR',
+    email: 'marie@example.com', phoneNumber: '+33612345678', currencies: ['EUR'],
+    address: { line1: '36 Quai de Béthune', city: 'Paris', postalCode: '75004', country: 'FR' },
+  });
+  await client.customers.verifyEmail(marie.id);
+  const pierre = await client.externalAccounts.create({
+    customerId: marie.id, currency: 'EUR',
+    accountInfo: { accountType: 'EUR_ACCOUNT', iban: 'FR1420041010050500013M02606', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Pierre Curie', countryOfResidence: 'FR' } },
+  });
+  const { scaChallenge } = await client.externalAccounts.trust(pierre.id);
+  await client.externalAccounts.confirmTrust(pierre.id, { challengeId: scaChallenge!.id, code: '123456' });
+  const login = await client.sca.login.start(marie.id, { factor: 'SMS_OTP' });
+  await client.sca.login.complete(marie.id, { factor: 'SMS_OTP', code: '123456', endUserIpAddress: '203.0.113.7', ...(login.challengeId ? { challengeId: login.challengeId } : {}) });
+
+  // A platform wallet awaiting its ownership signature.
+  const platformWallet = await client.platformExternalAccounts.create({
+    currency: 'USDC', ownershipType: 'FIRST_PARTY', accountInfo: { accountType: 'BASE_WALLET', address: '0x8ba1f109551bD432803012645Ac136ddd64DBA72' },
+  });
+  await client.platformExternalAccounts.challenge(platformWallet.id, { method: 'WALLET_SIGNATURE' });
+
+  // An embedded wallet with a session.
+  const wally = await client.customers.create({
+    customerType: 'INDIVIDUAL', fullName: 'Wally Wallet', email: 'wally@example.com', phoneNumber: '+15555550123', currencies: ['USD', 'USDB'],
+  });
+  const wallet = (await client.internalAccounts.list({ customerId: wally.id, currency: 'USDB' })).data[0]!;
+  const email = (await client.auth.credentials.list({ accountId: wallet.id })).data[0]!;
+  const { otpEncryptionTargetBundle } = await client.auth.credentials.challenge(email.id);
+  const { publicKeyHex: enclaveKey } = await client.sandbox.enclaveKey();
+  const tek = await SessionKey.generate();
+  const encryptedOtpBundle = await encryptOtp({ targetBundle: otpEncryptionTargetBundle!, otpCode: '000000', tekPublicKey: tek, pinnedEnclaveKey: enclaveKey });
+  await client.auth.credentials.verify(email.id, { type: 'EMAIL_OTP', encryptedOtpBundle }, { stamper: tek });
+}
