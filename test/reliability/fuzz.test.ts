@@ -236,13 +236,17 @@ const MUTATION_NAMES = Object.keys(MUTATIONS).flatMap((mutation) => Array<string
 const REPLACES_STATE = /^POST \/_sandbox\/(reset|restore)$/;
 
 /**
- * The refusals the spec says change state, by operation; a refusal that lists invalid fields never does. A verify
- * attempt consumes its challenge whatever it proves, and an invalid or expired signature leaves the account UNVERIFIED
- * (SPEC §3.1, §4.1: "400; start a new challenge to retry").
+ * The refusals the spec says change state, by operation, with the invalid fields such a refusal may list (none: it
+ * lists none). Any other refusal, and any refusal listing other fields (a malformed request), must change nothing.
  */
-const REFUSALS_THAT_CHANGE_STATE: Record<string, string> = {
-  'POST /customers/external-accounts/{externalAccountId}/verify': 'a failed verify consumes its challenge (SPEC §3.1)',
-  'POST /platform/external-accounts/{externalAccountId}/verify': 'a failed verify consumes its challenge (SPEC §3.1)',
+const REFUSALS_THAT_CHANGE_STATE: Record<string, { readonly why: string; readonly fields?: readonly string[] }> = {
+  'POST /customers/external-accounts/{externalAccountId}/verify': { why: 'a failed verify consumes its challenge and leaves the account UNVERIFIED (SPEC §3.1)' },
+  'POST /platform/external-accounts/{externalAccountId}/verify': { why: 'a failed verify consumes its challenge and leaves the account UNVERIFIED (SPEC §3.1)' },
+  'POST /quotes/{quoteId}/authorize': { why: 'a wrong code counts towards the SCA lockout (REFERENCE §9)', fields: ['code'] },
+  'POST /sca/login/complete': { why: 'a wrong code counts towards the SCA lockout (REFERENCE §9)', fields: ['code'] },
+  'POST /customers/external-accounts/{externalAccountId}/trust/confirm': { why: 'a wrong code counts towards the SCA lockout (REFERENCE §9)', fields: ['code'] },
+  'POST /customers/external-accounts/{externalAccountId}/untrust/confirm': { why: 'a wrong code counts towards the SCA lockout (REFERENCE §9)', fields: ['code'] },
+  'POST /auth/credentials/{credentialId}/verify': { why: 'a passkey assertion uses up its challenge, verified or not (REFERENCE §7)' },
 };
 
 /** The platform goes back to its populated state this often, so what valid requests add does not pile up. */
@@ -374,9 +378,10 @@ describe.each(ENGINE_AND_SERVER.map((make) => [make().name, make] as const))('fu
       }
       const after = await stateNow();
       if (answer.status >= 400 && !sameState(before, after)) {
-        const listsFields = Array.isArray(answer.json?.details?.errors);
-        if (listsFields || !REFUSALS_THAT_CHANGE_STATE[`${ref.method} ${ref.path}`]) changedByRefusal.push(`${label} ${answer.json?.code ?? ''}`);
-        else documentedChanges++;
+        const documented = REFUSALS_THAT_CHANGE_STATE[`${ref.method} ${ref.path}`];
+        const listed: string[] = (answer.json?.details?.errors ?? []).map((error: { field: string }) => error.field);
+        if (documented && listed.every((field) => documented.fields?.includes(field))) documentedChanges++;
+        else changedByRefusal.push(`${label} ${answer.json?.code ?? ''}`);
       }
       before = after;
       if ((answer.status < 300 && REPLACES_STATE.test(`${ref.method} ${ref.path}`)) || i % RESTORE_EVERY === RESTORE_EVERY - 1) {

@@ -5,7 +5,9 @@ import { callApi, type Json } from '../testing/requests.js';
 import { recordFigures, scaled } from '../../../../test/support/figures.js';
 
 // The ledger under random money movement (DESIGN §5): whatever sequence of funding, quotes, executions, failures,
-// refunds, returns, cancellations and clock moves runs (with platform fees on), no internal account goes negative, each
+// refunds, returns, cancellations, transfers in and out, real-time fundings (exact or wrong amounts), UMA payments out
+// (settling, held for review, failing) and in (taken, approved, rejected, timed out) and clock moves runs (with
+// platform fees on), no internal account goes negative, each
 // balance equals its postings, the money in flight is exactly what the payments under way hold, and the service's fee
 // account never goes below zero. (Every entry balancing is enforced by the ledger itself; checked here too.) Thirty
 // days after the last step nothing is left under way: every payment has settled, failed or expired, and no money is
@@ -15,6 +17,11 @@ import { recordFigures, scaled } from '../../../../test/support/figures.js';
 const USD_SUFFIXES = ['001', '002', '003', '004', '005'];
 const GBP_SUFFIXES = ['001', '002', '003', '004', '005', '006', '007'];
 
+/** Sandbox UMA receivers by outcome (SPEC §4.6): settles, held a day for compliance review, fails and is refunded. */
+const UMA_RECEIVERS = ['$success.usd', '$pending.long.usd', '$fail.compliance.usd'].map((name) => `${name}@uma.sandbox.railyard.dev`);
+/** Senders of incoming UMA payments: an ordinary one, and one whose refunds fail. */
+const UMA_SENDERS = ['$alice@wallet.example', '$fail.compliance.usd@uma.sandbox.railyard.dev'];
+
 const step = fc.oneof(
   fc.record({ kind: fc.constant('fund' as const), who: fc.nat(2), amount: fc.integer({ min: 1, max: 200_000 }) }),
   fc.record({ kind: fc.constant('pay' as const), who: fc.nat(2), to: fc.nat(2), amount: fc.integer({ min: 1, max: 150_000 }), execute: fc.boolean() }),
@@ -23,6 +30,11 @@ const step = fc.oneof(
   fc.record({ kind: fc.constant('executeLast' as const) }),
   fc.record({ kind: fc.constant('cancelLast' as const) }),
   fc.record({ kind: fc.constant('advance' as const), ms: fc.constantFrom(1_000, 30_000, 60_000, 6 * 60_000, 3_600_000) }),
+  fc.record({ kind: fc.constant('transferIn' as const), who: fc.nat(2), suffix: fc.constantFrom(...USD_SUFFIXES), amount: fc.integer({ min: 1, max: 150_000 }) }),
+  fc.record({ kind: fc.constant('transferOut' as const), who: fc.nat(2), suffix: fc.constantFrom(...USD_SUFFIXES), amount: fc.integer({ min: 1, max: 150_000 }) }),
+  fc.record({ kind: fc.constant('realtime' as const), who: fc.nat(2), to: fc.nat(2), amount: fc.integer({ min: 1, max: 150_000 }), exact: fc.boolean() }),
+  fc.record({ kind: fc.constant('umaPay' as const), who: fc.nat(2), receiver: fc.constantFrom(...UMA_RECEIVERS), amount: fc.integer({ min: 1, max: 150_000 }) }),
+  fc.record({ kind: fc.constant('umaReceive' as const), to: fc.nat(2), sender: fc.constantFrom(...UMA_SENDERS), amount: fc.integer({ min: 1, max: 150_000 }), decide: fc.constantFrom('approve', 'reject', 'wait') }),
 );
 
 /** Where a payment may rest: done one way or the other. */
@@ -31,10 +43,17 @@ const SETTLED = new Set(['COMPLETED', 'FAILED', 'REJECTED', 'REFUNDED', 'EXPIRED
 describe('money under random operations', () => {
   it('keeps every currency at zero and no balance below zero, and leaves nothing pending after 30 days', async ({ task }) => {
     const totals = { runs: 0, steps: 0, transactions: 0, 'pending after 30 days': 0, 'negative balances': 0 };
+    /** Steps that moved money (a 2xx), by kind: the figures show every kind of movement took place, not only refusals. */
+    const accepted = new Map<string, number>();
+    const count = (kind: string, status: number) => {
+      if (status < 300) accepted.set(kind, (accepted.get(kind) ?? 0) + 1);
+    };
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 40, size: 'medium' }), async (steps) => {
-        const engine = createEngine({ platform: { regulated: true } });
+        // The platform's receiver neither approves nor rejects incoming UMA payments: the API does, or the timeout.
+        const engine = createEngine({ platform: { regulated: true }, webhooks: { fetch: async () => new Response(null, { status: 202 }) } });
         const call = (method: string, path: string, body?: unknown) => callApi(engine, method, path, body);
+        await call('PATCH', '/config', { webhookEndpoint: 'https://platform.example/webhooks' });
         // Platform fees on cross-currency payments, so fees, returns and refunds all move money too.
         await call('PATCH', '/config', { feeConfigs: [{ feeType: 'CROSS_CURRENCY_TRANSACTION', sourceCurrency: 'USD', variableFeeBps: 150, fixedFee: { amount: 30, currency: 'USD' } }] });
         const people: { id: string; usd: string; mxn: string; bank: Record<string, string>; fx: Record<string, string> }[] = [];
@@ -56,13 +75,20 @@ describe('money under random operations', () => {
         }
         let lastQuote: string | undefined;
         let lastTransaction: string | undefined;
-        const quote = async (source: string, destination: string, amount: number, immediatelyExecute: boolean) => {
+        const quote = async (source: string | Json, destination: string | Json, amount: number, immediatelyExecute: boolean, extra: Json = {}) => {
           const created = await call('POST', '/quotes', {
-            source: { sourceType: 'ACCOUNT', accountId: source }, destination: { destinationType: 'ACCOUNT', accountId: destination },
-            lockedCurrencySide: 'SENDING', lockedCurrencyAmount: amount, immediatelyExecute,
+            source: typeof source === 'string' ? { sourceType: 'ACCOUNT', accountId: source } : source,
+            destination: typeof destination === 'string' ? { destinationType: 'ACCOUNT', accountId: destination } : destination,
+            lockedCurrencySide: 'SENDING', lockedCurrencyAmount: amount, immediatelyExecute, ...extra,
           });
           expect(created.status).toBeLessThan(500);
           if (created.status === 201) [lastQuote, lastTransaction] = [created.body.id, created.body.transactionId];
+          return created;
+        };
+        const expectAnswered = async (kind: string, answer: Promise<{ status: number }>) => {
+          const { status } = await answer;
+          expect(status).toBeLessThan(500);
+          count(kind, status);
         };
         totals.runs++;
         totals.steps += steps.length;
@@ -74,6 +100,27 @@ describe('money under random operations', () => {
           else if (s.kind === 'executeLast' && lastQuote) expect((await call('POST', `/quotes/${lastQuote}/execute`)).status).toBeLessThan(500);
           else if (s.kind === 'cancelLast' && lastTransaction) expect((await call('POST', `/transactions/${lastTransaction}/cancel`)).status).toBeLessThan(500);
           else if (s.kind === 'advance') engine.sandbox().advance(s.ms);
+          else if (s.kind === 'transferIn') {
+            await expectAnswered('transfer in', call('POST', '/transfer-in', { source: { accountId: people[s.who]!.bank[s.suffix] }, destination: { accountId: people[s.who]!.usd }, amount: s.amount }));
+          } else if (s.kind === 'transferOut') {
+            await expectAnswered('transfer out', call('POST', '/transfer-out', { source: { accountId: people[s.who]!.usd }, destination: { accountId: people[s.who]!.bank[s.suffix] }, amount: s.amount }));
+          } else if (s.kind === 'realtime') {
+            const funded = await quote({ sourceType: 'REALTIME_FUNDING', currency: 'USD', customerId: people[s.who]!.id }, people[s.to]!.usd, s.amount, false);
+            if (funded.status === 201) {
+              const paid = funded.body.totalSendingAmount as number;
+              await expectAnswered(s.exact ? 'real-time funding' : 'real-time funding, wrong amount', call('POST', '/sandbox/send', { quoteId: funded.body.id, currencyCode: 'USD', ...(s.exact ? {} : { currencyAmount: paid + 1 }) }));
+            }
+          } else if (s.kind === 'umaPay') {
+            const lookup = await call('GET', `/receiver/uma/${encodeURIComponent(s.receiver)}?customerId=${encodeURIComponent(people[s.who]!.id)}`);
+            expect(lookup.status).toBeLessThan(500);
+            if (lookup.status === 200) count(`UMA to ${s.receiver.split('@')[0]}`, (await quote(people[s.who]!.usd, { destinationType: 'UMA_ADDRESS', umaAddress: s.receiver, currency: 'USD' }, s.amount, true, { lookupId: lookup.body.lookupId })).status);
+          } else if (s.kind === 'umaReceive') {
+            const received = await call('POST', '/sandbox/uma/receive', { senderUmaAddress: s.sender, customerId: people[s.to]!.id, receivingCurrencyCode: 'USD', receivingCurrencyAmount: s.amount });
+            expect(received.status).toBeLessThan(500);
+            await engine.webhooks.settled();
+            count('UMA received', received.status);
+            if (received.status < 300 && s.decide !== 'wait') await expectAnswered(`UMA received, ${s.decide === 'approve' ? 'approved' : 'rejected'}`, call('POST', `/transactions/${received.body.id}/${s.decide}`, {}));
+          }
 
           const ledger = (engine.sandbox().snapshot().collections.ledger ?? []) as Json[];
           const sums: Record<string, number> = {};
@@ -115,6 +162,11 @@ describe('money under random operations', () => {
       }),
       { numRuns: scaled(150, 5000), seed: Number(process.env.FC_SEED ?? 20261124) },
     );
-    recordFigures(task, totals);
+    recordFigures(task, { ...totals, 'moved money': [...accepted].map(([kind, n]) => `${kind} ${n}`).join(', ') });
+    // Each kind of movement this test adds ran at least once (a step that is always refused proves nothing).
+    expect([...accepted.keys()].sort()).toEqual(expect.arrayContaining([
+      'UMA received', 'UMA received, approved', 'UMA received, rejected', 'UMA to $fail.compliance.usd', 'UMA to $pending.long.usd', 'UMA to $success.usd',
+      'real-time funding', 'real-time funding, wrong amount', 'transfer in', 'transfer out',
+    ]));
   }, 120_000);
 });
