@@ -142,8 +142,16 @@ async function load(name, options) {
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
 }
 
-/** Runs every load twice, interleaved (a, b, c, a, b, c), and records the median of the rounds for each. */
-async function interleaved(loads, rounds = 2) {
+/** Seconds each load runs unrecorded before the measured rounds. */
+const WARM_SECONDS = Number(process.env.BENCH_WARM_SECONDS ?? 3);
+
+/**
+ * Runs every load once unrecorded (the servers' code is compiled by then, and their heaps have grown to their working
+ * size: a first round measured start-up, not the steady state), then three times interleaved (a, b, c, a, b, c, …),
+ * and records the median of the rounds for each.
+ */
+async function interleaved(loads, rounds = 3) {
+  for (const [name, options] of loads) await load(name, { ...options, duration: WARM_SECONDS });
   const runs = loads.map(() => []);
   for (let round = 0; round < rounds; round++) {
     for (const [i, [name, options]] of loads.entries()) runs[i].push(await load(name, options));

@@ -22,26 +22,28 @@ const accounts = (tenant: TenantContext) => tenant.store.collection<InternalAcco
 
 /** Opens one internal account per currency the owner does not hold yet (customer, or the platform when undefined). */
 export function openInternalAccounts(tenant: TenantContext, customerId: string | undefined, currencies: readonly string[]): InternalAccount[] {
-  const held = new Set(accounts(tenant).findBy('customerId', customerId).map((a) => a.balance.currency.code));
+  const owned = accounts(tenant);
+  const held = new Set(owned.findBy('customerId', customerId).map((a) => a.balance.currency.code));
   const opened: InternalAccount[] = [];
   for (const code of currencies) {
     if (held.has(code)) continue;
     const id = tenant.ids('InternalAccount');
     const now = tenant.nowIso();
     const zero = { amount: 0, currency: currencyOf(code) };
-    const account: InternalAccount = {
-      id,
-      ...(customerId === undefined ? {} : { customerId }),
-      type: CURRENCIES[code]!.internalAccountType,
-      status: 'ACTIVE',
-      balance: zero,
-      totalBalance: zero,
-      fundingPaymentInstructions: fundingInstructionsFor(code, id, tenant.platform.name),
-      ...(CURRENCIES[code]!.internalAccountType === 'EMBEDDED_WALLET' ? { privateEnabled: false } : {}),
-      createdAt: now,
-      updatedAt: now,
-    };
-    opened.push(accounts(tenant).insert(account));
+    const type = CURRENCIES[code]!.internalAccountType;
+    // Built field by field rather than with conditional spreads: spreads cost far more on this path (every customer
+    // create opens an account), and the fields stay in the order the API shows them.
+    const account = { id } as { -readonly [K in keyof InternalAccount]: InternalAccount[K] };
+    if (customerId !== undefined) account.customerId = customerId;
+    account.type = type;
+    account.status = 'ACTIVE';
+    account.balance = zero;
+    account.totalBalance = zero;
+    account.fundingPaymentInstructions = fundingInstructionsFor(code, id, tenant.platform.name);
+    if (type === 'EMBEDDED_WALLET') account.privateEnabled = false;
+    account.createdAt = now;
+    account.updatedAt = now;
+    opened.push(owned.insert(account));
     held.add(code);
   }
   return opened;

@@ -92,11 +92,11 @@ export function createCustomer(tenant: TenantContext, request: CreateInput): Cus
     isDeleted: false,
   };
   const { customerType: _type, platformCustomerId: _p, region: _r, currencies: _c, umaAddress: _u, ...fields } = input;
-  const record: CustomerRecord =
+  const record: CustomerRecord = definedOnly(
     input.customerType === 'INDIVIDUAL'
       ? { customerType: 'INDIVIDUAL', ...common, ...fields, kycStatus: initialStatus(tenant, input), countryOfIssuance: input.idType ? (input.countryOfIssuance ?? 'US') : input.countryOfIssuance } as CustomerRecord
-      : { customerType: 'BUSINESS', ...common, ...fields, kybStatus: 'UNVERIFIED' } as CustomerRecord;
-  stripUndefined(record);
+      : { customerType: 'BUSINESS', ...common, ...fields, kybStatus: 'UNVERIFIED' } as CustomerRecord,
+  );
   const contactVerification = initialContactVerification(record);
   if (contactVerification) record.contactVerification = contactVerification;
 
@@ -253,12 +253,12 @@ export function updateChecks(tenant: TenantContext, customerId: string, body: un
 /** The customer after a PATCH: top-level fields replaced (`currencies`, `address` wholesale), `businessInfo` merged. */
 function mergeCustomer(existing: CustomerRecord, patch: Record<string, unknown>, updatedAt: string): CustomerRecord {
   const { customerType: _type, ...changes } = patch;
-  const merged = { ...existing, ...changes, updatedAt } as Record<string, unknown>;
+  let merged = { ...existing, ...changes, updatedAt } as Record<string, unknown>;
   if (existing.customerType === 'BUSINESS' && changes.businessInfo !== undefined) {
     merged.businessInfo = { ...existing.businessInfo, ...asRecord(changes.businessInfo) };
   }
   if (existing.customerType === 'INDIVIDUAL' && merged.idType !== undefined && merged.countryOfIssuance === undefined) merged.countryOfIssuance = 'US';
-  stripUndefined(merged);
+  merged = definedOnly(merged);
   return merged as CustomerRecord;
 }
 
@@ -314,10 +314,6 @@ function checkUniqueness(tenant: TenantContext, platformCustomerId: string | und
 /** UMA addresses are case-insensitive and lower case by convention (REFERENCE §14): store them lower-cased. */
 function normalizeUmaAddress<T extends { umaAddress?: string | undefined }>(input: T): T {
   return input.umaAddress === undefined ? input : { ...input, umaAddress: input.umaAddress.toLowerCase() };
-}
-
-function stripUndefined(record: Record<string, unknown>) {
-  for (const [key, value] of Object.entries(record)) if (value === undefined) delete (record as Record<string, unknown>)[key];
 }
 
 export type { CustomerCreateRequest, CustomerUpdateRequest, CustomerListQuery };

@@ -91,7 +91,7 @@ export async function uploadDocument(tenant: TenantContext, form: DocumentForm):
 
   const now = tenant.nowIso();
   const { documentHolder, ...fields } = parsed.data;
-  const record: DocumentRecord = {
+  const record: DocumentRecord = definedOnly({
     id: tenant.ids('Document'),
     documentHolder,
     ...fields,
@@ -102,8 +102,7 @@ export async function uploadDocument(tenant: TenantContext, form: DocumentForm):
     sizeBytes: file.bytes.byteLength,
     ...(sha256 === undefined ? {} : { sha256 }),
     ...(outcome === undefined ? {} : { sandboxOutcome: outcome }),
-  };
-  stripUndefined(record);
+  });
   documents(tenant).insert(record);
   return documentView(record);
 }
@@ -122,7 +121,7 @@ export async function replaceDocument(tenant: TenantContext, documentId: string,
   const sha256 = await digest(file.bytes);
 
   const existing = findDocument(tenant, documentId); // again: it may have gone while the digest was computed
-  const record: DocumentRecord = {
+  const record: DocumentRecord = definedOnly({
     id: existing.id,
     documentHolder: existing.documentHolder,
     ...parsed.data,
@@ -133,8 +132,7 @@ export async function replaceDocument(tenant: TenantContext, documentId: string,
     sizeBytes: file.bytes.byteLength,
     ...(sha256 === undefined ? {} : { sha256 }),
     ...(outcome === undefined ? {} : { sandboxOutcome: outcome }),
-  };
-  stripUndefined(record);
+  });
   documents(tenant).replace(record);
   return documentView(record);
 }
@@ -237,8 +235,4 @@ async function digest(bytes: Uint8Array): Promise<string | undefined> {
   if (!subtle) return undefined;
   const hash = new Uint8Array(await subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
   return Array.from(hash, (b) => b.toString(16).padStart(2, '0')).join('');
-}
-
-function stripUndefined(record: Record<string, unknown>) {
-  for (const [key, value] of Object.entries(record)) if (value === undefined) delete record[key];
 }
