@@ -19,7 +19,9 @@ import { ENGINE_AND_SERVER, ROOT_CREDENTIALS, type Transport } from '../support/
 /** Path parameters that are not record ids: where A's values for them are in its state. */
 const VALUE_FIELDS: Record<string, (state: PlatformState) => string[]> = {
   // A kyc link's token is its record's id.
-  token: (state) => (state.snapshot.collections.kycLinks ?? []).map((link) => (link as { id: string }).id),
+  // A kyc link's token is its record's id; so is a card reveal's.
+  token: (state) => ['kycLinks', 'cardReveals'].flatMap((name) => (state.snapshot.collections[name] ?? []).map((record) => (record as { id: string }).id)),
+  issuerTransactionToken: (state) => (state.snapshot.collections.cardSimulations ?? []).map((record) => (record as { id: string }).id),
   receiverUmaAddress: (state) => state.valuesAt('umaAddress'),
 };
 
@@ -28,8 +30,12 @@ const VALUE_FIELDS: Record<string, (state: PlatformState) => string[]> = {
  * candidate the property's pattern accepts.
  */
 const PLAIN_VALUES: Record<string, readonly string[]> = {
-  currency: ['USD'], currencyCode: ['USD'], receivingCurrencyCode: ['USD'], senderUmaAddress: ['$alice@uma.sandbox.railyard.dev'], code: ['123456'],
+  currency: ['USD'], currencyCode: ['USD'], receivingCurrencyCode: ['USD'], senderUmaAddress: ['$alice@uma.sandbox.railyard.dev'],
+  // An SCA code, or a simulated card currency's code.
+  code: ['123456', 'USD'],
   documentNumber: ['X1234567'], issuingAuthority: ['US Department of State'], identifier: ['123-45-6789'],
+  // A card change needs one field: a state its enum takes.
+  state: ['FROZEN'],
 };
 
 /** Query filters whose values are stored under another name. */
@@ -111,11 +117,15 @@ describe.each(ENGINE_AND_SERVER.map((make) => [make().name, make] as const))('is
    * ExternalAccount into an InternalAccount).
    */
   const filler = (idsFor: (types: readonly string[]) => string[], umaAddress: () => string | undefined) => (name: string, schema: Schema = {}) => {
-    const pattern = resolve(doc, schema).pattern as string | undefined;
-    const fits = (candidate: string) => pattern === undefined || new RegExp(pattern).test(candidate);
+    const resolved = resolve(doc, schema);
+    const pattern = resolved.pattern as string | undefined;
+    const allowed = resolved.enum as unknown[] | undefined;
+    const fits = (candidate: string) => (pattern === undefined || new RegExp(pattern).test(candidate)) && (allowed === undefined || allowed.includes(candidate));
     const types = ID_FIELDS[name];
     if (types) return idsFor(types).find(fits) ?? idsFor(types)[0];
     if (name === 'receiverUmaAddress') return umaAddress();
+    // A plain value is a string: a field of the same name that takes an object (a simulated card's currency) is sampled.
+    if (resolved.type === 'object' || resolved.properties !== undefined) return undefined;
     return plainValues[name]?.find(fits);
   };
   const fillWithA = filler((types) => before.idsOf(types), () => before.valuesAt('umaAddress')[0]);

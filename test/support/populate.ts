@@ -16,7 +16,8 @@ export const EXECUTE_KEY = 'a-execute-key';
  * One of everything on a platform: onboarded individual and business (documents, owners, verifications), money moved
  * (funding, a paid quote, a pending quote, an UMA lookup, an incoming UMA payment), its own configuration (UMA domain,
  * a fee), an EU customer with a contact code, a trusted beneficiary and an SCA session, a kyc link, a platform wallet
- * with an ownership challenge, an embedded wallet with a session, and Idempotency-Keys.
+ * with an ownership challenge, a card with a settled and partly returned purchase and a reveal, an embedded wallet
+ * with a session, and Idempotency-Keys.
  */
 export async function populate(client: RailyardClient, call: RawCall): Promise<void> {
   await runOnboarding(client, () => undefined);
@@ -64,6 +65,13 @@ export async function populate(client: RailyardClient, call: RawCall): Promise<v
     currency: 'USDC', ownershipType: 'FIRST_PARTY', accountInfo: { accountType: 'BASE_WALLET', address: '0x8ba1f109551bD432803012645Ac136ddd64DBA72' },
   });
   await client.platformExternalAccounts.challenge(platformWallet.id, { method: 'WALLET_SIGNATURE' });
+
+  // A card of Ada's (approved by onboarding) with a settled purchase, part of it returned, and a reveal.
+  const card = await client.cards.create({ cardholderId: ada.id, form: 'VIRTUAL', fundingSources: [usd.id], platformCardId: 'ada-card-1' });
+  const { transaction: purchase } = await client.sandbox.cards.authorize(card.id, { amount: 2_500, currency: { code: 'USD' }, merchant: { descriptor: 'ADA COFFEE' } });
+  await client.sandbox.cards.simulateClearing(card.id, { cardTransactionId: purchase!.id, amount: 2_500 });
+  await client.sandbox.cards.simulateReturn(card.id, { cardTransactionId: purchase!.id, amount: 500 });
+  await client.cards.reveal(card.id);
 
   // An embedded wallet with a session.
   const wally = await client.customers.create({

@@ -17,6 +17,7 @@ import { serializeQuery } from './core/endpoint.js';
 import { wireFromReply, wireFromResponse, type WireResponse } from './core/wire-response.js';
 import { SignedRetry } from './core/signed-retry.js';
 import { Auth } from './resources/auth.js';
+import { Cards } from './resources/cards.js';
 import { BeneficialOwners } from './resources/beneficial-owners.js';
 import { Config } from './resources/config.js';
 import { Customers } from './resources/customers.js';
@@ -167,6 +168,8 @@ export class RailyardClient {
   readonly beneficialOwners: BeneficialOwners;
   /** Documents of customers and beneficial owners: multipart upload from a Blob, bytes or a file path (SPEC §2.7). */
   readonly documents: Documents;
+  /** Virtual cards: issue, freeze, close, reveal (REFERENCE §15); their network is `sandbox.cards`. */
+  readonly cards: Cards;
   /**
    * Railyard's sandbox control plane (`/_sandbox/...`): clock, reset, snapshot and restore, events, platforms, limits;
    * and the sandbox moves of the API (`/sandbox/...`): funding, real-time payments, incoming UMA payments. Every call
@@ -247,6 +250,7 @@ export class RailyardClient {
     this.verifications = new Verifications(this);
     this.beneficialOwners = new BeneficialOwners(this);
     this.documents = new Documents(this);
+    this.cards = new Cards(this, (ms, signal) => this.#wait(ms, signal));
     this.sandbox = new Sandbox(this);
   }
 

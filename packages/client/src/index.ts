@@ -2,7 +2,7 @@
  * @railyard/client: the typed Railyard SDK. Resources typed from `@railyard/contract`, typed errors, retries with
  * idempotency keys, cursor pagination, debug logging with redaction, payments (quotes, transactions and waiting for
  * them to settle), webhook verification, embedded-wallet authentication (credentials, sessions and the signed-retry
- * runner), and the sandbox control plane.
+ * runner), cards, and the sandbox control plane with its card network.
  *
  * ```ts
  * import { createClient, ConflictError } from '@railyard/client';
@@ -22,8 +22,8 @@ export {
   RailyardError, APIError, BadRequestError, AuthenticationError, PermissionDeniedError, NotFoundError, MethodNotAllowedError,
   ConflictError, GoneError, PreconditionFailedError, PayloadTooLargeError, UnprocessableEntityError, LockedError,
   FailedDependencyError, RateLimitError, InternalServerError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError,
-  SandboxOnlyError, TransactionWaitTimeoutError, WalletOperationTimeoutError, SignatureRequiredError, type APIErrorInit,
-  type TransactionWaitTimeoutInit, type WalletOperationTimeoutInit,
+  SandboxOnlyError, TransactionWaitTimeoutError, CardWaitTimeoutError, WalletOperationTimeoutError, SignatureRequiredError, type APIErrorInit,
+  type TransactionWaitTimeoutInit, type CardWaitTimeoutInit, type WalletOperationTimeoutInit,
 } from './core/errors.js';
 export type { DebugLogger } from './core/logger.js';
 export type { CallArgs, ParamsArg, QueryArg, BodyArg, QueryParams, BodyParams, PathParams, ResultOf, PageItemOf, QueryValue } from './core/endpoint.js';
@@ -77,6 +77,11 @@ export {
   type SandboxEvent, type SandboxEventListParams, type SandboxPlatformCreateParams, type SandboxPlatform, type OpenApiDocument,
   type ClockAdvanceParams, type SandboxWebhookKey, type SandboxEnclaveKey, type SandboxWalletProcessingParams, type SandboxSendParams, type SandboxUmaReceiveParams, type SandboxLimitsParams, type SandboxLimits,
 } from './resources/sandbox.js';
+export {
+  Cards, SandboxCards, type Card, type CardCreateParams, type CardUpdateParams, type CardListParams, type CardReveal, type CardTransaction,
+  type CardAuthorizationSimulationParams, type CardBalanceInquirySimulationParams, type CardTransactionAmountSimulationParams,
+  type CardReturnReversalSimulationParams, type CardSimulationAccepted, type CardSimulationResult, type CardWaitForOptions,
+} from './resources/cards.js';
 export { APIResource } from './resources/resource.js';
 export {
   Verifications, groupRequirements, type Verification, type VerificationListParams, type VerificationDecision,

@@ -82,6 +82,8 @@ export const PlatformCreateRequest = z.object({
    * CLABE, EIP-55, base58check, bech32m). Catches typos in tests; the reference service is lenient, and so is the default.
    */
   strict: z.boolean().optional(),
+  /** False: the platform has no card issuer, and every card operation answers 501 NOT_IMPLEMENTED. Default true. */
+  cards: z.boolean().optional(),
   clientId: z.string().regex(/^[A-Za-z0-9_\-.]{3,100}$/).optional(),
   clientSecret: z.string().min(8).max(200).optional(),
 });
@@ -96,17 +98,34 @@ export const PlatformCredentials = z
     regulated: z.boolean(),
     skipPaperwork: z.boolean(),
     strict: z.boolean(),
+    cards: z.boolean(),
   })
   .meta({ id: 'SandboxPlatform' });
 export type PlatformCredentials = z.infer<typeof PlatformCredentials>;
 
+/** A live-card maximum: a count, or null for none. */
+const CardCount = z.number().int().min(0).max(1_000_000).nullable();
+
 /**
  * `PUT /_sandbox/limits`: the daily volume each payer (a customer, or the platform) may send per sending currency, in
- * minor units; `null` removes a currency's limit. Limits apply from the next payment on (429 DAILY_VOLUME_LIMIT_EXCEEDED).
+ * minor units (`null` removes a currency's limit; 429 DAILY_VOLUME_LIMIT_EXCEEDED from the next payment on); and the
+ * live cards (not CLOSED) the platform and each cardholder may hold (409 CARD_LIMIT_REACHED at the next issuance;
+ * `null` removes a limit). Each part is merged into what is in force; send either or both.
  */
 export const SandboxLimits = z
-  .object({ dailyVolume: z.record(z.string().regex(/^[A-Z][A-Z0-9]{2,7}$/), z.number().int().min(0).max(MAX_AMOUNT).nullable()) })
+  .object({
+    dailyVolume: z.record(z.string().regex(/^[A-Z][A-Z0-9]{2,7}$/), z.number().int().min(0).max(MAX_AMOUNT).nullable()).optional(),
+    liveCards: z.object({ perPlatform: CardCount.optional(), perCardholder: CardCount.optional() }).optional(),
+  })
   .meta({ id: 'SandboxLimits' });
+
+/** The limits in force after a `PUT /_sandbox/limits`. */
+export const SandboxLimitsInForce = z
+  .object({
+    dailyVolume: z.record(z.string(), z.number()),
+    liveCards: z.object({ perPlatform: z.number().int().nullable(), perCardholder: z.number().int().nullable() }),
+  })
+  .meta({ id: 'SandboxLimitsInForce' });
 export type SandboxLimits = z.input<typeof SandboxLimits>;
 
 /**
@@ -156,8 +175,8 @@ export const controlPlaneEndpoints = {
   }),
   setSandboxLimits: defineEndpoint({
     operationId: 'setSandboxLimits', method: 'PUT', path: '/_sandbox/limits', tag, controlPlane, body: SandboxLimits,
-    summary: "Set the platform's daily volume limits per sending currency (merged by currency; null removes one)",
-    response: { status: 200, description: 'The limits now in force', schema: z.object({ dailyVolume: z.record(z.string(), z.number()) }) },
+    summary: "Set the platform's daily volume limits per sending currency and its live-card limits (merged; null removes one)",
+    response: { status: 200, description: 'The limits now in force', schema: SandboxLimitsInForce },
   }),
   getSandboxWebhookKey: defineEndpoint({
     operationId: 'getSandboxWebhookKey', method: 'GET', path: '/_sandbox/webhook-key', tag, controlPlane,

@@ -12,6 +12,7 @@ import { paymentEndpoints } from './payment-endpoints.js';
 import { umaEndpoints } from './uma.js';
 import { webhookEndpoints } from './webhooks.js';
 import { authEndpoints } from './auth.js';
+import { cardControlEndpoints, cardEndpoints } from './cards.js';
 
 /**
  * The type of {@link endpoints}, spelled as references so declaration files name the groups instead of inlining every
@@ -19,7 +20,8 @@ import { authEndpoints } from './auth.js';
  */
 export type Endpoints = typeof customerEndpoints & typeof internalAccountEndpoints & typeof configEndpoints & typeof controlPlaneEndpoints
   & typeof documentEndpoints & typeof verificationEndpoints & typeof beneficialOwnerEndpoints & typeof onboardingLinkEndpoints
-  & typeof externalAccountEndpoints & typeof ownershipEndpoints & typeof beneficiaryTrustEndpoints & typeof paymentEndpoints & typeof umaEndpoints & typeof scaLoginEndpoints & typeof webhookEndpoints & typeof authEndpoints;
+  & typeof externalAccountEndpoints & typeof ownershipEndpoints & typeof beneficiaryTrustEndpoints & typeof paymentEndpoints & typeof umaEndpoints & typeof scaLoginEndpoints & typeof webhookEndpoints & typeof authEndpoints
+  & typeof cardEndpoints & typeof cardControlEndpoints;
 
 /** Every operation of the API, by operationId: the engine serves these and the OpenAPI document describes them. */
 export const endpoints: Endpoints = {
@@ -39,4 +41,6 @@ export const endpoints: Endpoints = {
   ...scaLoginEndpoints,
   ...webhookEndpoints,
   ...authEndpoints,
+  ...cardEndpoints,
+  ...cardControlEndpoints,
 };

@@ -29,5 +29,6 @@ export * from './onboarding-endpoints.js';
 export * from './account-checks.js';
 export * from './payment-endpoints.js';
 export * from './uma.js';
+export * from './cards.js';
 export * from './wallet-crypto/index.js';
 export * from './unknown-fields.js';

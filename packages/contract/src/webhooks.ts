@@ -6,6 +6,7 @@ import { Customer, CustomerInfoFieldName } from './customers.js';
 import { ExternalAccount } from './external-accounts.js';
 import { Verification } from './onboarding.js';
 import { CardTransaction, IncomingPaymentWebhookData, OutgoingTransaction } from './transactions.js';
+import { Card } from './cards.js';
 
 // Webhooks (SPEC §6, REFERENCE §8). Our spec wins over the reference: CARD_TRANSACTION.REFUNDED no longer exists.
 
@@ -51,8 +52,8 @@ export const WEBHOOK_DATA_SCHEMAS = {
   EXTERNAL_ACCOUNT: ExternalAccount,
   INTERNAL_ACCOUNT: InternalAccount,
   CARD_TRANSACTION: CardTransaction,
-  // Not modelled yet (cards, invitations, bulk uploads, agents): any object.
-  CARD: opaque,
+  CARD: Card,
+  // Not modelled yet (invitations, bulk uploads, agents): any object.
   INVITATION: opaque,
   BULK_UPLOAD: opaque,
   AGENT_ACTION: opaque,

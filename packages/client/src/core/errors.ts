@@ -206,6 +206,34 @@ export class TransactionWaitTimeoutError extends RailyardError {
   }
 }
 
+/** What {@link CardWaitTimeoutError} reports. */
+export interface CardWaitTimeoutInit {
+  cardId: string;
+  /** The card as last read. */
+  card: { state: string };
+  /** The time budget that was spent, in milliseconds. */
+  timeout: number;
+  /** Whether the wait advanced a virtual clock (else it polled). */
+  advancedClock: boolean;
+}
+
+/** `client.cards.waitFor` spent its `timeout` before the card left PROCESSING (or its `until` held). */
+export class CardWaitTimeoutError extends RailyardError {
+  override readonly name: string = 'CardWaitTimeoutError';
+  readonly cardId: string;
+  /** The card as last read. */
+  readonly card: { state: string };
+  readonly timeout: number;
+
+  constructor(init: CardWaitTimeoutInit) {
+    const how = init.advancedClock ? 'after advancing the sandbox clock' : 'after waiting';
+    super(`Card ${init.cardId} is still ${init.card.state} ${how} ${init.timeout}ms.`);
+    this.cardId = init.cardId;
+    this.card = init.card;
+    this.timeout = init.timeout;
+  }
+}
+
 /** What {@link WalletOperationTimeoutError} reports. */
 export interface WalletOperationTimeoutInit {
   /** The contract operation, e.g. `exportWallet`. */

@@ -7,6 +7,7 @@ import type { RequestOptions } from '../core/types.js';
 import type { InternalAccount } from './internal-accounts.js';
 import type { IncomingTransaction, Transaction } from './transactions.js';
 import { APIResource } from './resource.js';
+import { SandboxCards } from './cards.js';
 
 
 /** The engine's clock: `{ now, mode }` where mode is `virtual` or `real`. */
@@ -39,9 +40,12 @@ export type SandboxSendParams = BodyParams<typeof paymentEndpoints.sandboxSend>;
  * exactly one), `receivingCurrencyCode` and `receivingCurrencyAmount` (minor units).
  */
 export type SandboxUmaReceiveParams = BodyParams<typeof umaEndpoints.sandboxUmaReceive>;
-/** Body of {@link SandboxLimitsResource.set}: `{ dailyVolume: { USD: 500_000, EUR: null } }` (`null` removes a limit). */
+/**
+ * Body of {@link SandboxLimitsResource.set}: `{ dailyVolume: { USD: 500_000, EUR: null } }` and/or
+ * `{ liveCards: { perPlatform, perCardholder } }` (`null` removes a limit).
+ */
 export type SandboxLimitsParams = BodyParams<typeof controlPlaneEndpoints.setSandboxLimits>;
-/** The daily volume limits now in force, per sending currency in minor units. */
+/** The limits now in force: daily volume per sending currency in minor units, and live cards. */
 export type SandboxLimits = ResultOf<typeof controlPlaneEndpoints.setSandboxLimits>;
 
 /** The sandbox's clock. Advancing a virtual clock runs every job that falls due, in order. */
@@ -80,12 +84,14 @@ export class SandboxPlatforms extends APIResource {
   }
 }
 
-/** The platform's sandbox limits on money movement. */
+/** The platform's sandbox limits on money movement and on live cards. */
 export class SandboxLimitsResource extends APIResource {
   /**
    * Sets the daily volume each payer (a customer, or the platform) may send per sending currency, merged by currency
    * (`null` removes one). Applies from the next payment: one that would pass the limit rejects with a
-   * {@link RateLimitError} (`DAILY_VOLUME_LIMIT_EXCEEDED`) until the next UTC day.
+   * {@link RateLimitError} (`DAILY_VOLUME_LIMIT_EXCEEDED`) until the next UTC day. `liveCards` sets how many cards
+   * not CLOSED the platform and each cardholder may hold: the next issuance past one rejects with a
+   * {@link ConflictError} (`CARD_LIMIT_REACHED`).
    */
   set(body: SandboxLimitsParams, options?: RequestOptions): APIPromise<SandboxLimits> {
     return this._client.call(controlPlaneEndpoints.setSandboxLimits, { body }, options);
@@ -104,8 +110,10 @@ export class Sandbox extends APIResource {
   readonly events: SandboxEvents;
   /** Sandbox platforms (tenants). */
   readonly platforms: SandboxPlatforms;
-  /** Limits on money movement (daily volume). */
+  /** Limits on money movement (daily volume) and live cards. */
   readonly limits: SandboxLimitsResource;
+  /** The card network: authorizations, clearings, returns and the other simulated card events. */
+  readonly cards: SandboxCards;
 
   constructor(client: RailyardClient) {
     super(client);
@@ -113,6 +121,7 @@ export class Sandbox extends APIResource {
     this.events = new SandboxEvents(client);
     this.platforms = new SandboxPlatforms(client);
     this.limits = new SandboxLimitsResource(client);
+    this.cards = new SandboxCards(client);
   }
 
   /** Erases the platform's data: customers, accounts, events and idempotency records. */

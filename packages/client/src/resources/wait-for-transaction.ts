@@ -16,7 +16,7 @@ export const DEFAULT_CLOCK_STEP_MS = 10_000;
 /** Default time budget of {@link waitForTransaction}: 10 minutes. */
 export const DEFAULT_WAIT_TIMEOUT_MS = 10 * 60_000;
 
-/** Options of {@link Transactions.waitFor}. */
+/** Options of {@link Transactions.waitFor} (and, with `until` on their own resource, of every `waitFor`). */
 export interface WaitForOptions {
   /** Milliseconds between two reads of the transaction when polling. Default 1000. */
   interval?: number;
@@ -84,25 +84,30 @@ function validDuration(value: number | undefined, name: string, fallback: number
   return value;
 }
 
+/** How {@link pollUntil} reads, judges and reports: the resource, when it is done, and the error when time runs out. */
+export interface PollTarget<T> {
+  read(request: RequestOptions): Promise<T>;
+  done(value: T): boolean;
+  timedOut(last: T, timeout: number, advancedClock: boolean): Error;
+}
+
 /**
- * Reads the transaction until it has settled ({@link isTransactionSettled}) or `until` holds, waiting in between by
- * sleeping `interval` ms, or by advancing a sandbox's virtual clock (see {@link WaitForOptions.advanceClock}).
- * Rejects with a {@link TransactionWaitTimeoutError} once `timeout` is spent, carrying the last state seen.
+ * Reads a resource until `target.done` holds, waiting in between by sleeping `interval` ms, or by advancing a
+ * sandbox's virtual clock (see {@link WaitForOptions.advanceClock}); rejects with `target.timedOut(...)` once `timeout`
+ * is spent. Shared by every `waitFor` of the client.
  *
  * @param sleep - Waits `ms` (ending early with an {@link APIUserAbortError} on abort): the client's own sleep.
  */
-export async function waitForTransaction(
+export async function pollUntil<T>(
   client: RailyardClient,
-  transactionId: string,
-  options: WaitForOptions,
+  target: PollTarget<T>,
+  options: Omit<WaitForOptions, 'until'>,
   sleep: (ms: number, signal: AbortSignal | undefined) => Promise<void>,
-): Promise<Transaction> {
+): Promise<T> {
   // At least 10 ms between reads: `interval: 0` would busy-poll the API.
   const interval = validDuration(options.interval, 'interval', DEFAULT_WAIT_INTERVAL_MS, 10);
   const timeout = validDuration(options.timeout, 'timeout', DEFAULT_WAIT_TIMEOUT_MS);
-  const done = options.until ?? isTransactionSettled;
   const request: RequestOptions = { ...options.requestOptions, ...(options.signal ? { signal: options.signal } : {}) };
-  const read = () => client.call(paymentEndpoints.getTransaction, { params: { transactionId } }, request);
 
   const strategy = await chooseStrategy(client, options.advanceClock, request);
   // Time spent is the larger of the wall time and the time slept or advanced: a virtual clock moves faster than the
@@ -111,10 +116,10 @@ export async function waitForTransaction(
   let waited = 0;
   const spent = () => Math.max(Date.now() - started, waited);
 
-  let transaction = await read();
-  while (!done(transaction)) {
+  let value = await target.read(request);
+  while (!target.done(value)) {
     const remaining = timeout - spent();
-    if (remaining <= 0) throw new TransactionWaitTimeoutError({ transactionId, transaction, timeout, advancedClock: strategy.advance });
+    if (remaining <= 0) throw target.timedOut(value, timeout, strategy.advance);
     if (strategy.advance) {
       const ms = Math.ceil(Math.min(strategy.step, remaining));
       await client.call(controlPlaneEndpoints.advanceSandboxClock, { body: { ms } }, request);
@@ -124,7 +129,24 @@ export async function waitForTransaction(
       await sleep(ms, options.signal);
       waited += ms;
     }
-    transaction = await read();
+    value = await target.read(request);
   }
-  return transaction;
+  return value;
+}
+
+/**
+ * Reads the transaction until it has settled ({@link isTransactionSettled}) or `until` holds (see {@link pollUntil}).
+ * Rejects with a {@link TransactionWaitTimeoutError} once `timeout` is spent, carrying the last state seen.
+ */
+export function waitForTransaction(
+  client: RailyardClient,
+  transactionId: string,
+  options: WaitForOptions,
+  sleep: (ms: number, signal: AbortSignal | undefined) => Promise<void>,
+): Promise<Transaction> {
+  return pollUntil(client, {
+    read: (request) => client.call(paymentEndpoints.getTransaction, { params: { transactionId } }, request),
+    done: options.until ?? isTransactionSettled,
+    timedOut: (transaction, timeout, advancedClock) => new TransactionWaitTimeoutError({ transactionId, transaction, timeout, advancedClock }),
+  }, options, sleep);
 }

@@ -2,7 +2,7 @@
  * Platform configuration, `GET /config` and `PATCH /config` (REFERENCE §10). What a platform changes lives in its
  * tenant store (so reset, snapshot and restore cover it); everything else comes from the sandbox's defaults.
  */
-import type { FeeConfig, PlatformConfig, PlatformConfigUpdateRequest, SupportedCurrency } from '@railyard/contract';
+import type { FeeConfig, PlatformConfig, PlatformConfigUpdateRequest, SandboxLimits, SandboxLimitsInForce as LimitsInForce, SupportedCurrency } from '@railyard/contract';
 import { CardTokenization2faConfig, EmbeddedWalletConfig, FeeConfig as FeeConfigSchema, SupportedCurrencyRequest } from '@railyard/contract';
 import { z } from 'zod';
 import { CURRENCIES } from '../config/currencies.js';
@@ -20,6 +20,8 @@ export const PlatformSettingsRecord = z.object({
   cardTokenization2faConfig: CardTokenization2faConfig.optional(),
   /** Railyard: daily volume per payer and sending currency (set on the control plane, `PUT /_sandbox/limits`). */
   dailyVolumeLimits: z.record(z.string(), z.number()).optional(),
+  /** Railyard: live cards the platform and each cardholder may hold (`PUT /_sandbox/limits {liveCards}`); null: no limit. */
+  liveCardLimits: z.object({ perPlatform: z.number().int().min(0).nullable().optional(), perCardholder: z.number().int().min(0).nullable().optional() }).optional(),
   /** Railyard: how many more signed retries answer 200 PROCESSING before settling (`PUT /_sandbox/wallet-processing`). */
   walletProcessingRetries: z.number().int().min(0).optional(),
   updatedAt: z.string().optional(),
@@ -125,16 +127,31 @@ function save(tenant: TenantContext, settings: PlatformSettingsRecord): void {
   else store(tenant).insert(settings);
 }
 
-/** `PUT /_sandbox/limits`: merges daily volume limits by currency; `null` removes one. */
-export function setDailyVolumeLimits(tenant: TenantContext, update: Record<string, number | null>): { dailyVolume: Record<string, number> } {
+type SandboxLimitsUpdate = z.output<typeof SandboxLimits>;
+type SandboxLimitsInForce = z.infer<typeof LimitsInForce>;
+
+/** Live cards a platform may hold, and each cardholder (null: no limit), unless `PUT /_sandbox/limits` says otherwise. */
+export const DEFAULT_LIVE_CARD_LIMITS = { perPlatform: 10_000, perCardholder: null } as const;
+
+/** The live-card limits in force. */
+export function liveCardLimitsOf(tenant: TenantContext): { perPlatform: number | null; perCardholder: number | null } {
+  return { ...DEFAULT_LIVE_CARD_LIMITS, ...settingsOf(tenant).liveCardLimits };
+}
+
+/**
+ * `PUT /_sandbox/limits`: merges daily volume limits by currency and the live-card limits by name; `null` removes a
+ * limit. Answers every limit in force.
+ */
+export function setSandboxLimits(tenant: TenantContext, update: SandboxLimitsUpdate): SandboxLimitsInForce {
   const current = settingsOf(tenant);
   const dailyVolume = { ...current.dailyVolumeLimits };
-  for (const [currency, limit] of Object.entries(update)) {
+  for (const [currency, limit] of Object.entries(update.dailyVolume ?? {})) {
     if (limit === null) delete dailyVolume[currency];
     else dailyVolume[currency] = limit;
   }
-  save(tenant, { ...current, dailyVolumeLimits: dailyVolume });
-  return { dailyVolume };
+  const liveCardLimits = { ...current.liveCardLimits, ...update.liveCards };
+  save(tenant, { ...current, dailyVolumeLimits: dailyVolume, liveCardLimits });
+  return { dailyVolume, liveCards: liveCardLimitsOf(tenant) };
 }
 
 type Tokenization = z.infer<typeof CardTokenization2faConfig>;

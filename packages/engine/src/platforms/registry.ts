@@ -16,6 +16,8 @@ export interface Platform {
   readonly skipPaperwork: boolean;
   /** Strict validation: unknown request fields and account identifiers failing their checksums are refused. */
   readonly strict: boolean;
+  /** The platform has a card issuer; without one every card operation is 501 NOT_IMPLEMENTED. */
+  readonly cards: boolean;
   readonly umaDomain: string;
   readonly supportedCurrencies: readonly string[];
   readonly createdAt: string;
@@ -49,6 +51,7 @@ export class PlatformRegistry {
       regulated: options.regulated ?? false,
       skipPaperwork: options.skipPaperwork ?? false,
       strict: options.strict ?? false,
+      cards: options.cards ?? true,
       umaDomain: `${suffix}.sandbox.railyard.dev`,
       supportedCurrencies: Object.keys(CURRENCIES),
       createdAt: new Date(this.now()).toISOString(),

@@ -125,7 +125,7 @@ describe('amounts, balances and limits', () => {
     const payer = await customer();
     await fund(payer.usd, 1_000_000);
     const destination = await account(payer.id);
-    expect((await call('PUT', '/_sandbox/limits', { dailyVolume: { USD: 10_000 } })).body).toEqual({ dailyVolume: { USD: 10_000 } });
+    expect((await call('PUT', '/_sandbox/limits', { dailyVolume: { USD: 10_000 } })).body).toMatchObject({ dailyVolume: { USD: 10_000 } });
     expect((await pay(payer.usd, destination, 6_000, { immediatelyExecute: true })).status).toBe(201);
     const over = await pay(payer.usd, destination, 4_001, { immediatelyExecute: true });
     expect(over).toMatchObject({ status: 429, body: { code: 'DAILY_VOLUME_LIMIT_EXCEEDED', details: { dailyLimit: 10_000, sentToday: 6_000 } } });
@@ -144,7 +144,7 @@ describe('amounts, balances and limits', () => {
     expect((await pay(payer.usd, destination, 1, { immediatelyExecute: true })).status).toBe(429);
     engine.sandbox(credentials.clientId).advance(24 * 3600_000);
     expect((await pay(payer.usd, destination, 9_000, { immediatelyExecute: true })).status).toBe(201);
-    expect((await call('PUT', '/_sandbox/limits', { dailyVolume: { USD: null } })).body).toEqual({ dailyVolume: {} });
+    expect((await call('PUT', '/_sandbox/limits', { dailyVolume: { USD: null } })).body).toMatchObject({ dailyVolume: {} });
   });
 
   it('purposeOfPayment is required for INR payouts', async () => {

@@ -2,7 +2,7 @@
  * The sandbox's magic values (SPEC §4.6), as data: each table is keyed by the last three characters of a value.
  * Later areas add their tables here, so every magic value lives in this one module.
  */
-import { OutgoingFailureReason, PendingReason, Refund } from '@railyard/contract';
+import { OutgoingFailureReason, PendingReason, Refund, type ResourceType } from '@railyard/contract';
 import { z } from 'zod';
 
 /** The last three characters of a value: the key of every table below. */
@@ -279,3 +279,52 @@ export const WALLET_OTP_CODE = '000000';
 export const LEGACY_WALLET_SIGNATURE = 'sandbox-valid-signature';
 export const LEGACY_PASSKEY_SIGNATURE = 'sandbox-valid-passkey-signature';
 export const LEGACY_OIDC_TOKEN = 'sandbox-valid-oidc-token';
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Cards (REFERENCE §13, §16)
+
+/**
+ * Card issuance, by the last three characters of `platformCardId` (of `cardholderId` when none is given). The card is
+ * PROCESSING when created; then the issuer provisions it (`ACTIVE`, `afterMs` later on the engine clock; 0: right after
+ * the create), rejects it (`REJECTED`: CLOSED with stateReason ISSUER_REJECTED), or never answers (`PENDING`). The
+ * card's `last4` is `0` and the three characters (a non-digit character counts as its character code modulo 10).
+ */
+export const CARD_ISSUANCE = {
+  '001': { outcome: 'PENDING', afterMs: 0 },
+  '002': { outcome: 'REJECTED', afterMs: 0 },
+  '005': { outcome: 'ACTIVE', afterMs: 30_000 },
+  other: { outcome: 'ACTIVE', afterMs: 0 },
+} as const satisfies Record<string, { outcome: 'ACTIVE' | 'REJECTED' | 'PENDING'; afterMs: number }>;
+
+/** Funding sources the sandbox issuer refuses (400 FUNDING_SOURCE_INELIGIBLE), by the last three characters of the account id. */
+export const FUNDING_SOURCE_TRIGGERS: Readonly<Record<string, string>> = {
+  '002': 'the balance check of the funding source failed',
+  '003': 'the funding source is closed',
+};
+
+/**
+ * What the card network does with an authorization-family simulation, by the last three characters of
+ * `merchant.descriptor`: decline (`INSUFFICIENT_FUNDS`, `CARD_PAUSED`), pull the funds `pullAfterMs` later (the pull
+ * is PENDING meanwhile), or pull and then have the pull's confirmation fail (`pullFails`: the transaction is EXCEPTION).
+ * Declines apply to every body-A simulation; pulls exist for purchases only (credits pull nothing).
+ */
+export const CARD_MERCHANT_TRIGGERS = {
+  '002': { decline: 'INSUFFICIENT_FUNDS' },
+  '003': { decline: 'CARD_PAUSED' },
+  '005': { pullAfterMs: 30_000 },
+  '006': { pullFails: true },
+  other: {},
+} as const satisfies Record<string, { decline?: 'INSUFFICIENT_FUNDS' | 'CARD_PAUSED'; pullAfterMs?: number; pullFails?: boolean }>;
+
+/**
+ * Endings the engine's own id generators never give an id of these types: the ones the tables above read from a
+ * generated id (a card's cardholder, a funding account). A trigger is then always deliberate (a `platformCardId`, an
+ * account restored from an edited snapshot, an injected id generator), never a random id's bad luck.
+ */
+export const RESERVED_ID_ENDINGS: Readonly<Partial<Record<ResourceType, ReadonlySet<string>>>> = {
+  Customer: new Set(Object.keys(CARD_ISSUANCE).filter((suffix) => suffix !== 'other')),
+  InternalAccount: new Set(Object.keys(FUNDING_SOURCE_TRIGGERS)),
+};
+
+/** An authorization not settled in full this long after it was approved expires: what is still held goes back. */
+export const CARD_AUTHORIZATION_TTL_MS = 7 * 24 * 3_600_000;

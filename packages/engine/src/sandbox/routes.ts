@@ -3,7 +3,7 @@ import { bind, HttpResult } from '../http/app.js';
 import { jsonInSlices } from '../http/json.js';
 import type { PlatformRegistry } from '../platforms/registry.js';
 import * as control from './control.js';
-import { setDailyVolumeLimits, setWalletProcessing } from '../platforms/config.js';
+import { setSandboxLimits, setWalletProcessing } from '../platforms/config.js';
 
 /** HTTP bindings of the control plane. */
 export const controlPlaneRoutes = (platforms: PlatformRegistry, openapi: () => Record<string, unknown>) => [
@@ -15,12 +15,12 @@ export const controlPlaneRoutes = (platforms: PlatformRegistry, openapi: () => R
   bind(e.restoreSandbox, ({ tenant, body }) => control.restore(tenant, body), ({ body }) => control.droppedCollectionErrors(body)),
   bind(e.listSandboxEvents, ({ tenant, query }) => control.listEvents(tenant, query)),
   bind(e.createSandboxPlatform, ({ body }) => publicPlatform(platforms.create(body))),
-  bind(e.setSandboxLimits, ({ tenant, body }) => setDailyVolumeLimits(tenant, body.dailyVolume)),
+  bind(e.setSandboxLimits, ({ tenant, body }) => setSandboxLimits(tenant, body)),
   bind(e.setSandboxWalletProcessing, ({ tenant, body }) => setWalletProcessing(tenant, body.retries)),
   bind(e.getOpenApiDocument, () => openapi()),
 ];
 
 /** What the control plane tells about a platform. */
-export const publicPlatform = (p: { id: string; name: string; clientId: string; clientSecret: string; regulated: boolean; skipPaperwork: boolean; strict: boolean }) => ({
-  id: p.id, name: p.name, clientId: p.clientId, clientSecret: p.clientSecret, regulated: p.regulated, skipPaperwork: p.skipPaperwork, strict: p.strict,
+export const publicPlatform = (p: { id: string; name: string; clientId: string; clientSecret: string; regulated: boolean; skipPaperwork: boolean; strict: boolean; cards: boolean }) => ({
+  id: p.id, name: p.name, clientId: p.clientId, clientSecret: p.clientSecret, regulated: p.regulated, skipPaperwork: p.skipPaperwork, strict: p.strict, cards: p.cards,
 });

@@ -1,4 +1,4 @@
-import { BeneficialOwner, Customer, ExternalAccount, InternalAccount, SandboxEvent, Transaction, Verification } from '@railyard/contract';
+import { BeneficialOwner, Card, Customer, ExternalAccount, InternalAccount, SandboxEvent, Transaction, Verification } from '@railyard/contract';
 import { z } from 'zod';
 import { IdempotencyRecord } from '../core/idempotency.js';
 import { JobRecord } from '../core/scheduler.js';
@@ -19,6 +19,8 @@ import { QUOTES, QuoteRecord } from '../quotes/quotes.js';
 import { SETTLEMENTS, SettlementRecord } from '../transactions/settlement.js';
 import { TRANSACTIONS } from '../transactions/transactions.js';
 import { UMA_LOOKUPS, UmaLookupRecord } from '../uma/uma.js';
+import { CARD_REVEALS, CARDS, CardRevealRecord } from '../cards/cards.js';
+import { CARD_ACTIVITY, CARD_SIMULATIONS, CardActivityRecord, CardSimulationRecord } from '../cards/network.js';
 
 /** The snapshot key of the platform's pending jobs. */
 export const JOBS = 'jobs';
@@ -55,4 +57,8 @@ export const SNAPSHOT_COLLECTIONS: Readonly<Record<string, z.ZodType>> = {
   [AUTH_CREDENTIALS]: AuthCredentialRecord,
   [AUTH_SESSIONS]: AuthSessionRecord,
   [SIGNED_REQUESTS]: SignedRequestRecord,
+  [CARDS]: Card,
+  [CARD_REVEALS]: CardRevealRecord,
+  [CARD_ACTIVITY]: CardActivityRecord,
+  [CARD_SIMULATIONS]: CardSimulationRecord,
 };

@@ -5,7 +5,7 @@
  * `<OUTGOING|INCOMING>_PAYMENT.<STATUS>` with the transaction as GET returns it.
  */
 import type {
-  IncomingTransaction, OutgoingTransaction, Page, Refund, Transaction, TransactionListQuery,
+  CardTransaction, IncomingTransaction, OutgoingTransaction, Page, Refund, Transaction, TransactionListQuery,
 } from '@railyard/contract';
 import { WebhookEventType } from '@railyard/contract';
 import type { z } from 'zod';
@@ -94,6 +94,20 @@ const LATER_FIELDS = ['pendingReason', 'failureReason', 'refund', 'settledAt'] a
 function withLaterFields<T extends object>(transaction: T): T {
   // Added to the new record itself (not stored yet): a copy would get a hidden class of its own again.
   for (const field of LATER_FIELDS) if (!(field in transaction)) (transaction as Record<string, unknown>)[field] = undefined;
+  return transaction;
+}
+
+/**
+ * Stores a card transaction, new or changed, and announces it as `CARD_TRANSACTION.<status>`: card transactions are
+ * listed with every transaction, and their moves are the card network's (cards/network.ts), which announces each
+ * network event once it is done (`announce` false for the steps before: a change of amounts is announced too, a
+ * return re-fires SETTLED).
+ */
+export function saveCardTransaction(tenant: TenantContext, transaction: CardTransaction, announce = true): CardTransaction {
+  const collection = transactions(tenant);
+  if (collection.has(transaction.id)) collection.replace(transaction);
+  else collection.insert(transaction);
+  if (announce) tenant.emit(`CARD_TRANSACTION.${transaction.status}`, transaction);
   return transaction;
 }
 

@@ -1,0 +1,315 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { createEngine, type Engine } from '../engine.js';
+import { callApi, type Json } from '../testing/requests.js';
+import { CARD_AUTHORIZATION_TTL_MS } from '../sandbox/magic-values.js';
+
+// The sandbox card network (REFERENCE §13, §15.5, §16; SPEC §3.6): the ten simulators, card transactions in
+// GET /transactions, funding pulls in priority order through the ledger, the merchant suffixes, settlement, returns.
+
+let engine: Engine;
+const call = (method: string, path: string, body?: unknown) => callApi(engine, method, path, body);
+beforeEach(() => {
+  engine = createEngine({ platform: { regulated: true } });
+});
+
+const USD = { code: 'USD' };
+const merchant = (descriptor = 'BLUE BOTTLE COFFEE') => ({ descriptor, mcc: '5814', country: 'US' });
+
+/** An approved cardholder with a USD card funded by their USD account, holding `funds` cents. */
+async function cardWith(funds: number, extra: Json = {}) {
+  const customer = (await call('POST', '/customers', { customerType: 'INDIVIDUAL', fullName: 'Card Holder', currencies: ['USD'] })).body;
+  const account = (await call('GET', `/customers/internal-accounts?customerId=${customer.id}`)).body.data[0].id as string;
+  if (funds > 0) await call('POST', `/sandbox/internal-accounts/${account}/fund`, { amount: funds });
+  const card = (await call('POST', '/cards', { cardholderId: customer.id, form: 'VIRTUAL', fundingSources: [account], ...extra })).body;
+  return { customer, card, account };
+}
+
+const balanceOf = async (accountId: string) => (await call('GET', `/customers/internal-accounts?limit=100`)).body.data.find((a: Json) => a.id === accountId).balance.amount;
+const simulate = async (cardId: string, kind: string, body: Json) => {
+  const answer = await call('POST', `/sandbox/cards/${cardId}/simulate/${kind}`, body);
+  expect(answer.status, JSON.stringify(answer.body)).toBe(202);
+  return (await call('GET', `/_sandbox/cards/simulations/${answer.body.issuerTransactionToken}`)).body;
+};
+const authorize = (cardId: string, amount: number, descriptor?: string) => simulate(cardId, 'authorization', { amount, currency: USD, merchant: merchant(descriptor) });
+const transaction = async (id: string) => (await call('GET', `/transactions/${id}`)).body;
+const cardEvents = () => engine.sandbox().events({ limit: 100 }).data.filter((e) => e.type.startsWith('CARD_TRANSACTION.')).reverse();
+const ledgerTotals = () => {
+  const sums: Record<string, number> = {};
+  for (const entry of (engine.sandbox().snapshot().collections.ledger ?? []) as Json[]) for (const p of entry.postings) sums[entry.currency] = (sums[entry.currency] ?? 0) + p.amount;
+  return sums;
+};
+const ledgerBalance = (account: string) => {
+  let sum = 0;
+  for (const entry of (engine.sandbox().snapshot().collections.ledger ?? []) as Json[]) for (const p of entry.postings) if (p.account === account) sum += p.amount;
+  return sum;
+};
+
+describe('authorization and clearing', () => {
+  it('authorizes by pulling from the funding source, then settles a clearing; the docs example: 1250 cleared at 1500 pulls twice', async () => {
+    const { card, account, customer } = await cardWith(10_000);
+    const approved = await authorize(card.id, 1_250);
+    expect(approved).toMatchObject({ kind: 'authorization', outcome: 'APPROVED', cardTransactionId: expect.stringMatching(/^CardTransaction:/), cardId: card.id });
+    const authorized = await transaction(approved.cardTransactionId);
+    expect(authorized).toMatchObject({
+      type: 'CARD', status: 'AUTHORIZED', direction: 'DEBIT', authorizedAmount: { amount: 1_250, currency: { code: 'USD' } }, accountId: account,
+      customerId: customer.id, platformCustomerId: customer.platformCustomerId, cardId: card.id, issuerTransactionToken: approved.issuerTransactionToken,
+      merchant: merchant(), pullSummary: { count: 1, totalAmount: 1_250, pendingCount: 0 }, settledAmount: { amount: 0 },
+    });
+    expect(authorized.createdAt).toBe(authorized.authorizedAt);
+    expect(await balanceOf(account)).toBe(8_750);
+    expect(ledgerBalance('card-network:USD')).toBe(1_250);
+
+    await simulate(card.id, 'clearing', { cardTransactionId: approved.cardTransactionId, amount: 1_500 });
+    expect(await transaction(approved.cardTransactionId)).toMatchObject({
+      status: 'SETTLED', settledAmount: { amount: 1_500 }, authorizedAmount: { amount: 1_250 },
+      pullSummary: { count: 2, totalAmount: 1_500, pendingCount: 0 }, settlementSummary: { count: 1, totalAmount: 1_500 },
+    });
+    expect(await balanceOf(account)).toBe(8_500);
+    expect(ledgerBalance('card-network:USD')).toBe(0);
+    expect(ledgerTotals()).toEqual({ USD: 0 });
+    expect(cardEvents().map((e) => e.type)).toEqual(['CARD_TRANSACTION.AUTHORIZED', 'CARD_TRANSACTION.SETTLED']);
+  });
+
+  it('settles in parts: PARTIALLY_SETTLED, then SETTLED; a clearing of 0 expires the rest, which goes back', async () => {
+    const { card, account } = await cardWith(10_000);
+    const { cardTransactionId } = await authorize(card.id, 3_000);
+    await simulate(card.id, 'clearing', { cardTransactionId, amount: 1_000 });
+    expect(await transaction(cardTransactionId)).toMatchObject({ status: 'PARTIALLY_SETTLED', settledAmount: { amount: 1_000 } });
+    await simulate(card.id, 'clearing', { cardTransactionId, amount: 2_000 });
+    expect((await transaction(cardTransactionId)).status).toBe('SETTLED');
+
+    const second = await authorize(card.id, 2_000);
+    await simulate(card.id, 'clearing', { cardTransactionId: second.cardTransactionId, amount: 500 });
+    await simulate(card.id, 'clearing', { cardTransactionId: second.cardTransactionId, amount: 0 });
+    expect(await transaction(second.cardTransactionId)).toMatchObject({ status: 'SETTLED', settledAmount: { amount: 500 } });
+    expect(await balanceOf(account)).toBe(10_000 - 3_000 - 500);
+    expect(ledgerBalance('card-network:USD')).toBe(0);
+    // Nothing more can clear a final transaction.
+    const late = await call('POST', `/sandbox/cards/${card.id}/simulate/clearing`, { cardTransactionId, amount: 10 });
+    expect(late).toMatchObject({ status: 400, body: { code: 'INVALID_INPUT', details: { errors: [{ field: 'cardTransactionId' }] } } });
+  });
+
+  it('expires an authorization left 7 days: it is final and the money goes back', async () => {
+    const { card, account } = await cardWith(5_000);
+    const { cardTransactionId } = await authorize(card.id, 4_000);
+    engine.sandbox().advance(CARD_AUTHORIZATION_TTL_MS - 1);
+    expect((await transaction(cardTransactionId)).status).toBe('AUTHORIZED');
+    engine.sandbox().advance(1);
+    expect(await transaction(cardTransactionId)).toMatchObject({ status: 'SETTLED', settledAmount: { amount: 0 } });
+    expect(await balanceOf(account)).toBe(5_000);
+  });
+
+  it('declines what the funding sources cannot cover (INSUFFICIENT_FUNDS): no transaction, no money moved', async () => {
+    const { card, account } = await cardWith(1_000);
+    expect(await authorize(card.id, 1_001)).toMatchObject({ outcome: 'DECLINED', declineReason: 'INSUFFICIENT_FUNDS' });
+    expect(await authorize(card.id, 1_000)).toMatchObject({ outcome: 'APPROVED' });
+    expect((await call('GET', '/transactions')).body.data.filter((t: Json) => t.type === 'CARD')).toHaveLength(1);
+    expect(await balanceOf(account)).toBe(0);
+  });
+
+  it('pulls from the funding sources in priority order, the first that covers the amount; a USDB wallet at 1 USDB = 1 USD', async () => {
+    const customer = (await call('POST', '/customers', { customerType: 'INDIVIDUAL', fullName: 'Two Sources', currencies: ['USD', 'USDB'], email: 'two@example.com' })).body;
+    const accounts = (await call('GET', `/customers/internal-accounts?customerId=${customer.id}`)).body.data as Json[];
+    const wallet = accounts.find((a) => a.balance.currency.code === 'USDB')!.id;
+    const usd = accounts.find((a) => a.balance.currency.code === 'USD')!.id;
+    await call('POST', `/sandbox/internal-accounts/${usd}/fund`, { amount: 5_000 });
+    const card = (await call('POST', '/cards', { cardholderId: customer.id, form: 'VIRTUAL', fundingSources: [wallet, usd] })).body;
+    // The wallet, first, is empty: the USD account pays.
+    const first = await authorize(card.id, 1_250);
+    expect(await transaction(first.cardTransactionId)).toMatchObject({ accountId: usd, pullSummary: { totalAmount: 1_250 } });
+    await call('POST', `/sandbox/internal-accounts/${wallet}/fund`, { amount: 20_000_000 });
+    // Now the wallet covers it: 12.50 USD pulls 12.500000 USDB.
+    const second = await authorize(card.id, 1_250);
+    expect(await transaction(second.cardTransactionId)).toMatchObject({ accountId: wallet, authorizedAmount: { amount: 1_250, currency: { code: 'USD' } }, pullSummary: { totalAmount: 12_500_000 } });
+    expect(await balanceOf(wallet)).toBe(7_500_000);
+    expect(await balanceOf(usd)).toBe(3_750);
+    // Neither covers 80 USD.
+    expect(await authorize(card.id, 8_000)).toMatchObject({ outcome: 'DECLINED', declineReason: 'INSUFFICIENT_FUNDS' });
+    expect(ledgerTotals()).toEqual({ USD: 0, USDB: 0 });
+  });
+
+  it('converts a foreign purchase into the card currency at the sandbox mid rate', async () => {
+    const { card } = await cardWith(100_000);
+    const approved = await simulate(card.id, 'authorization', { amount: 1_000, currency: { code: 'EUR' }, merchant: merchant('CAFE DE FLORE') });
+    const converted = (await transaction(approved.cardTransactionId)).authorizedAmount.amount;
+    expect(converted).toBeGreaterThan(1_000);
+    expect(converted).toBeLessThan(1_300);
+    expect((await call('POST', `/sandbox/cards/${card.id}/simulate/authorization`, { amount: 1_000, currency: { code: 'XYZ' }, merchant: merchant() })).body.code).toBe('INVALID_CURRENCY');
+  });
+});
+
+describe('declines', () => {
+  it('by merchant suffix: 002 INSUFFICIENT_FUNDS, 003 CARD_PAUSED; by card state: frozen, closed, not provisioned', async () => {
+    const { card } = await cardWith(10_000);
+    expect(await authorize(card.id, 100, 'SHOP 002')).toMatchObject({ outcome: 'DECLINED', declineReason: 'INSUFFICIENT_FUNDS' });
+    expect(await authorize(card.id, 100, 'SHOP 003')).toMatchObject({ outcome: 'DECLINED', declineReason: 'CARD_PAUSED' });
+    await call('PATCH', `/cards/${card.id}`, { state: 'FROZEN' });
+    expect(await authorize(card.id, 100)).toMatchObject({ declineReason: 'CARD_PAUSED' });
+    await call('PATCH', `/cards/${card.id}`, { state: 'CLOSED' });
+    expect(await authorize(card.id, 100)).toMatchObject({ declineReason: 'CARD_CLOSED' });
+    const waiting = await cardWith(10_000, { platformCardId: 'slow-001' });
+    expect(await authorize(waiting.card.id, 100)).toMatchObject({ declineReason: 'CARD_NOT_ACTIVE' });
+    expect(cardEvents()).toEqual([]);
+  });
+
+  it('maxSpendPerTransaction: exactly the limit is approved, a cent more declined; a clearing may settle above it', async () => {
+    const { card } = await cardWith(10_000, { maxSpendPerTransaction: 2_000 });
+    expect(await authorize(card.id, 2_001)).toMatchObject({ outcome: 'DECLINED', declineReason: 'SPEND_LIMIT_EXCEEDED' });
+    const { cardTransactionId } = await authorize(card.id, 2_000);
+    await simulate(card.id, 'clearing', { cardTransactionId, amount: 2_400 });
+    expect(await transaction(cardTransactionId)).toMatchObject({ status: 'SETTLED', settledAmount: { amount: 2_400 } });
+  });
+
+  it('balance inquiry: a zero-amount check of the card, creating no transaction', async () => {
+    const { card } = await cardWith(0);
+    expect(await simulate(card.id, 'balance_inquiry', { merchant: merchant('ATM 42') })).toMatchObject({ kind: 'balance_inquiry', outcome: 'APPROVED' });
+    expect(await simulate(card.id, 'balance_inquiry', { merchant: merchant('ATM 003') })).toMatchObject({ outcome: 'DECLINED', declineReason: 'CARD_PAUSED' });
+    expect((await call('GET', '/transactions')).body.data.filter((t: Json) => t.type === 'CARD')).toEqual([]);
+  });
+});
+
+describe('returns (SPEC §3.6)', () => {
+  it('a return leaves the purchase SETTLED with refundedAmount and re-fires CARD_TRANSACTION.SETTLED; a full return too', async () => {
+    const { card, account } = await cardWith(10_000);
+    const { cardTransactionId } = await authorize(card.id, 4_000);
+    await simulate(card.id, 'clearing', { cardTransactionId, amount: 4_000 });
+    await simulate(card.id, 'return', { cardTransactionId, amount: 1_500 });
+    expect(await transaction(cardTransactionId)).toMatchObject({ status: 'SETTLED', refundedAmount: { amount: 1_500 }, refundSummary: { count: 1, totalAmount: 1_500 } });
+    expect(await balanceOf(account)).toBe(7_500);
+    await simulate(card.id, 'return', { cardTransactionId, amount: 2_500 });
+    expect(await transaction(cardTransactionId)).toMatchObject({ status: 'SETTLED', refundedAmount: { amount: 4_000 }, refundSummary: { count: 2 } });
+    expect(await balanceOf(account)).toBe(10_000);
+    expect(cardEvents().map((e) => e.type)).toEqual(['CARD_TRANSACTION.AUTHORIZED', 'CARD_TRANSACTION.SETTLED', 'CARD_TRANSACTION.SETTLED', 'CARD_TRANSACTION.SETTLED']);
+    expect(cardEvents()[3]!.data).toMatchObject({ refundedAmount: { amount: 4_000 } });
+  });
+
+  it('refuses a return above what is settled and not returned, or of a purchase not settled (400, nothing moves)', async () => {
+    const { card, account } = await cardWith(10_000);
+    const { cardTransactionId } = await authorize(card.id, 4_000);
+    const early = await call('POST', `/sandbox/cards/${card.id}/simulate/return`, { cardTransactionId, amount: 10 });
+    expect(early.body).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('no settled clearing') });
+    await simulate(card.id, 'clearing', { cardTransactionId, amount: 1_000 });
+    const over = await call('POST', `/sandbox/cards/${card.id}/simulate/return`, { cardTransactionId, amount: 1_001 });
+    expect(over.body).toMatchObject({ details: { errors: [{ field: 'amount', message: expect.stringContaining('at most 1000') }] } });
+    expect(await balanceOf(account)).toBe(6_000);
+  });
+
+  it('a return reversal takes the latest return back', async () => {
+    const { card, account } = await cardWith(10_000);
+    const { cardTransactionId } = await authorize(card.id, 3_000);
+    await simulate(card.id, 'clearing', { cardTransactionId, amount: 3_000 });
+    expect((await call('POST', `/sandbox/cards/${card.id}/simulate/return_reversal`, { cardTransactionId })).body.message).toContain('no return to reverse');
+    await simulate(card.id, 'return', { cardTransactionId, amount: 1_000 });
+    await simulate(card.id, 'return', { cardTransactionId, amount: 500 });
+    await simulate(card.id, 'return_reversal', { cardTransactionId });
+    expect(await transaction(cardTransactionId)).toMatchObject({ status: 'SETTLED', refundedAmount: { amount: 1_000 }, refundSummary: { count: 1, totalAmount: 1_000 } });
+    expect(await balanceOf(account)).toBe(8_000);
+    expect(ledgerTotals()).toEqual({ USD: 0 });
+  });
+});
+
+describe('credits and single-message events', () => {
+  it('a credit authorization is AUTHORIZED with direction CREDIT; its clearing pays the funding source', async () => {
+    const { card, account } = await cardWith(0);
+    const { cardTransactionId } = await simulate(card.id, 'credit_authorization', { amount: 2_000, currency: USD, merchant: merchant('SHOE STORE') });
+    expect(await transaction(cardTransactionId)).toMatchObject({ status: 'AUTHORIZED', direction: 'CREDIT', pullSummary: { count: 0 } });
+    expect(await balanceOf(account)).toBe(0);
+    await simulate(card.id, 'clearing', { cardTransactionId, amount: 2_000 });
+    expect(await transaction(cardTransactionId)).toMatchObject({ status: 'SETTLED', settledAmount: { amount: 2_000 } });
+    expect(await balanceOf(account)).toBe(2_000);
+  });
+
+  it('a financial credit is a standalone refund: CREDIT, SETTLED at once, the value in settledAmount', async () => {
+    const { card, account } = await cardWith(0);
+    const { cardTransactionId } = await simulate(card.id, 'financial_credit_authorization', { amount: 750, currency: USD, merchant: merchant('SHOE STORE') });
+    expect(await transaction(cardTransactionId)).toMatchObject({ status: 'SETTLED', direction: 'CREDIT', settledAmount: { amount: 750 } });
+    expect(await balanceOf(account)).toBe(750);
+    expect(cardEvents().map((e) => e.type)).toEqual(['CARD_TRANSACTION.AUTHORIZED', 'CARD_TRANSACTION.SETTLED']);
+  });
+
+  it('a financial authorization (an ATM withdrawal) pulls and settles at once', async () => {
+    const { card, account } = await cardWith(10_000);
+    const { cardTransactionId } = await simulate(card.id, 'financial_authorization', { amount: 6_000, currency: USD, merchant: merchant('ATM MAIN ST') });
+    expect(await transaction(cardTransactionId)).toMatchObject({ status: 'SETTLED', direction: 'DEBIT', settledAmount: { amount: 6_000 }, pullSummary: { count: 1, totalAmount: 6_000 } });
+    expect(await balanceOf(account)).toBe(4_000);
+  });
+
+  it('a credit advice is recorded even on a frozen card (the network already approved it)', async () => {
+    const { card } = await cardWith(0);
+    await call('PATCH', `/cards/${card.id}`, { state: 'FROZEN' });
+    const advised = await simulate(card.id, 'credit_authorization_advice', { amount: 300, currency: USD, merchant: merchant('REFUND DESK') });
+    expect(await transaction(advised.cardTransactionId)).toMatchObject({ status: 'AUTHORIZED', direction: 'CREDIT', authorizedAmount: { amount: 300 } });
+  });
+
+  it('an authorization advice sets the new total: more is pulled, or the difference goes back', async () => {
+    const { card, account } = await cardWith(10_000);
+    const { cardTransactionId } = await authorize(card.id, 2_000);
+    await simulate(card.id, 'authorization_advice', { cardTransactionId, amount: 2_600 });
+    expect(await transaction(cardTransactionId)).toMatchObject({ status: 'AUTHORIZED', authorizedAmount: { amount: 2_600 }, pullSummary: { count: 2, totalAmount: 2_600 } });
+    expect(await balanceOf(account)).toBe(7_400);
+    await simulate(card.id, 'authorization_advice', { cardTransactionId, amount: 1_000 });
+    expect(await balanceOf(account)).toBe(9_000);
+    expect((await call('POST', `/sandbox/cards/${card.id}/simulate/authorization_advice`, { cardTransactionId, amount: 0 })).status).toBe(400);
+  });
+});
+
+describe('funding pulls that wait or fail (merchant suffixes 005, 006)', () => {
+  it('005: the pull is PENDING for about 30 s, then confirmed', async () => {
+    const { card, account } = await cardWith(10_000);
+    const { cardTransactionId } = await authorize(card.id, 1_000, 'SLOW BANK 005');
+    expect(await transaction(cardTransactionId)).toMatchObject({ status: 'AUTHORIZED', pullSummary: { count: 1, totalAmount: 0, pendingCount: 1 } });
+    expect(await balanceOf(account)).toBe(10_000);
+    engine.sandbox().advance(30_000);
+    expect(await transaction(cardTransactionId)).toMatchObject({ pullSummary: { count: 1, totalAmount: 1_000, pendingCount: 0 } });
+    expect(await balanceOf(account)).toBe(9_000);
+  });
+
+  it('005: money spent meanwhile makes the delayed pull fail, and the settled purchase is EXCEPTION (the program fronted it)', async () => {
+    const { card, account } = await cardWith(1_000);
+    const { cardTransactionId } = await simulate(card.id, 'financial_authorization', { amount: 1_000, currency: USD, merchant: merchant('SLOW BANK 005') });
+    expect((await transaction(cardTransactionId)).status).toBe('SETTLED');
+    await authorize(card.id, 1_000);
+    engine.sandbox().advance(30_000);
+    expect(await transaction(cardTransactionId)).toMatchObject({ status: 'EXCEPTION', pullSummary: { pendingCount: 0, totalAmount: 0 } });
+    expect(await balanceOf(account)).toBe(0);
+    expect(ledgerBalance('card-network:USD')).toBe(0); // 1,000 held for the second purchase, 1,000 fronted for the first
+    expect(ledgerTotals()).toEqual({ USD: 0 });
+  });
+
+  it('006: the pull reports FAILED; the authorization stands, and its clearing is EXCEPTION, never rolled back', async () => {
+    const { card, account } = await cardWith(10_000);
+    const { cardTransactionId } = await authorize(card.id, 2_000, 'FLAKY 006');
+    expect(await transaction(cardTransactionId)).toMatchObject({ status: 'AUTHORIZED', pullSummary: { count: 1, totalAmount: 0, pendingCount: 0 } });
+    await simulate(card.id, 'clearing', { cardTransactionId, amount: 2_000 });
+    expect(await transaction(cardTransactionId)).toMatchObject({ status: 'EXCEPTION', settledAmount: { amount: 2_000 } });
+    expect(await balanceOf(account)).toBe(10_000);
+    expect(ledgerBalance('card-network:USD')).toBe(-2_000);
+    engine.sandbox().advance(30 * 24 * 3_600_000);
+    expect((await transaction(cardTransactionId)).status).toBe('EXCEPTION');
+    expect(cardEvents().map((e) => e.type)).toEqual(['CARD_TRANSACTION.AUTHORIZED', 'CARD_TRANSACTION.EXCEPTION']);
+    expect((await call('POST', `/sandbox/cards/${card.id}/simulate/return`, { cardTransactionId, amount: 100 })).body.message).toContain('EXCEPTION');
+  });
+});
+
+describe('lists and errors', () => {
+  it('card transactions are in GET /transactions (type CARD) and by id; the type filter takes INCOMING or OUTGOING only', async () => {
+    const { card } = await cardWith(10_000);
+    const { cardTransactionId } = await authorize(card.id, 100);
+    const all = (await call('GET', '/transactions')).body;
+    expect(all.data.map((t: Json) => t.type)).toEqual(['CARD', 'INCOMING']);
+    expect((await call('GET', '/transactions?type=INCOMING')).body.data.map((t: Json) => t.type)).toEqual(['INCOMING']);
+    expect((await call('GET', '/transactions?type=CARD')).status).toBe(400);
+    expect((await transaction(cardTransactionId)).id).toBe(cardTransactionId);
+  });
+
+  it('404 for an unknown card, and for a card transaction of another card; 400 listing every invalid field', async () => {
+    const { card } = await cardWith(10_000);
+    const other = await cardWith(10_000);
+    const { cardTransactionId } = await authorize(other.card.id, 100);
+    expect((await call('POST', '/sandbox/cards/Card:00000000-0000-4000-8000-0000000000ff/simulate/authorization', { amount: 1, currency: USD, merchant: merchant() })).status).toBe(404);
+    expect((await call('POST', `/sandbox/cards/${card.id}/simulate/clearing`, { cardTransactionId, amount: 1 })).status).toBe(404);
+    const bad = await call('POST', `/sandbox/cards/${card.id}/simulate/authorization`, { amount: 0, currency: {}, merchant: {} });
+    expect(bad.body.details.errors.map((e: Json) => e.field).sort()).toEqual(['amount', 'currency.code', 'merchant.descriptor']);
+    expect((await call('GET', '/_sandbox/cards/simulations/nope')).status).toBe(404);
+  });
+});
