@@ -276,6 +276,22 @@ describe('funding pulls that wait or fail (merchant suffixes 005, 006)', () => {
     expect(ledgerTotals()).toEqual({ USD: 0 });
   });
 
+  it('005 with an advice lowering the authorization and a clearing before the pull confirms: it pulls only what was settled', async () => {
+    // Found by the money property test under stress: the pull still waiting used to take its first amount, leaving
+    // money held for a settled purchase for ever.
+    const { card, account } = await cardWith(10_000);
+    const { cardTransactionId } = await authorize(card.id, 2_000, 'SLOW BANK 005');
+    await simulate(card.id, 'authorization_advice', { cardTransactionId, amount: 1_500 });
+    await simulate(card.id, 'clearing', { cardTransactionId, amount: 1_200 });
+    expect((await transaction(cardTransactionId)).status).toBe('PARTIALLY_SETTLED');
+    await simulate(card.id, 'clearing', { cardTransactionId, amount: 0 });
+    engine.sandbox().advance(30_000);
+    expect(await transaction(cardTransactionId)).toMatchObject({ status: 'SETTLED', settledAmount: { amount: 1_200 }, pullSummary: { pendingCount: 0, totalAmount: 1_200 } });
+    expect(await balanceOf(account)).toBe(8_800);
+    expect(ledgerBalance('card-network:USD')).toBe(0);
+    expect((engine.sandbox().snapshot().collections.cardActivity as Json[])[0]).toMatchObject({ held: 0, fronted: 0 });
+  });
+
   it('006: the pull reports FAILED; the authorization stands, and its clearing is EXCEPTION, never rolled back', async () => {
     const { card, account } = await cardWith(10_000);
     const { cardTransactionId } = await authorize(card.id, 2_000, 'FLAKY 006');

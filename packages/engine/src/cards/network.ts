@@ -388,9 +388,11 @@ function releaseRest(tenant: TenantContext, cardTransactionId: string): void {
   if (activity.held > 0) {
     postToAccounts(tenant, 'CARD_RELEASE', activity.fundingCurrency, [{ account: cardNetworkAccount(activity.fundingCurrency), amount: -activity.held }, { account: transaction.accountId, amount: activity.held }], cardTransactionId);
   }
+  // A pull still waiting is kept only to pay back what the program fronted, and for no more than that.
   const keepsPull = activity.pendingPull !== undefined && activity.fronted > 0;
   const { pendingPull, ...rest } = activity;
-  activities(tenant).replace({ ...rest, ...(keepsPull ? { pendingPull } : {}), held: 0 });
+  const kept = keepsPull ? { pendingPull: { ...pendingPull!, amount: Math.min(pendingPull!.amount, activity.fronted) } } : {};
+  activities(tenant).replace({ ...rest, ...kept, held: 0 });
   if (pendingPull && !keepsPull) {
     const summary = transaction.pullSummary!;
     update(tenant, transaction, { pullSummary: { ...summary, count: summary.count - 1, pendingCount: Math.max(0, (summary.pendingCount ?? 0) - 1) } });
@@ -417,10 +419,20 @@ function advise(tenant: TenantContext, transaction: CardTransaction, total: numb
     if (ownSourceCovers(tenant, transaction, change * units)) pull(tenant, transaction.id, transaction.accountId, change * units, {});
     else failPull(tenant, transaction.id);
   } else if (transaction.direction === 'DEBIT' && change < 0) {
-    const back = Math.min(activity.held, -change * units);
+    // Less authorized: a pull still waiting asks for less first; what remains goes back from what is held.
+    const pending = activity.pendingPull;
+    const fromPending = pending === undefined ? 0 : Math.min(pending.amount, -change * units);
+    const back = Math.min(activity.held, -change * units - fromPending);
     if (back > 0) {
       postToAccounts(tenant, 'CARD_RELEASE', activity.fundingCurrency, [{ account: cardNetworkAccount(activity.fundingCurrency), amount: -back }, { account: transaction.accountId, amount: back }], transaction.id);
-      activities(tenant).replace({ ...activity, held: activity.held - back });
+    }
+    const { pendingPull: _old, ...rest } = activity;
+    const smaller = pending !== undefined && pending.amount > fromPending ? { pendingPull: { ...pending, amount: pending.amount - fromPending } } : {};
+    activities(tenant).replace({ ...rest, ...smaller, held: activity.held - back });
+    if (pending !== undefined && pending.amount === fromPending) {
+      const current = findTransaction(tenant, transaction.id) as CardTransaction;
+      const summary = current.pullSummary!;
+      update(tenant, current, { pullSummary: { ...summary, count: summary.count - 1, pendingCount: Math.max(0, (summary.pendingCount ?? 0) - 1) } });
     }
   }
   const current = findTransaction(tenant, transaction.id) as CardTransaction;

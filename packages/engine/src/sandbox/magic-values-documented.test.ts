@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import {
   APPLICANT_SCREENING, BENEFICIARY_VERIFICATION_TRIGGERS, BUSINESS_KYB, CROSS_CURRENCY_DESTINATION_OUTCOMES, DOCUMENT_REJECTION_TRIGGERS,
   DOCUMENT_VERIFICATION_TRIGGERS, INDIVIDUAL_KYC, SANDBOX_UMA_DOMAINS, TRANSFER_OUTCOMES, UMA_RECEIVERS, WALLET_OTP_CODE, SCA_CODE,
-  LEGACY_OIDC_TOKEN, LEGACY_PASSKEY_SIGNATURE, LEGACY_WALLET_SIGNATURE,
+  LEGACY_OIDC_TOKEN, LEGACY_PASSKEY_SIGNATURE, LEGACY_WALLET_SIGNATURE, CARD_ISSUANCE, FUNDING_SOURCE_TRIGGERS, CARD_MERCHANT_TRIGGERS,
+  RESERVED_ID_ENDINGS,
 } from './magic-values.js';
 
 // docs/sandbox.md promises every trigger in one table: a trigger added here without a row there fails this test.
@@ -26,5 +27,18 @@ describe('docs/sandbox.md', () => {
     for (const [digits] of others) expect(page).toContain(`\`…${digits.slice(-4)}\``);
     const outcomes = Object.values(APPLICANT_SCREENING).join(', ');
     expect(page).toContain(outcomes);
+  });
+
+  it('has a row for each card trigger, naming the field it is read from', () => {
+    const rows = page.split('\n').filter((line) => line.startsWith('|'));
+    const rowFor = (field: string, suffix: string) => rows.some((row) => row.includes(field) && row.includes(`\`${suffix}\``));
+    const missing = [
+      ...suffixes(CARD_ISSUANCE).filter((suffix) => !rowFor('`platformCardId`', suffix)).map((s) => `platformCardId ${s}`),
+      ...Object.keys(FUNDING_SOURCE_TRIGGERS).filter((suffix) => !rowFor('`fundingSources`', suffix)).map((s) => `fundingSources ${s}`),
+      ...suffixes(CARD_MERCHANT_TRIGGERS).filter((suffix) => !rowFor('`merchant.descriptor`', suffix)).map((s) => `merchant.descriptor ${s}`),
+    ];
+    expect(missing).toEqual([]);
+    // The endings generated ids never have are listed.
+    for (const ending of Object.values(RESERVED_ID_ENDINGS).flatMap((set) => [...set!])) expect(page).toContain(`\`${ending}\``);
   });
 });

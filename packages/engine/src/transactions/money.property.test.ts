@@ -6,8 +6,9 @@ import { recordFigures, scaled } from '../../../../test/support/figures.js';
 
 // The ledger under random money movement (DESIGN §5): whatever sequence of funding, quotes, executions, failures,
 // refunds, returns, cancellations, transfers in and out, real-time fundings (exact or wrong amounts), UMA payments out
-// (settling, held for review, failing) and in (taken, approved, rejected, timed out) and clock moves runs (with
-// platform fees on), no internal account goes negative, each
+// (settling, held for review, failing) and in (taken, approved, rejected, timed out), card authorizations, credits,
+// clearings (expiring, partial, above the authorization), returns, reversals and advices with delayed, failing and
+// declined funding, card freezes, and clock moves runs (with platform fees on), no internal account goes negative, each
 // balance equals its postings, the money in flight is exactly what the payments under way hold, and the service's fee
 // account never goes below zero. (Every entry balancing is enforced by the ledger itself; checked here too.) Thirty
 // days after the last step nothing is left under way: every payment has settled, failed or expired, and no money is
@@ -22,6 +23,15 @@ const UMA_RECEIVERS = ['$success.usd', '$pending.long.usd', '$fail.compliance.us
 /** Senders of incoming UMA payments: an ordinary one, and one whose refunds fail. */
 const UMA_SENDERS = ['$alice@wallet.example', '$fail.compliance.usd@uma.sandbox.railyard.dev'];
 
+/** Card network events that start a card transaction, and the merchants whose suffixes delay, fail or decline funding. */
+const CARD_AUTHORIZATIONS = ['authorization', 'financial_authorization', 'credit_authorization', 'financial_credit_authorization'] as const;
+const CARD_DESCRIPTORS = ['SHOP', 'SLOW 005', 'FLAKY 006', 'BROKE 002'] as const;
+/**
+ * Events on the latest card transaction, in this order, any subset of them: `share` scales its authorized amount for
+ * each (0 expires it, above 1 pulls more).
+ */
+const CARD_FOLLOW_UPS = ['authorization_advice', 'clearing', 'return', 'return_reversal'] as const;
+
 const step = fc.oneof(
   fc.record({ kind: fc.constant('fund' as const), who: fc.nat(2), amount: fc.integer({ min: 1, max: 200_000 }) }),
   fc.record({ kind: fc.constant('pay' as const), who: fc.nat(2), to: fc.nat(2), amount: fc.integer({ min: 1, max: 150_000 }), execute: fc.boolean() }),
@@ -35,10 +45,16 @@ const step = fc.oneof(
   fc.record({ kind: fc.constant('realtime' as const), who: fc.nat(2), to: fc.nat(2), amount: fc.integer({ min: 1, max: 150_000 }), exact: fc.boolean() }),
   fc.record({ kind: fc.constant('umaPay' as const), who: fc.nat(2), receiver: fc.constantFrom(...UMA_RECEIVERS), amount: fc.integer({ min: 1, max: 150_000 }) }),
   fc.record({ kind: fc.constant('umaReceive' as const), to: fc.nat(2), sender: fc.constantFrom(...UMA_SENDERS), amount: fc.integer({ min: 1, max: 150_000 }), decide: fc.constantFrom('approve', 'reject', 'wait') }),
+  fc.record({
+    kind: fc.constant('cardEvent' as const), who: fc.nat(2), event: fc.constantFrom(...CARD_AUTHORIZATIONS), amount: fc.integer({ min: 1, max: 30_000 }),
+    descriptor: fc.constantFrom(...CARD_DESCRIPTORS),
+  }),
+  fc.record({ kind: fc.constant('cardFollowUp' as const), events: fc.subarray([...CARD_FOLLOW_UPS], { minLength: 1 }), share: fc.constantFrom(0, 0.3, 1, 1.4) }),
+  fc.record({ kind: fc.constant('cardState' as const), who: fc.nat(2), state: fc.constantFrom('FROZEN', 'ACTIVE') }),
 );
 
-/** Where a payment may rest: done one way or the other. */
-const SETTLED = new Set(['COMPLETED', 'FAILED', 'REJECTED', 'REFUNDED', 'EXPIRED']);
+/** Where a payment may rest: done one way or the other (a card transaction: SETTLED, or EXCEPTION). */
+const SETTLED = new Set(['COMPLETED', 'FAILED', 'REJECTED', 'REFUNDED', 'EXPIRED', 'SETTLED', 'EXCEPTION']);
 
 describe('money under random operations', () => {
   it('keeps every currency at zero and no balance below zero, and leaves nothing pending after 30 days', async ({ task }) => {
@@ -56,7 +72,7 @@ describe('money under random operations', () => {
         await call('PATCH', '/config', { webhookEndpoint: 'https://platform.example/webhooks' });
         // Platform fees on cross-currency payments, so fees, returns and refunds all move money too.
         await call('PATCH', '/config', { feeConfigs: [{ feeType: 'CROSS_CURRENCY_TRANSACTION', sourceCurrency: 'USD', variableFeeBps: 150, fixedFee: { amount: 30, currency: 'USD' } }] });
-        const people: { id: string; usd: string; mxn: string; bank: Record<string, string>; fx: Record<string, string> }[] = [];
+        const people: { id: string; usd: string; mxn: string; bank: Record<string, string>; fx: Record<string, string>; card: string }[] = [];
         for (let i = 0; i < 3; i++) {
           const created = (await call('POST', '/customers', {
             customerType: 'INDIVIDUAL', fullName: `Prop Erty${i}x`, birthDate: '1990-01-01', nationality: 'US', currencies: ['USD', 'MXN'],
@@ -68,11 +84,13 @@ describe('money under random operations', () => {
           for (const s of USD_SUFFIXES) bank[s] = await account('USD', { accountType: 'USD_ACCOUNT', accountNumber: `7${i}0000${s}`, routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'P E' } });
           const fx: Record<string, string> = {};
           for (const s of GBP_SUFFIXES) fx[s] = await account('GBP', { accountType: 'GBP_ACCOUNT', sortCode: '040004', accountNumber: `8${i}000${s}`, beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'P E' } });
-          people.push({
-            id: created.id, bank, fx,
-            usd: accounts.find((a) => a.balance.currency.code === 'USD')!.id, mxn: accounts.find((a) => a.balance.currency.code === 'MXN')!.id,
-          });
+          const usdAccount = accounts.find((a) => a.balance.currency.code === 'USD')!.id;
+          const card = (await call('POST', '/cards', { cardholderId: created.id, form: 'VIRTUAL', fundingSources: [usdAccount] })).body.id as string;
+          // Some money to start with, so that card purchases are approved as often as declined.
+          await call('POST', `/sandbox/internal-accounts/${usdAccount}/fund`, { amount: 50_000 });
+          people.push({ id: created.id, bank, fx, usd: usdAccount, mxn: accounts.find((a) => a.balance.currency.code === 'MXN')!.id, card });
         }
+        let lastCardTransaction: { card: string; id: string; authorized: number } | undefined;
         let lastQuote: string | undefined;
         let lastTransaction: string | undefined;
         const quote = async (source: string | Json, destination: string | Json, amount: number, immediatelyExecute: boolean, extra: Json = {}) => {
@@ -120,6 +138,23 @@ describe('money under random operations', () => {
             await engine.webhooks.settled();
             count('UMA received', received.status);
             if (received.status < 300 && s.decide !== 'wait') await expectAnswered(`UMA received, ${s.decide === 'approve' ? 'approved' : 'rejected'}`, call('POST', `/transactions/${received.body.id}/${s.decide}`, {}));
+          } else if (s.kind === 'cardEvent') {
+            const card = people[s.who]!.card;
+            const token = (await call('POST', `/sandbox/cards/${card}/simulate/${s.event}`, { amount: s.amount, currency: { code: 'USD' }, merchant: { descriptor: s.descriptor } })).body.issuerTransactionToken;
+            const result = (await call('GET', `/_sandbox/cards/simulations/${token}`)).body;
+            count(`card ${s.event} ${result.outcome}`, 200);
+            if (result.cardTransactionId) lastCardTransaction = { card, id: result.cardTransactionId, authorized: s.amount };
+          } else if (s.kind === 'cardFollowUp' && lastCardTransaction) {
+            const { card, id, authorized } = lastCardTransaction;
+            for (const event of s.events) {
+              const body = event === 'return_reversal' ? { cardTransactionId: id } : { cardTransactionId: id, amount: Math.round(authorized * s.share) };
+              const answer = await call('POST', `/sandbox/cards/${card}/simulate/${event}`, body);
+              // A follow-up the transaction is in no state for is a 400 that changes nothing.
+              expect([202, 400]).toContain(answer.status);
+              count(`card ${event}`, answer.status);
+            }
+          } else if (s.kind === 'cardState') {
+            await expectAnswered('card state', call('PATCH', `/cards/${people[s.who]!.card}`, { state: s.state }));
           }
 
           const ledger = (engine.sandbox().snapshot().collections.ledger ?? []) as Json[];
@@ -145,8 +180,14 @@ describe('money under random operations', () => {
           const settlements = (engine.sandbox().snapshot().collections.settlements ?? []) as Json[];
           const held: Record<string, number> = {};
           for (const record of settlements) held[record.currency] = (held[record.currency] ?? 0) + record.held;
+          // The card program holds what it pulled and has not settled or released, less what it fronted.
+          const cardHeld: Record<string, number> = {};
+          for (const activity of (engine.sandbox().snapshot().collections.cardActivity ?? []) as Json[]) {
+            cardHeld[activity.fundingCurrency] = (cardHeld[activity.fundingCurrency] ?? 0) + activity.held - activity.fronted;
+          }
           for (const [account, amount] of Object.entries(byAccount)) {
             if (account.startsWith('in-flight:')) expect(amount, account).toBe(held[account.slice('in-flight:'.length)] ?? 0);
+            if (account.startsWith('card-network:')) expect(amount, account).toBe(cardHeld[account.slice('card-network:'.length)] ?? 0);
             if (account.startsWith('fees:')) expect(amount, account).toBeGreaterThanOrEqual(0);
           }
         }
@@ -158,6 +199,9 @@ describe('money under random operations', () => {
         expect(pending.map((t) => `${t.id} ${t.status}`)).toEqual([]);
         const inFlight = ((engine.sandbox().snapshot().collections.settlements ?? []) as Json[]).filter((record) => record.held !== 0);
         expect(inFlight).toEqual([]);
+        // Every card authorization has settled or expired: nothing is held for one any more, and no pull still waits.
+        const cardOpen = ((engine.sandbox().snapshot().collections.cardActivity ?? []) as Json[]).filter((a) => a.held !== 0 || a.pendingPull !== undefined);
+        expect(cardOpen).toEqual([]);
         engine.close();
       }),
       { numRuns: scaled(150, 5000), seed: Number(process.env.FC_SEED ?? 20261124) },
@@ -167,6 +211,8 @@ describe('money under random operations', () => {
     expect([...accepted.keys()].sort()).toEqual(expect.arrayContaining([
       'UMA received', 'UMA received, approved', 'UMA received, rejected', 'UMA to $fail.compliance.usd', 'UMA to $pending.long.usd', 'UMA to $success.usd',
       'real-time funding', 'real-time funding, wrong amount', 'transfer in', 'transfer out',
+      'card authorization APPROVED', 'card authorization DECLINED', 'card financial_authorization APPROVED', 'card credit_authorization APPROVED',
+      'card financial_credit_authorization APPROVED', 'card clearing', 'card return', 'card return_reversal', 'card authorization_advice',
     ]));
   }, 120_000);
 });
