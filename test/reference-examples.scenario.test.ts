@@ -29,13 +29,14 @@ const examplesFile = JSON.parse(readFileSync(new URL('./reference/request-exampl
 
 type FixtureName =
   | 'customer' | 'usd' | 'btc' | 'wallet' | 'bank' | 'sparkWallet' | 'business' | 'unverified' | 'owner'
-  | 'pendingQuote' | 'realtimeQuote' | 'lookup' | 'umaReceiver';
+  | 'pendingQuote' | 'realtimeQuote' | 'lookup' | 'umaReceiver' | 'card' | 'frozenCard';
 
 /** What a reference id stands for when the example names no other fixture, by the id's type. */
 const FIXTURE_BY_TYPE: Record<string, FixtureName> = {
   Customer: 'customer', InternalAccount: 'usd', ExternalAccount: 'bank', BeneficialOwner: 'owner', Quote: 'pendingQuote', LookupRequest: 'lookup',
+  Card: 'card',
 };
-const REFERENCE_ID = /^(Customer|InternalAccount|ExternalAccount|BeneficialOwner|Quote|LookupRequest):[0-9a-f-]{36}$/;
+const REFERENCE_ID = /^(Customer|InternalAccount|ExternalAccount|BeneficialOwner|Quote|LookupRequest|Card):[0-9a-f-]{36}$/;
 /** The UMA address of the reference's examples, a receiver no sandbox knows. */
 const REFERENCE_UMA_RECEIVER = '$receiver@uma.domain.com';
 /** The spark address of the reference's own example (its checksum is wrong: accepted unless the platform is strict). */
@@ -114,6 +115,11 @@ class Fixtures {
         return '$success.eur@sandbox.uma.money';
       case 'lookup':
         return (await client.receivers.lookupUma(await this.get('umaReceiver'), { customerId: await this.get('customer') })).lookupId;
+      case 'card':
+        // An ACTIVE card of the customer (issued PROCESSING, provisioned right after), funded by the USD account.
+        return (await client.cards.create({ cardholderId: await this.get('customer'), form: 'VIRTUAL', fundingSources: [await this.get('usd')] })).id;
+      case 'frozenCard':
+        return (await client.cards.freeze(await this.get('card'))).id;
     }
   }
 
@@ -184,7 +190,10 @@ describeOverTransports('reference request examples', (scope) => {
       const answer = text === '' ? undefined : JSON.parse(text);
 
       expect({ status: response.status, code: answer?.code }, text).toMatchObject({ status: example.status, ...(example.code ? { code: example.code } : { code: undefined }) });
-      if (example.status === 202) expect(answer).toMatchObject({ payloadToSign: expect.any(String), requestId: expect.any(String) });
+      // A 202 is a signed action's challenge, or a simulated card event's token.
+      if (example.status === 202) {
+        expect(answer).toMatchObject(example.path.includes('/simulate/') ? { issuerTransactionToken: expect.any(String) } : { payloadToSign: expect.any(String), requestId: expect.any(String) });
+      }
       // What a create or update was told to store, it reports back.
       if ((example.status === 200 || example.status === 201) && body && answer) {
         for (const [field, value] of Object.entries(body)) {

@@ -3,24 +3,20 @@ import { Timestamp, resourceId } from './common.js';
 import { InternalAccount, InternalAccountId, InternalAccountUpdateRequest } from './accounts.js';
 import { defineEndpoint } from './endpoint.js';
 import { isP256PublicKeyHex } from './wallet-crypto/p256.js';
+import { AuthMethodType, RequestId, SignedRetryChallenge, signedLegs, WalletOperationProcessing } from './signed-retry.js';
+
+export {
+  AuthMethodType, REQUEST_ID_HEADER, RequestId, SIGNED_RETRY_TTL_MS, SignedRetryChallenge, WALLET_SIGNATURE_HEADER, WalletOperationProcessing,
+} from './signed-retry.js';
 
 // Embedded-wallet authentication (SPEC §2.5, §4.2; REFERENCE §6, §7): schemas and endpoints.
 
-/** Header carrying the wallet stamp of a signed retry. */
-export const WALLET_SIGNATURE_HEADER = 'Service-Wallet-Signature';
-/** Header carrying the single-use `requestId` of a signed retry. */
-export const REQUEST_ID_HEADER = 'Request-Id';
 /** The only stamp scheme (REFERENCE §7). */
 export const WALLET_STAMP_SCHEME = 'SIGNATURE_SCHEME_TK_API_P256';
 
-/** Lifetime of a signed-retry challenge (SPEC §8: typically 5 minutes). */
-export const SIGNED_RETRY_TTL_MS = 5 * 60 * 1000;
 /** Default session lifetime (REFERENCE §6). */
 export const SESSION_TTL_MS = 15 * 60 * 1000;
 
-/** Credential kinds. */
-export const AuthMethodType = z.enum(['PASSKEY', 'OAUTH', 'EMAIL_OTP', 'SMS_OTP']).meta({ id: 'AuthMethodType' });
-export type AuthMethodType = z.infer<typeof AuthMethodType>;
 
 const hex = (what: string) => z.string().regex(/^[0-9a-fA-F]+$/, { message: `must be ${what} in hex` });
 const base64url = (what: string) => z.string().min(1).regex(/^[A-Za-z0-9_-]+={0,2}$/, { message: `must be ${what} in base64url` });
@@ -45,7 +41,6 @@ export const PasskeyNickname = z
   .max(100)
   .regex(/^[\p{L}\p{N} ._\-'()]+$/u, { message: "may contain only letters, digits, spaces and . _ - ' ( )" });
 
-export const RequestId = resourceId('Request').meta({ id: 'RequestId' });
 
 // ---------------------------------------------------------------------------------------------------------------------
 // Resources
@@ -83,17 +78,6 @@ export const AuthSession = z
   .meta({ id: 'AuthSession' });
 export type AuthSession = z.infer<typeof AuthSession>;
 
-/** 202 of a signed-action first leg: stamp `payloadToSign` byte for byte and retry with it and `requestId`. */
-export const SignedRetryChallenge = z
-  .object({
-    /** Present on `/auth/*` endpoints only. */
-    type: AuthMethodType.optional(),
-    payloadToSign: z.string(),
-    requestId: RequestId,
-    expiresAt: Timestamp,
-  })
-  .meta({ id: 'SignedRetryChallenge' });
-export type SignedRetryChallenge = z.infer<typeof SignedRetryChallenge>;
 
 /** 200 of a PASSKEY `/challenge`: the credential plus the WebAuthn challenge (lowercase hex, used as UTF-8 text). */
 export const PasskeyAuthChallenge = AuthMethod.extend({
@@ -104,11 +88,6 @@ export const PasskeyAuthChallenge = AuthMethod.extend({
 }).meta({ id: 'PasskeyAuthChallenge' });
 export type PasskeyAuthChallenge = z.infer<typeof PasskeyAuthChallenge>;
 
-/** 200 of a signed retry that was accepted but has not settled: re-send the identical request with backoff. */
-export const WalletOperationProcessing = z
-  .object({ status: z.literal('PROCESSING'), message: z.string() })
-  .meta({ id: 'WalletOperationProcessing' });
-export type WalletOperationProcessing = z.infer<typeof WalletOperationProcessing>;
 
 /** 200 of a wallet export: HPKE-sealed mnemonic, never stored by the service. */
 export const WalletExport = z
@@ -230,11 +209,6 @@ export type OtpPlaintext = z.infer<typeof OtpPlaintext>;
 // `Service-Wallet-Signature` and `Request-Id` headers and gets the success response below (or 200 PROCESSING).
 
 const tag = 'Embedded wallet authentication';
-/** The other answers of every signed operation: the first leg's challenge, and a retry accepted but not settled. */
-const signedLegs = [
-  { status: 202, description: 'First leg: stamp payloadToSign and retry with Service-Wallet-Signature and Request-Id', schema: SignedRetryChallenge },
-  { status: 200, description: 'Accepted, not settled: re-send the identical request', schema: WalletOperationProcessing },
-] as const;
 const credentialParams = z.object({ credentialId: z.string() });
 const sessionParams = z.object({ sessionId: z.string() });
 const accountParams = z.object({ accountId: z.string() });

@@ -3,6 +3,7 @@ import {
   Address, CountryCode, CurrencyCode, Email, IsoDate, PhoneNumber, SSN_PATTERN, Timestamp, idPattern, onEveryObject, resourceId,
 } from './common.js';
 import { defineEndpoint } from './endpoint.js';
+import { signedLegs } from './signed-retry.js';
 import { PageQuery, QueryBoolean, TimeBound, pageOf } from './pagination.js';
 import { isValidTaxId, taxIdPatternFor, TAX_ID_FORMATS } from './tax-ids.js';
 
@@ -415,6 +416,7 @@ export const customerEndpoints = {
       'SignedRetryChallenge, then the signed retry (see the embedded-wallet operations).',
     body: CustomerUpdateRequest,
     response: { status: 200, description: 'The updated customer', schema: Customer },
+    alsoResponds: signedLegs,
     errors: [409, 410],
   }),
   deleteCustomer: defineEndpoint({

@@ -486,8 +486,9 @@ export const externalAccountEndpoints = {
   deleteExternalAccount: defineEndpoint({
     operationId: 'deleteExternalAccount', method: 'DELETE', path: '/customers/external-accounts/{externalAccountId}', tag: externalAccountsTag,
     summary: 'Delete a customer external account', params: ExternalAccountPath,
+    description: 'A trusted beneficiary is 409 BENEFICIARY_TRUSTED until it is untrusted.',
     response: { status: 204, description: 'Deleted' },
-    errors: [404],
+    errors: [404, 409],
   }),
   createPlatformExternalAccount: defineEndpoint({
     operationId: 'createPlatformExternalAccount', method: 'POST', path: '/platform/external-accounts', tag: externalAccountsTag,

@@ -100,14 +100,13 @@ describe('refusals', () => {
     expect((await issue(customer.id, [account('USD')])).status).toBe(410);
   });
 
-  it('400 FUNDING_SOURCE_INELIGIBLE listing each account refused: another customer\'s, a non-card currency, unknown, repeated', async () => {
+  it('400 FUNDING_SOURCE_INELIGIBLE listing each account refused: another customer\'s, a non-card currency, unknown', async () => {
     const { customer, account } = await cardholder('Card Holder', ['USD', 'EUR', 'USDB'], { email: 'h@example.com' });
     const other = await cardholder('Other Person');
     const refused = await issue(customer.id, [account('USD'), other.account('USD'), account('EUR'), 'InternalAccount:00000000-0000-4000-8000-0000000000ff']);
     expect(refused.status).toBe(400);
     expect(refused.body.code).toBe('FUNDING_SOURCE_INELIGIBLE');
     expect(refused.body.details.errors.map((e: Json) => e.field)).toEqual(['fundingSources.1', 'fundingSources.2', 'fundingSources.3']);
-    expect((await issue(customer.id, [account('USD'), account('USD')])).body.code).toBe('FUNDING_SOURCE_INELIGIBLE');
     // A USDB wallet and a USD account fund one card together: both transact in USD.
     expect((await issue(customer.id, [account('USDB'), account('USD')])).body).toMatchObject({ fundingSources: [account('USDB'), account('USD')], currency: 'USD' });
   });

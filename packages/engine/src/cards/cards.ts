@@ -103,9 +103,6 @@ function fundingCurrency(tenant: TenantContext, cardholderId: string, fundingSou
     } else if (trigger) refuse(`${accountId}: ${trigger}`);
     else currencies.add(currency);
   });
-  if (fundingSources.length !== new Set(fundingSources).size) {
-    errors.push({ field: 'fundingSources', message: 'names an account more than once' });
-  }
   // One card currency: USD accounts and USDB wallets may fund one card together (both transact in USD).
   const cardCurrencies = new Set([...currencies].map((code) => CARD_CURRENCY_OF_FUNDING[code]));
   if (errors.length === 0 && cardCurrencies.size > 1) {
