@@ -1,5 +1,5 @@
-// `pnpm demo`: starts the standalone server, runs examples/quickstart (onboarding) and examples/payout (money
-// movement) against it over HTTP, then stops the server.
+// `pnpm demo`: starts the standalone server, runs examples/quickstart (onboarding), examples/payout (money movement)
+// and examples/cards (a card and its network) against it over HTTP, then stops the server.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
@@ -37,8 +37,10 @@ async function runExample(name) {
   const [exit] = await once(example, 'exit');
   return exit;
 }
-let code = await runExample('quickstart');
-if (code === 0) code = await runExample('payout');
+let code = 0;
+for (const name of ['quickstart', 'payout', 'cards']) {
+  if (code === 0) code = await runExample(name);
+}
 
 server.stdout.on('data', (chunk) => process.stdout.write(String(chunk).trimEnd().replace(/^/gm, '[server] ') + '\n'));
 server.kill('SIGTERM');
