@@ -18,6 +18,7 @@ import { wireFromReply, wireFromResponse, type WireResponse } from './core/wire-
 import { SignedRetry } from './core/signed-retry.js';
 import { Auth } from './resources/auth.js';
 import { Cards } from './resources/cards.js';
+import { StablecoinOperations, StablecoinProviderAccounts, Stablecoins } from './resources/stablecoins.js';
 import { BeneficialOwners } from './resources/beneficial-owners.js';
 import { Config } from './resources/config.js';
 import { Customers } from './resources/customers.js';
@@ -170,6 +171,12 @@ export class RailyardClient {
   readonly documents: Documents;
   /** Virtual cards: issue, freeze, close, reveal (REFERENCE §15); their network is `sandbox.cards`. */
   readonly cards: Cards;
+  /** Stablecoins registered with the service: enablement, mints and burns (SPEC §3.7; REFERENCE §17). */
+  readonly stablecoins: Stablecoins;
+  /** Links to the platform's accounts at stablecoin providers (REFERENCE §17.2). */
+  readonly stablecoinProviderAccounts: StablecoinProviderAccounts;
+  /** Mints and burns by id, and waiting for them. */
+  readonly stablecoinOperations: StablecoinOperations;
   /**
    * Railyard's sandbox control plane (`/_sandbox/...`): clock, reset, snapshot and restore, events, platforms, limits;
    * and the sandbox moves of the API (`/sandbox/...`): funding, real-time payments, incoming UMA payments. Every call
@@ -251,6 +258,9 @@ export class RailyardClient {
     this.beneficialOwners = new BeneficialOwners(this);
     this.documents = new Documents(this);
     this.cards = new Cards(this, (ms, signal) => this.#wait(ms, signal));
+    this.stablecoins = new Stablecoins(this, (ms, signal) => this.#wait(ms, signal));
+    this.stablecoinProviderAccounts = new StablecoinProviderAccounts(this);
+    this.stablecoinOperations = new StablecoinOperations(this, (ms, signal) => this.#wait(ms, signal));
     this.sandbox = new Sandbox(this);
   }
 

@@ -2,7 +2,7 @@
  * @railyard/client: the typed Railyard SDK. Resources typed from `@railyard/contract`, typed errors, retries with
  * idempotency keys, cursor pagination, debug logging with redaction, payments (quotes, transactions and waiting for
  * them to settle), webhook verification, embedded-wallet authentication (credentials, sessions and the signed-retry
- * runner), cards, and the sandbox control plane with its card network.
+ * runner), cards, stablecoin issuance, and the sandbox control plane with its card network and stablecoin provider.
  *
  * ```ts
  * import { createClient, ConflictError } from '@railyard/client';
@@ -22,7 +22,7 @@ export {
   RailyardError, APIError, BadRequestError, AuthenticationError, PermissionDeniedError, NotFoundError, MethodNotAllowedError,
   ConflictError, GoneError, PreconditionFailedError, PayloadTooLargeError, UnprocessableEntityError, LockedError,
   FailedDependencyError, RateLimitError, InternalServerError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError,
-  SandboxOnlyError, TransactionWaitTimeoutError, CardWaitTimeoutError, WalletOperationTimeoutError, SignatureRequiredError, type APIErrorInit,
+  SandboxOnlyError, TransactionWaitTimeoutError, CardWaitTimeoutError, StablecoinWaitTimeoutError, WalletOperationTimeoutError, SignatureRequiredError, type APIErrorInit,
   type TransactionWaitTimeoutInit, type CardWaitTimeoutInit, type WalletOperationTimeoutInit,
 } from './core/errors.js';
 export type { DebugLogger } from './core/logger.js';
@@ -82,6 +82,12 @@ export {
   type CardAuthorizationSimulationParams, type CardBalanceInquirySimulationParams, type CardTransactionAmountSimulationParams,
   type CardReturnReversalSimulationParams, type CardSimulationAccepted, type CardSimulationResult, type CardWaitForOptions,
 } from './resources/cards.js';
+export {
+  Stablecoins, StablecoinProviderAccounts, StablecoinOperations, SandboxStablecoins, type Stablecoin, type StablecoinRegisterParams,
+  type StablecoinListParams, type StablecoinProviderAccount, type StablecoinProviderAccountLinkParams, type StablecoinProviderAccountListParams,
+  type StablecoinMintParams, type StablecoinMintFundingSource, type StablecoinBurnParams, type StablecoinBurnSource, type StablecoinOperation,
+  type StablecoinOperationListParams, type StablecoinOperationWaitForOptions, type StablecoinWaitForOptions,
+} from './resources/stablecoins.js';
 export { APIResource } from './resources/resource.js';
 export {
   Verifications, groupRequirements, type Verification, type VerificationListParams, type VerificationDecision,

@@ -34,6 +34,7 @@ export const resourceId = (type: string) =>
 export const RESOURCE_TYPES = [
   'Customer', 'ExternalAccount', 'InternalAccount', 'Quote', 'Transaction', 'AuthMethod', 'Request', 'Verification',
   'BeneficialOwner', 'Webhook', 'Session', 'Document', 'Lookup', 'Card', 'CardTransaction', 'Platform', 'Event', 'LedgerEntry', 'ScaChallenge', 'OwnershipChallenge',
+  'Stablecoin', 'StablecoinProviderAccount', 'StablecoinOperation',
 ] as const;
 export type ResourceType = (typeof RESOURCE_TYPES)[number];
 

@@ -38,6 +38,11 @@ export interface Endpoint {
   readonly bodyOptional?: boolean;
   /** The body is multipart/form-data rather than JSON (document upload); the area serving it parses the form. */
   readonly multipart?: boolean;
+  /**
+   * `'required'`: the operation is refused (400, field `Idempotency-Key`) without an `Idempotency-Key` header. Every
+   * mutating operation takes one; these need it.
+   */
+  readonly idempotencyKey?: 'required';
   /** Largest body accepted, in bytes (default 1 MiB); larger ones are 413 without being read further. */
   readonly maxBodyBytes?: number;
   /**

@@ -13,6 +13,7 @@ import { umaEndpoints } from './uma.js';
 import { webhookEndpoints } from './webhooks.js';
 import { authEndpoints } from './auth.js';
 import { cardControlEndpoints, cardEndpoints } from './cards.js';
+import { stablecoinControlEndpoints, stablecoinEndpoints } from './stablecoins.js';
 
 /**
  * The type of {@link endpoints}, spelled as references so declaration files name the groups instead of inlining every
@@ -21,7 +22,7 @@ import { cardControlEndpoints, cardEndpoints } from './cards.js';
 export type Endpoints = typeof customerEndpoints & typeof internalAccountEndpoints & typeof configEndpoints & typeof controlPlaneEndpoints
   & typeof documentEndpoints & typeof verificationEndpoints & typeof beneficialOwnerEndpoints & typeof onboardingLinkEndpoints
   & typeof externalAccountEndpoints & typeof ownershipEndpoints & typeof beneficiaryTrustEndpoints & typeof paymentEndpoints & typeof umaEndpoints & typeof scaLoginEndpoints & typeof webhookEndpoints & typeof authEndpoints
-  & typeof cardEndpoints & typeof cardControlEndpoints;
+  & typeof cardEndpoints & typeof cardControlEndpoints & typeof stablecoinEndpoints & typeof stablecoinControlEndpoints;
 
 /** Every operation of the API, by operationId: the engine serves these and the OpenAPI document describes them. */
 export const endpoints: Endpoints = {
@@ -43,4 +44,6 @@ export const endpoints: Endpoints = {
   ...authEndpoints,
   ...cardEndpoints,
   ...cardControlEndpoints,
+  ...stablecoinEndpoints,
+  ...stablecoinControlEndpoints,
 };

@@ -30,5 +30,6 @@ export * from './account-checks.js';
 export * from './payment-endpoints.js';
 export * from './uma.js';
 export * from './cards.js';
+export * from './stablecoins.js';
 export * from './wallet-crypto/index.js';
 export * from './unknown-fields.js';

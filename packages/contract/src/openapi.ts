@@ -39,10 +39,16 @@ export function buildOpenApiDocument(endpoints: Readonly<Record<string, Endpoint
       tags: [endpoint.tag],
     };
     if (endpoint.description) operation.description = endpoint.description;
-    const parameters = [
+    const parameters: unknown[] = [
       ...parametersOf(endpoint.params, 'path', components),
       ...parametersOf(endpoint.query, 'query', components),
     ];
+    if (endpoint.idempotencyKey === 'required') {
+      parameters.push({
+        name: 'Idempotency-Key', in: 'header', required: true, schema: { type: 'string', minLength: 1, maxLength: 255 },
+        description: 'Required: a retry with the same key returns the first result; another request under the key is 409.',
+      });
+    }
     if (parameters.length > 0) operation.parameters = parameters;
     if (endpoint.body) {
       operation.requestBody = {

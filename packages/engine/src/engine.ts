@@ -23,6 +23,7 @@ import { externalAccountPort, ownershipJobs, ownershipRoutes } from './ownership
 import { beneficiaryTrustRoutes, scaLoginRoutes } from './sca/routes.js';
 import { paymentJobs, paymentRoutes } from './quotes/routes.js';
 import { cardJobs, cardRoutes } from './cards/routes.js';
+import { stablecoinJobs, stablecoinRoutes } from './stablecoins/routes.js';
 import { RETRY_JOB, WebhookDispatcher, type WebhookFetch } from './webhooks/delivery.js';
 import { nextEvent } from './webhooks/outbox.js';
 import { webhookRoutes } from './webhooks/routes.js';
@@ -167,7 +168,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
 
   // Timed transitions of every area: each job runs against the platform that scheduled it.
   const jobs: Record<string, (context: TenantContext, payload: unknown) => void> = {
-    ...verificationJobs, ...ownershipJobs(externalAccountPort), ...paymentJobs, ...cardJobs, [RETRY_JOB]: dispatcher.retryJob,
+    ...verificationJobs, ...ownershipJobs(externalAccountPort), ...paymentJobs, ...cardJobs, ...stablecoinJobs, [RETRY_JOB]: dispatcher.retryJob,
   };
   for (const [kind, run] of Object.entries(jobs)) {
     scheduler.register(kind, (job) => {
@@ -184,7 +185,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
   });
 
   const http = createHttpSurface(
-    [...customerRoutes, ...documentRoutes, ...contactVerificationRoutes, ...hostedRoutes, ...accountRoutes, ...platformRoutes, ...beneficialOwnerRoutes, ...externalAccountRoutes, ...ownershipRoutes(externalAccountPort), ...beneficiaryTrustRoutes, ...scaLoginRoutes, ...paymentRoutes, ...cardRoutes, ...webhookRoutes(dispatcher, keyOf), ...authRoutes, ...verificationRoutes, ...controlPlaneRoutes(platforms, openapi)],
+    [...customerRoutes, ...documentRoutes, ...contactVerificationRoutes, ...hostedRoutes, ...accountRoutes, ...platformRoutes, ...beneficialOwnerRoutes, ...externalAccountRoutes, ...ownershipRoutes(externalAccountPort), ...beneficiaryTrustRoutes, ...scaLoginRoutes, ...paymentRoutes, ...cardRoutes, ...stablecoinRoutes, ...webhookRoutes(dispatcher, keyOf), ...authRoutes, ...verificationRoutes, ...controlPlaneRoutes(platforms, openapi)],
     {
       authenticate: (header) => platforms.authenticate(header), tenant, idempotency, platformById: (id) => platforms.byId(id),
       publicError: hostedErrorReply, afterRequest: () => scheduler.runSoon(),

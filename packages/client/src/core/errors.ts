@@ -234,6 +234,27 @@ export class CardWaitTimeoutError extends RailyardError {
   }
 }
 
+/**
+ * A stablecoin `waitFor` (`client.stablecoins.waitFor`, `client.stablecoinOperations.waitFor`) spent its `timeout`
+ * before the coin or the operation reached what it waited for. {@link resource} is the last version read.
+ */
+export class StablecoinWaitTimeoutError extends RailyardError {
+  override readonly name: string = 'StablecoinWaitTimeoutError';
+  /** The stablecoin or operation waited for. */
+  readonly resourceId: string;
+  /** Its last version read. */
+  readonly resource: { status?: string; issuanceStatus?: string };
+  readonly timeout: number;
+
+  constructor(init: { resourceId: string; resource: { status?: string; issuanceStatus?: string }; timeout: number; advancedClock: boolean }) {
+    const how = init.advancedClock ? 'after advancing the sandbox clock' : 'after waiting';
+    super(`${init.resourceId} is still ${init.resource.status ?? init.resource.issuanceStatus} ${how} ${init.timeout}ms.`);
+    this.resourceId = init.resourceId;
+    this.resource = init.resource;
+    this.timeout = init.timeout;
+  }
+}
+
 /** What {@link WalletOperationTimeoutError} reports. */
 export interface WalletOperationTimeoutInit {
   /** The contract operation, e.g. `exportWallet`. */

@@ -8,6 +8,7 @@ import type { InternalAccount } from './internal-accounts.js';
 import type { IncomingTransaction, Transaction } from './transactions.js';
 import { APIResource } from './resource.js';
 import { SandboxCards } from './cards.js';
+import { SandboxStablecoins } from './stablecoins.js';
 
 
 /** The engine's clock: `{ now, mode }` where mode is `virtual` or `real`. */
@@ -114,6 +115,8 @@ export class Sandbox extends APIResource {
   readonly limits: SandboxLimitsResource;
   /** The card network: authorizations, clearings, returns and the other simulated card events. */
   readonly cards: SandboxCards;
+  /** The stablecoin operator and provider: enablement, link statuses, provider outages, funds an operation waits for. */
+  readonly stablecoins: SandboxStablecoins;
 
   constructor(client: RailyardClient) {
     super(client);
@@ -122,6 +125,7 @@ export class Sandbox extends APIResource {
     this.platforms = new SandboxPlatforms(client);
     this.limits = new SandboxLimitsResource(client);
     this.cards = new SandboxCards(client);
+    this.stablecoins = new SandboxStablecoins(client);
   }
 
   /** Erases the platform's data: customers, accounts, events and idempotency records. */

@@ -1,5 +1,5 @@
 import {
-  DOCUMENT_MIME_TYPES, Document, DocumentReplaceFields, DocumentUploadFields, PROOF_OF_ADDRESS_DOCUMENT_TYPES,
+  bytesToHex, DOCUMENT_MIME_TYPES, Document, DocumentReplaceFields, DocumentUploadFields, PROOF_OF_ADDRESS_DOCUMENT_TYPES,
   PROOF_OF_ADDRESS_MAX_AGE_MONTHS, Timestamp, idPattern,
   type DocumentListQuery, type DocumentMimeType, type FieldError, type Page, type VerificationErrorType,
 } from '@railyard/contract';
@@ -234,5 +234,5 @@ async function digest(bytes: Uint8Array): Promise<string | undefined> {
   const subtle = globalThis.crypto?.subtle;
   if (!subtle) return undefined;
   const hash = new Uint8Array(await subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
-  return Array.from(hash, (b) => b.toString(16).padStart(2, '0')).join('');
+  return bytesToHex(hash);
 }

@@ -193,8 +193,12 @@ export function createHttpSurface(bindings: readonly Binding[], host: HttpHost):
     // A multipart body is read here (bounded) so the idempotency fingerprint covers it; the area parses the same bytes.
     const request = rawBody?.bytes ? withBody(incoming, rawBody.bytes) : incoming;
 
+    const key = incoming.header('idempotency-key');
     const run = async (): Promise<WireReply> => {
       const { input, errors, knownBody } = validate(endpoint, match.params, url, rawBody, platform.strict);
+      if (endpoint.idempotencyKey === 'required' && key === null) {
+        errors.push({ field: 'Idempotency-Key', message: 'is a required header of this operation (1 to 255 characters)', constraint: { required: true, maxLength: 255 } });
+      }
       if (check) {
         // A field the schema already refused is reported once, with the schema's reason.
         const refused = new Set(errors.map((e) => e.field));
@@ -213,7 +217,6 @@ export function createHttpSurface(bindings: readonly Binding[], host: HttpHost):
       return reply;
     };
 
-    const key = incoming.header('idempotency-key');
     if (key === null || !MUTATING.has(method)) return run();
     return withIdempotency(host, tenant, key, `${method} ${path}?${url.search}\u0000${rawBody?.text ?? ''}\u0000${rawBody?.bytes ? hashBytes(rawBody.bytes, boundaryOf(incoming.header('content-type'))) : ''}`, run);
   }

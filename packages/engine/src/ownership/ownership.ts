@@ -3,6 +3,7 @@
  * `ownershipChallenges` collection. External accounts are reached through an {@link AccountPort} so this area does not
  * depend on how they are stored: the routes pass `findExternalAccount` / `setExternalAccountStatus`.
  */
+import { bytesToHex } from '@railyard/contract';
 import { ApiError, conflict } from '../core/errors.js';
 import type { TenantContext } from '../core/context.js';
 import {
@@ -30,7 +31,7 @@ export interface AccountPort<A extends OwnedAccount = OwnedAccount> {
 const randomNonce = (): string => {
   const bytes = new Uint8Array(16);
   crypto.getRandomValues(bytes);
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  return bytesToHex(bytes);
 };
 
 /** `POST .../{id}/challenge`: 201 body, or 409 when the account cannot be challenged. */

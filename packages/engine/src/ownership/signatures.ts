@@ -4,6 +4,7 @@
  * Each verifier checks a signature over the exact message bytes and returns a boolean; malformed input (bad hex, base58,
  * base64, lengths, header bytes, points off the curve) is `false`, never an exception.
  */
+import { bytesToHex } from '@railyard/contract';
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { ripemd160 } from '@noble/hashes/legacy.js';
@@ -93,7 +94,7 @@ export const verifyEip191 = (address: string, message: string, signature: string
     const point = recoverPoint(recovery, bytes.subarray(0, 64), eip191Digest(message));
     if (!point) return false;
     const derived = keccak_256(point.subarray(1)).subarray(12);
-    const derivedHex = Array.from(derived, (b) => b.toString(16).padStart(2, '0')).join('');
+    const derivedHex = bytesToHex(derived);
     return derivedHex === address.slice(2).toLowerCase();
   } catch {
     return false;

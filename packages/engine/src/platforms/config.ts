@@ -24,6 +24,8 @@ export const PlatformSettingsRecord = z.object({
   liveCardLimits: z.object({ perPlatform: z.number().int().min(0).nullable().optional(), perCardholder: z.number().int().min(0).nullable().optional() }).optional(),
   /** Railyard: how many more signed retries answer 200 PROCESSING before settling (`PUT /_sandbox/wallet-processing`). */
   walletProcessingRetries: z.number().int().min(0).optional(),
+  /** Railyard: the stablecoin provider is down, so mints and burns answer 503 (`PUT /_sandbox/stablecoin-provider`). */
+  stablecoinProviderDown: z.boolean().optional(),
   updatedAt: z.string().optional(),
 });
 export type PlatformSettingsRecord = z.infer<typeof PlatformSettingsRecord>;
@@ -174,4 +176,10 @@ export function takeWalletProcessing(tenant: TenantContext): boolean {
   if (!settings.walletProcessingRetries) return false;
   save(tenant, { ...settings, walletProcessingRetries: settings.walletProcessingRetries - 1 });
   return true;
+}
+
+/** `PUT /_sandbox/stablecoin-provider`: the sandbox provider goes down (mints and burns answer 503) or comes back. */
+export function setStablecoinProviderAvailability(tenant: TenantContext, available: boolean): { available: boolean } {
+  save(tenant, { ...settingsOf(tenant), stablecoinProviderDown: !available });
+  return { available };
 }

@@ -316,6 +316,45 @@ export const CARD_MERCHANT_TRIGGERS = {
   other: {},
 } as const satisfies Record<string, { decline?: 'INSUFFICIENT_FUNDS' | 'CARD_PAUSED'; pullAfterMs?: number; pullFails?: boolean }>;
 
+// ---------------------------------------------------------------------------------------------------------------------
+// Stablecoins (Railyard's triggers: the reference names the outcomes, not what causes them)
+
+/**
+ * Linking a provider account, by the last three characters of `apiClientId`: the provider refuses the credentials
+ * (400 STABLECOIN_PROVIDER_ACCOUNT_INVALID, nothing stored), or they reach several provider accounts, so
+ * `providerAccountId` must name one (400 INVALID_INPUT when it does not).
+ */
+export const STABLECOIN_LINK_TRIGGERS = {
+  '002': 'CREDENTIALS_REFUSED',
+  '003': 'SEVERAL_ACCOUNTS',
+} as const;
+
+/**
+ * A registered stablecoin's review and provisioning, by the last three characters of `providerTokenIdentifier`: it is
+ * REJECTED at review, or FAILED at provisioning; any other is PROVISIONED. Review takes {@link STABLECOIN_REVIEW_MS}
+ * of engine time, provisioning {@link STABLECOIN_PROVISIONING_MS}.
+ */
+export const STABLECOIN_ISSUANCE = {
+  '002': 'REJECTED',
+  '003': 'FAILED',
+  other: 'PROVISIONED',
+} as const;
+export const STABLECOIN_REVIEW_MS = 60_000;
+export const STABLECOIN_PROVISIONING_MS = 5 * 60_000;
+
+/**
+ * How long each step of a mint or burn takes on the engine clock: the provider's own step (PENDING_PROVIDER to
+ * PROCESSING), a bank debit by rail (ACH, same-day ACH), a redemption payout by rail, and the deadline for external
+ * funding (a wire, or tokens sent to the deposit address), after which the operation is EXPIRED.
+ */
+export const STABLECOIN_TIMINGS = {
+  providerMs: 30_000,
+  mintingMs: 30_000,
+  debitMs: { ACH_DEBIT: 24 * 3_600_000, SAME_DAY_ACH_DEBIT: 3_600_000 },
+  payoutMs: { WIRE: 3_600_000, ACH_CREDIT: 24 * 3_600_000, SAME_DAY_ACH_CREDIT: 3_600_000, RTP_CREDIT: 30_000 },
+  fundingWindowMs: 24 * 3_600_000,
+} as const;
+
 /**
  * Endings the engine's own id generators never give an id of these types: the ones the tables above read from a
  * generated id (a card's cardholder, a funding account). A trigger is then always deliberate (a `platformCardId`, an

@@ -1,4 +1,4 @@
-import { BeneficialOwner, Card, Customer, ExternalAccount, InternalAccount, SandboxEvent, Transaction, Verification } from '@railyard/contract';
+import { BeneficialOwner, Card, Customer, Stablecoin, StablecoinOperation, StablecoinProviderAccount, ExternalAccount, InternalAccount, SandboxEvent, Transaction, Verification } from '@railyard/contract';
 import { z } from 'zod';
 import { IdempotencyRecord } from '../core/idempotency.js';
 import { JobRecord } from '../core/scheduler.js';
@@ -20,6 +20,8 @@ import { SETTLEMENTS, SettlementRecord } from '../transactions/settlement.js';
 import { TRANSACTIONS } from '../transactions/transactions.js';
 import { UMA_LOOKUPS, UmaLookupRecord } from '../uma/uma.js';
 import { CARD_REVEALS, CARDS, CardRevealRecord } from '../cards/cards.js';
+import { STABLECOIN_PROVIDER_ACCOUNTS, STABLECOINS } from '../stablecoins/stablecoins.js';
+import { STABLECOIN_LEDGER_STATE, STABLECOIN_OPERATIONS, STABLECOIN_POSITIONS, StablecoinOperationState, StablecoinPosition } from '../stablecoins/operations.js';
 import { CARD_ACTIVITY, CARD_SIMULATIONS, CardActivityRecord, CardSimulationRecord } from '../cards/network.js';
 
 /** The snapshot key of the platform's pending jobs. */
@@ -61,4 +63,9 @@ export const SNAPSHOT_COLLECTIONS: Readonly<Record<string, z.ZodType>> = {
   [CARD_REVEALS]: CardRevealRecord,
   [CARD_ACTIVITY]: CardActivityRecord,
   [CARD_SIMULATIONS]: CardSimulationRecord,
+  [STABLECOIN_PROVIDER_ACCOUNTS]: StablecoinProviderAccount,
+  [STABLECOINS]: Stablecoin,
+  [STABLECOIN_OPERATIONS]: StablecoinOperation,
+  [STABLECOIN_LEDGER_STATE]: StablecoinOperationState,
+  [STABLECOIN_POSITIONS]: StablecoinPosition,
 };

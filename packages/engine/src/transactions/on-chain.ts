@@ -1,4 +1,4 @@
-import { base58Encode, type OnChainNetwork } from '@railyard/contract';
+import { bytesToHex, base58Encode, type OnChainNetwork } from '@railyard/contract';
 
 // What the sandbox reports of a payment's on-chain leg (SPEC §2.9; REFERENCE §4.3): the chain it settled on and a
 // transaction hash in that chain's form. Hashes are derived from the transaction id, so they are stable across a
@@ -26,7 +26,6 @@ function bytesOf(seed: string): Uint8Array {
   return out;
 }
 
-const hex = (bytes: Uint8Array): string => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 
 /**
  * A transaction hash in the form of `network`: `0x` + 64 hex on EVM chains, a base58 signature on Solana, 64 hex
@@ -36,10 +35,10 @@ export function sandboxTransactionHash(network: OnChainNetwork | 'LIGHTNING', pa
   const bytes = bytesOf(`${paymentId}/${leg}`);
   switch (network) {
     case 'ETHEREUM': case 'BASE': case 'POLYGON': case 'PLASMA':
-      return `0x${hex(bytes)}`;
+      return `0x${bytesToHex(bytes)}`;
     case 'SOLANA':
       return base58Encode(new Uint8Array([...bytes, ...bytesOf(`${paymentId}/${leg}/2`)]));
     default:
-      return hex(bytes);
+      return bytesToHex(bytes);
   }
 }

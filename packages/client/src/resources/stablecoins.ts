@@ -1,0 +1,211 @@
+import { stablecoinControlEndpoints, stablecoinEndpoints } from '@railyard/contract';
+import type { RailyardClient } from '../client.js';
+import type { APIPromise } from '../core/api-promise.js';
+import type { BodyParams, QueryParams, ResultOf } from '../core/endpoint.js';
+import { StablecoinWaitTimeoutError } from '../core/errors.js';
+import { requireIdempotencyKey } from '../core/idempotency.js';
+import type { PagePromise } from '../core/pagination.js';
+import type { RequestOptions } from '../core/types.js';
+import { APIResource } from './resource.js';
+import { pollUntil, type WaitForOptions } from './wait-for-transaction.js';
+
+/** The platform's link to its account at a stablecoin provider (REFERENCE §17.2); the secret is never returned. */
+export type StablecoinProviderAccount = ResultOf<typeof stablecoinEndpoints.getStablecoinProviderAccount>;
+/** Body of {@link StablecoinProviderAccounts.link}: `provider: 'BRALE'`, `apiClientId`, `apiClientSecret`, optional `providerAccountId`. */
+export type StablecoinProviderAccountLinkParams = BodyParams<typeof stablecoinEndpoints.linkStablecoinProviderAccount>;
+/** Query of {@link StablecoinProviderAccounts.list}: `provider`, `status`, `limit`, `cursor`. */
+export type StablecoinProviderAccountListParams = QueryParams<typeof stablecoinEndpoints.listStablecoinProviderAccounts>;
+/** A registered stablecoin: `issuanceStatus`, `serviceOperationsStatus`, `decimals`, and `currency` once enabled. */
+export type Stablecoin = ResultOf<typeof stablecoinEndpoints.getStablecoin>;
+/** Body of {@link Stablecoins.register}: `providerTokenIdentifier`, `networkTokenIdentifier`, `network: 'SPARK'`, optional `stablecoinProviderAccountId`. */
+export type StablecoinRegisterParams = BodyParams<typeof stablecoinEndpoints.registerStablecoin>;
+/** Query of {@link Stablecoins.list}: `issuanceStatus`, `serviceOperationsStatus`, `provider`, `limit`, `cursor`. */
+export type StablecoinListParams = QueryParams<typeof stablecoinEndpoints.listStablecoins>;
+/** Body of {@link Stablecoins.mint}: `amount` (digits in the token's smallest unit), `fundingSource`, `destination`, `description`. */
+export type StablecoinMintParams = BodyParams<typeof stablecoinEndpoints.createStablecoinMint>;
+/** Where a mint's fiat comes from: `WIRE`, `ACH_DEBIT` / `SAME_DAY_ACH_DEBIT` (a bank account), `SERVICE_INTERNAL_ACCOUNT`, `PROVIDER_INTERNAL_BALANCE`. */
+export type StablecoinMintFundingSource = StablecoinMintParams['fundingSource'];
+/** Body of {@link Stablecoins.burn}: `amount`, `source`, `destination` (a bank account and a rail), `description`. */
+export type StablecoinBurnParams = BodyParams<typeof stablecoinEndpoints.createStablecoinBurn>;
+/** Where a burn's tokens come from: `EXTERNAL_ACCOUNT` (any wallet, to the deposit address), `SERVICE_INTERNAL_ACCOUNT`, `PROVIDER_INTERNAL_BALANCE`. */
+export type StablecoinBurnSource = StablecoinBurnParams['source'];
+/** A mint or burn as it moves CREATED → PENDING_FUNDING → PENDING_PROVIDER → PROCESSING → COMPLETED (or FAILED, EXPIRED). */
+export type StablecoinOperation = ResultOf<typeof stablecoinEndpoints.getStablecoinOperation>;
+/** Query of {@link Stablecoins.listOperations}: `operationType` (`MINT` or `BURN`; omit for both), `limit`, `cursor`. */
+export type StablecoinOperationListParams = QueryParams<typeof stablecoinEndpoints.listStablecoinOperations>;
+/** Options of {@link StablecoinOperations.waitFor}: as {@link WaitForOptions}, with `until` reading the operation. */
+export type StablecoinOperationWaitForOptions = Omit<WaitForOptions, 'until'> & { until?: (operation: StablecoinOperation) => boolean };
+/** Options of {@link Stablecoins.waitFor}: as {@link WaitForOptions}, with `until` reading the coin. */
+export type StablecoinWaitForOptions = Omit<WaitForOptions, 'until'> & { until?: (stablecoin: Stablecoin) => boolean };
+
+type Sleep = (ms: number, signal: AbortSignal | undefined) => Promise<void>;
+
+/** Operation statuses that do not move on by themselves. */
+const FINAL_OPERATION_STATUSES: ReadonlySet<string> = new Set(['COMPLETED', 'FAILED', 'EXPIRED']);
+/** Issuance statuses that do not move on by themselves. */
+const FINAL_ISSUANCE_STATUSES: ReadonlySet<string> = new Set(['PROVISIONED', 'REJECTED', 'FAILED']);
+
+/**
+ * Links to the platform's accounts at stablecoin providers (REFERENCE §17.2). Every link is sent with an
+ * `Idempotency-Key` (generated unless you pass one), as the API requires.
+ */
+export class StablecoinProviderAccounts extends APIResource {
+  /**
+   * Links an account: the provider checks the credentials now. Rejects with a {@link BadRequestError}
+   * `STABLECOIN_PROVIDER_ACCOUNT_INVALID` when it refuses them, or `INVALID_INPUT` on `providerAccountId` when they
+   * reach several accounts and none is named; a {@link ConflictError} when the account is linked already.
+   */
+  link(body: StablecoinProviderAccountLinkParams, options?: RequestOptions): APIPromise<StablecoinProviderAccount> {
+    return this._client.call(stablecoinEndpoints.linkStablecoinProviderAccount, { body }, requireIdempotencyKey(options));
+  }
+
+  /** Lists the links, newest first; iterate with `for await` for every one across pages. */
+  list(query: StablecoinProviderAccountListParams = {}, options?: RequestOptions): PagePromise<StablecoinProviderAccount> {
+    return this._client.callPage(stablecoinEndpoints.listStablecoinProviderAccounts, { query }, options);
+  }
+
+  /** A link by id; a {@link NotFoundError} `STABLECOIN_PROVIDER_ACCOUNT_NOT_FOUND` for an unknown one. */
+  retrieve(stablecoinProviderAccountId: string, options?: RequestOptions): APIPromise<StablecoinProviderAccount> {
+    return this._client.call(stablecoinEndpoints.getStablecoinProviderAccount, { params: { stablecoinProviderAccountId } }, options);
+  }
+}
+
+/**
+ * Stablecoins issued at a provider and registered with the service (SPEC §3.7; REFERENCE §10, §17): register one,
+ * ask for its enablement, then mint and burn its tokens. Creates are sent with an `Idempotency-Key` (generated unless
+ * you pass one).
+ *
+ * ```ts
+ * const coin = await client.stablecoins.register({ providerTokenIdentifier: 'usdx', networkTokenIdentifier: 'btkn1…', network: 'SPARK' });
+ * await client.stablecoins.requestEnablement(coin.id);
+ * const mint = await client.stablecoins.mint(coin.id, { amount: '25000000', fundingSource: { type: 'WIRE' }, destination: { accountId } });
+ * ```
+ */
+export class Stablecoins extends APIResource {
+  readonly #sleep: Sleep;
+
+  /** @param sleep - How {@link Stablecoins.waitFor} sleeps between reads; the client passes its own. */
+  constructor(client: RailyardClient, sleep: Sleep) {
+    super(client);
+    this.#sleep = sleep;
+  }
+
+  /**
+   * Registers a token that exists at the provider: PENDING_REVIEW, then PROVISIONING and PROVISIONED (or REJECTED,
+   * FAILED). The link may be left out when one ACTIVE link exists; with several, a {@link BadRequestError}
+   * `STABLECOIN_PROVIDER_ACCOUNT_SELECTION_REQUIRED`.
+   */
+  register(body: StablecoinRegisterParams, options?: RequestOptions): APIPromise<Stablecoin> {
+    return this._client.call(stablecoinEndpoints.registerStablecoin, { body }, requireIdempotencyKey(options));
+  }
+
+  /** Lists registered coins, newest first; iterate with `for await` for every one across pages. */
+  list(query: StablecoinListParams = {}, options?: RequestOptions): PagePromise<Stablecoin> {
+    return this._client.callPage(stablecoinEndpoints.listStablecoins, { query }, options);
+  }
+
+  retrieve(stablecoinId: string, options?: RequestOptions): APIPromise<Stablecoin> {
+    return this._client.call(stablecoinEndpoints.getStablecoin, { params: { stablecoinId } }, options);
+  }
+
+  /**
+   * Asks the operator to enable mints and burns (SPEC §3.7): NOT_ENABLED becomes PENDING_APPROVAL; asking again while
+   * pending is fine. From ENABLING, ENABLED or DISABLED it rejects with a {@link ConflictError}
+   * `STABLECOIN_GRID_ENABLEMENT_NOT_REQUESTABLE`.
+   */
+  requestEnablement(stablecoinId: string, options?: RequestOptions): APIPromise<Stablecoin> {
+    return this._client.call(stablecoinEndpoints.requestStablecoinEnablement, { params: { stablecoinId } }, options);
+  }
+
+  /**
+   * Mints tokens against fiat funding. The operation answers CREATED; a WIRE mint then waits for the wire
+   * (`fundingInstructions`, until `expiresAt`), the others go to the provider. Rejects with a 503
+   * `SERVICE_UNAVAILABLE` {@link APIError} when the provider is down.
+   */
+  mint(stablecoinId: string, body: StablecoinMintParams, options?: RequestOptions): APIPromise<StablecoinOperation> {
+    return this._client.call(stablecoinEndpoints.createStablecoinMint, { params: { stablecoinId }, body }, requireIdempotencyKey(options));
+  }
+
+  /**
+   * Burns tokens and redeems their fiat to a bank account. Tokens of the service's wallets are taken at once; an
+   * `EXTERNAL_ACCOUNT` source waits for them at the deposit address in `fundingInstructions`.
+   */
+  burn(stablecoinId: string, body: StablecoinBurnParams, options?: RequestOptions): APIPromise<StablecoinOperation> {
+    return this._client.call(stablecoinEndpoints.createStablecoinBurn, { params: { stablecoinId }, body }, requireIdempotencyKey(options));
+  }
+
+  /** The coin's mints and burns, newest first; iterate with `for await` for every one across pages. */
+  listOperations(stablecoinId: string, query: StablecoinOperationListParams = {}, options?: RequestOptions): PagePromise<StablecoinOperation> {
+    return this._client.callPage(stablecoinEndpoints.listStablecoinOperations, { params: { stablecoinId }, query }, options);
+  }
+
+  /**
+   * Resolves with the coin once its issuance is final (PROVISIONED, REJECTED or FAILED), or once `options.until`
+   * holds. With `advanceClock`, a sandbox's virtual clock is moved instead of waiting. Rejects with a
+   * {@link StablecoinWaitTimeoutError} after `timeout`.
+   */
+  waitFor(stablecoinId: string, options: StablecoinWaitForOptions = {}): Promise<Stablecoin> {
+    return pollUntil(this._client, {
+      read: (request) => this.retrieve(stablecoinId, request),
+      done: options.until ?? ((coin) => FINAL_ISSUANCE_STATUSES.has(coin.issuanceStatus)),
+      timedOut: (coin, timeout, advancedClock) => new StablecoinWaitTimeoutError({ resourceId: stablecoinId, resource: coin, timeout, advancedClock }),
+    }, options, this.#sleep);
+  }
+}
+
+/** Mints and burns by id (REFERENCE §17.4). */
+export class StablecoinOperations extends APIResource {
+  readonly #sleep: Sleep;
+
+  /** @param sleep - How {@link StablecoinOperations.waitFor} sleeps between reads; the client passes its own. */
+  constructor(client: RailyardClient, sleep: Sleep) {
+    super(client);
+    this.#sleep = sleep;
+  }
+
+  retrieve(stablecoinOperationId: string, options?: RequestOptions): APIPromise<StablecoinOperation> {
+    return this._client.call(stablecoinEndpoints.getStablecoinOperation, { params: { stablecoinOperationId } }, options);
+  }
+
+  /**
+   * Resolves with the operation once it is COMPLETED, FAILED or EXPIRED (or once `options.until` holds, e.g.
+   * `(o) => o.status === 'PENDING_FUNDING'`). With `advanceClock`, a sandbox's virtual clock is moved instead of
+   * waiting. Rejects with a {@link StablecoinWaitTimeoutError} after `timeout`.
+   */
+  waitFor(stablecoinOperationId: string, options: StablecoinOperationWaitForOptions = {}): Promise<StablecoinOperation> {
+    return pollUntil(this._client, {
+      read: (request) => this.retrieve(stablecoinOperationId, request),
+      done: options.until ?? ((operation) => FINAL_OPERATION_STATUSES.has(operation.status)),
+      timedOut: (operation, timeout, advancedClock) => new StablecoinWaitTimeoutError({ resourceId: stablecoinOperationId, resource: operation, timeout, advancedClock }),
+    }, options, this.#sleep);
+  }
+}
+
+/**
+ * The sandbox's stand-ins for the operator and the provider (`/_sandbox/...`): enable a coin, invalidate or revoke a
+ * link, take the provider down, and deliver the wire or the tokens an operation waits for.
+ */
+export class SandboxStablecoins extends APIResource {
+  /** Acts as the operator: sets the coin's `serviceOperationsStatus` (ENABLING, ENABLED, DISABLED, …). */
+  setOperationsStatus(stablecoinId: string, serviceOperationsStatus: Stablecoin['serviceOperationsStatus'], options?: RequestOptions): APIPromise<Stablecoin> {
+    return this._client.call(stablecoinControlEndpoints.setStablecoinOperationsStatus, { params: { stablecoinId }, body: { serviceOperationsStatus } }, options);
+  }
+
+  /** Acts as the provider: marks a link's credentials INVALID or REVOKED, or ACTIVE again. */
+  setProviderAccountStatus(stablecoinProviderAccountId: string, status: StablecoinProviderAccount['status'], options?: RequestOptions): APIPromise<StablecoinProviderAccount> {
+    return this._client.call(stablecoinControlEndpoints.setStablecoinProviderAccountStatus, { params: { stablecoinProviderAccountId }, body: { status } }, options);
+  }
+
+  /** Takes the provider down (mints and burns answer 503 `SERVICE_UNAVAILABLE`) or brings it back. */
+  setProviderAvailability(available: boolean, options?: RequestOptions): APIPromise<{ available: boolean }> {
+    return this._client.call(stablecoinControlEndpoints.setStablecoinProviderAvailability, { body: { available } }, options);
+  }
+
+  /**
+   * Delivers what a WIRE mint or an EXTERNAL_ACCOUNT burn waits for (the wire, or the tokens): it moves to
+   * PENDING_PROVIDER. Another `amount` than the operation's fails it (`FUNDING_AMOUNT_MISMATCH`).
+   */
+  fundOperation(stablecoinOperationId: string, body: { amount?: string } = {}, options?: RequestOptions): APIPromise<StablecoinOperation> {
+    return this._client.call(stablecoinControlEndpoints.fundStablecoinOperation, { params: { stablecoinOperationId }, body }, options);
+  }
+}

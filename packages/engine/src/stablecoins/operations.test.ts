@@ -1,0 +1,294 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { createEngine, type Engine } from '../engine.js';
+import { callApi, type Json } from '../testing/requests.js';
+import { STABLECOIN_PROVISIONING_MS, STABLECOIN_REVIEW_MS, STABLECOIN_TIMINGS } from '../sandbox/magic-values.js';
+
+// Mints and burns (REFERENCE §10, §17.3, §17.4): every funding source and destination, the statuses on the engine
+// clock, the refusals, and the money through the ledger (the reserve backs every token outstanding).
+
+let engine: Engine;
+let keys = 0;
+const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+  callApi(engine, method, path, body, method === 'POST' ? { 'idempotency-key': `key-${++keys}`, ...headers } : headers);
+const advance = (ms: number) => engine.sandbox().advance(ms);
+
+/** A linked provider, a PROVISIONED and ENABLED coin (6 decimals), a customer with USD and an embedded wallet, bank accounts. */
+async function world() {
+  await call('POST', '/stablecoin-provider-accounts', { provider: 'BRALE', apiClientId: 'client', apiClientSecret: 'secret' });
+  const coin = (await call('POST', '/stablecoins', { providerTokenIdentifier: 'usdx', networkTokenIdentifier: 'btkn1usdx', network: 'SPARK' })).body;
+  advance(STABLECOIN_REVIEW_MS + STABLECOIN_PROVISIONING_MS);
+  await call('PUT', `/_sandbox/stablecoins/${coin.id}/operations-status`, { serviceOperationsStatus: 'ENABLED' });
+  const customer = (await call('POST', '/customers', { customerType: 'INDIVIDUAL', fullName: 'Ada Issuer', email: 'ada@example.com', currencies: ['USD', 'USDB', 'EUR'] })).body;
+  const accounts = (await call('GET', `/customers/internal-accounts?customerId=${customer.id}`)).body.data as Json[];
+  const account = (code: string) => accounts.find((a) => a.balance.currency.code === code)!.id as string;
+  const external = async (accountInfo: Json, currency = 'USD') =>
+    (await call('POST', '/customers/external-accounts', { customerId: customer.id, currency, accountInfo })).body.id as string;
+  const bank = (accountNumber: string) =>
+    external({ accountType: 'USD_ACCOUNT', accountNumber, routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Issuer' } });
+  return {
+    coin, customer, usd: account('USD'), wallet: account('USDB'), eur: account('EUR'),
+    bank: await bank('1234567890'), failingBank: await bank('1234567003'),
+    spark: await external({ accountType: 'SPARK_WALLET', address: 'spark1pgss9qg3vdslzmt2name9v550skuvlu6lj5xt9sly90k7p0gxughlqv023jqmc' }, 'USDB'),
+  };
+}
+type World = Awaited<ReturnType<typeof world>>;
+let w: World;
+beforeEach(async () => {
+  engine = createEngine();
+  w = await world();
+});
+
+const mint = (body: Json) => call('POST', `/stablecoins/${w.coin.id}/mints`, { amount: '25000000', ...body });
+const burn = (body: Json) => call('POST', `/stablecoins/${w.coin.id}/burns`, { amount: '10000000', destination: { type: 'EXTERNAL_ACCOUNT', externalAccountId: w.bank, rail: 'RTP_CREDIT' }, ...body });
+const operation = async (id: string) => (await call('GET', `/stablecoin-operations/${id}`)).body;
+const balanceOf = async (id: string) => (await call('GET', `/customers/internal-accounts?customerId=${w.customer.id}`)).body.data.find((a: Json) => a.id === id).balance.amount;
+const ledger = () => (engine.sandbox().snapshot().collections.ledger ?? []) as Json[];
+const ledgerBalance = (account: string, currency?: string) =>
+  ledger().filter((e) => currency === undefined || e.currency === currency).flatMap((e) => e.postings as Json[]).filter((p) => p.account === account).reduce((s, p) => s + p.amount, 0);
+const trial = () => {
+  const sums: Record<string, number> = {};
+  for (const e of ledger()) for (const p of e.postings) sums[e.currency] = (sums[e.currency] ?? 0) + p.amount;
+  return sums;
+};
+const reserve = () => ledgerBalance(`stablecoin-reserve:${w.coin.id}`);
+const supply = () => ledgerBalance(`stablecoin-supply:${w.coin.id}`);
+const statuses = async (id: string, steps: number[]) => {
+  const seen = [(await operation(id)).status];
+  for (const ms of steps) {
+    advance(ms);
+    seen.push((await operation(id)).status);
+  }
+  return seen;
+};
+
+describe('mints', () => {
+  it('WIRE: 201 CREATED with funding instructions and a deadline, PENDING_FUNDING until the wire arrives, then the provider mints', async () => {
+    const created = await mint({ fundingSource: { type: 'WIRE' }, destination: { accountId: w.spark }, description: 'treasury top-up' });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({
+      id: expect.stringMatching(/^StablecoinOperation:/), stablecoinId: w.coin.id, operationType: 'MINT', status: 'CREATED', amount: '25000000',
+      provider: 'BRALE', providerEnvironment: 'SANDBOX', stablecoinProviderAccountId: w.coin.stablecoinProviderAccountId,
+      source: { type: 'WIRE' }, destination: { accountId: w.spark }, description: 'treasury top-up', providerStatus: 'created',
+      fundingInstructions: { rail: 'WIRE', routingNumber: '021000021', accountNumber: expect.stringMatching(/^[0-9]{12}$/), reference: expect.stringMatching(/^MINT-/) },
+      expiresAt: new Date(engine.clock.now() + STABLECOIN_TIMINGS.fundingWindowMs).toISOString(),
+    });
+    expect(created.body.destination).not.toHaveProperty('rail');
+    expect(await operation(created.body.id)).toMatchObject({ status: 'PENDING_FUNDING', providerStatus: 'awaiting_funds' });
+    advance(STABLECOIN_TIMINGS.fundingWindowMs - 1);
+    expect(reserve()).toBe(0);
+    const funded = await call('POST', `/_sandbox/stablecoin-operations/${created.body.id}/fund`);
+    expect(funded.body.status).toBe('PENDING_PROVIDER');
+    expect(reserve()).toBe(2_500);
+    expect(await statuses(created.body.id, [STABLECOIN_TIMINGS.providerMs, STABLECOIN_TIMINGS.mintingMs])).toEqual(['PENDING_PROVIDER', 'PROCESSING', 'COMPLETED']);
+    // 25 tokens at 6 decimals are 2,500 cents: issued to the wallet outside the service, backed by the reserve.
+    expect(ledgerBalance(`world:token:${w.coin.id}`)).toBe(2_500);
+    expect(supply()).toBe(-2_500);
+    expect(trial()).toMatchObject({ USD: 0, [`token:${w.coin.id}`]: 0 });
+    // The funding deadline passed: nothing expires a completed operation.
+    advance(STABLECOIN_TIMINGS.fundingWindowMs);
+    expect((await operation(created.body.id)).status).toBe('COMPLETED');
+  });
+
+  it('WIRE: EXPIRED when nothing arrives before expiresAt; FAILED when another amount arrives; 409 to fund what waits for nothing', async () => {
+    const late = (await mint({ fundingSource: { type: 'WIRE' }, destination: { accountId: w.spark } })).body;
+    const short = (await mint({ fundingSource: { type: 'WIRE' }, destination: { accountId: w.spark } })).body;
+    const wrong = await call('POST', `/_sandbox/stablecoin-operations/${short.id}/fund`, { amount: '24000000' });
+    expect(wrong.body).toMatchObject({ status: 'FAILED', failureReason: 'FUNDING_AMOUNT_MISMATCH', providerStatus: 'failed' });
+    advance(STABLECOIN_TIMINGS.fundingWindowMs);
+    expect(await operation(late.id)).toMatchObject({ status: 'EXPIRED', providerStatus: 'expired' });
+    const again = await call('POST', `/_sandbox/stablecoin-operations/${late.id}/fund`);
+    expect([again.status, again.body.code]).toEqual([409, 'CONFLICT']);
+    expect((await call('POST', '/_sandbox/stablecoin-operations/StablecoinOperation:none/fund')).status).toBe(404);
+    expect(reserve()).toBe(0);
+  });
+
+  it('ACH_DEBIT and SAME_DAY_ACH_DEBIT: the provider debits the bank account over the rail, then mints; a failing account fails it', async () => {
+    const ach = (await mint({ fundingSource: { type: 'ACH_DEBIT', externalAccountId: w.bank }, destination: { accountId: w.wallet } })).body;
+    const sameDay = (await mint({ fundingSource: { type: 'SAME_DAY_ACH_DEBIT', externalAccountId: w.bank }, destination: { accountId: w.wallet } })).body;
+    const failing = (await mint({ fundingSource: { type: 'ACH_DEBIT', externalAccountId: w.failingBank }, destination: { accountId: w.wallet } })).body;
+    expect(ach).toMatchObject({ source: { type: 'ACH_DEBIT', externalAccountId: w.bank } });
+    expect(ach).not.toHaveProperty('fundingInstructions');
+    expect(ach).not.toHaveProperty('expiresAt');
+    expect((await operation(sameDay.id)).status).toBe('PENDING_PROVIDER');
+    advance(STABLECOIN_TIMINGS.debitMs.SAME_DAY_ACH_DEBIT);
+    expect([(await operation(sameDay.id)).status, (await operation(ach.id)).status]).toEqual(['PROCESSING', 'PENDING_PROVIDER']);
+    advance(STABLECOIN_TIMINGS.debitMs.ACH_DEBIT);
+    expect(await operation(failing.id)).toMatchObject({ status: 'FAILED', failureReason: 'PROVIDER_TRANSFER_FAILED' });
+    advance(STABLECOIN_TIMINGS.mintingMs);
+    expect([(await operation(sameDay.id)).status, (await operation(ach.id)).status]).toEqual(['COMPLETED', 'COMPLETED']);
+    // Both minted into the customer's embedded wallet; the failed debit took nothing.
+    expect(ledgerBalance(`tokens:${w.wallet}`)).toBe(5_000);
+    expect(reserve()).toBe(5_000);
+  });
+
+  it('SERVICE_INTERNAL_ACCOUNT: the internal account pays at once through the ledger; 409 when it holds too little; 400 in another currency', async () => {
+    await call('POST', `/sandbox/internal-accounts/${w.usd}/fund`, { amount: 3_000 });
+    const short = await mint({ amount: '40000000', fundingSource: { type: 'SERVICE_INTERNAL_ACCOUNT', accountId: w.usd }, destination: { accountId: w.wallet } });
+    expect(short.status).toBe(409);
+    expect(short.body).toMatchObject({ code: 'CONFLICT', details: { reason: 'INSUFFICIENT_BALANCE', balance: 3_000, required: 4_000 } });
+    const euros = await mint({ fundingSource: { type: 'SERVICE_INTERNAL_ACCOUNT', accountId: w.eur }, destination: { accountId: w.wallet } });
+    expect([euros.status, euros.body.details.errors[0].field]).toEqual([400, 'fundingSource.accountId']);
+    const paid = await mint({ fundingSource: { type: 'SERVICE_INTERNAL_ACCOUNT', accountId: w.usd }, destination: { accountId: w.wallet } });
+    expect(paid.status).toBe(201);
+    expect(await balanceOf(w.usd)).toBe(500);
+    expect(reserve()).toBe(2_500);
+    expect(await statuses(paid.body.id, [0, STABLECOIN_TIMINGS.providerMs, STABLECOIN_TIMINGS.mintingMs])).toEqual(['PENDING_PROVIDER', 'PENDING_PROVIDER', 'PROCESSING', 'COMPLETED']);
+    expect(ledgerBalance(`tokens:${w.wallet}`)).toBe(2_500);
+    expect(trial()).toMatchObject({ USD: 0, [`token:${w.coin.id}`]: 0 });
+  });
+
+  it('PROVIDER_INTERNAL_BALANCE: the provider converts its other balance, then mints', async () => {
+    const created = (await mint({ fundingSource: { type: 'PROVIDER_INTERNAL_BALANCE', sourceTokenIdentifier: 'usdc', cryptoNetwork: 'SOLANA' }, destination: { accountId: w.spark } })).body;
+    expect(created.source).toEqual({ type: 'PROVIDER_INTERNAL_BALANCE', sourceTokenIdentifier: 'usdc', cryptoNetwork: 'SOLANA' });
+    expect(await statuses(created.id, [STABLECOIN_TIMINGS.providerMs, STABLECOIN_TIMINGS.mintingMs])).toEqual(['PENDING_PROVIDER', 'PROCESSING', 'COMPLETED']);
+    expect(reserve()).toBe(2_500);
+  });
+
+  it('refuses amounts that are no whole number of cents, zero or not digits, and every bad field at once', async () => {
+    const fractional = await mint({ amount: '25000001', fundingSource: { type: 'WIRE' }, destination: { accountId: w.spark } });
+    expect(fractional.body).toMatchObject({ status: 400, code: 'INVALID_INPUT', details: { errors: [{ field: 'amount' }] } });
+    expect((await mint({ amount: '0', fundingSource: { type: 'WIRE' }, destination: { accountId: w.spark } })).status).toBe(400);
+    const bad = await call('POST', `/stablecoins/${w.coin.id}/mints`, { amount: '1.5', fundingSource: { type: 'CHEQUE' }, destination: { accountId: 'Customer:x' }, description: 'x'.repeat(1025) });
+    expect(bad.status).toBe(400);
+    expect(bad.body.details.errors.map((e: Json) => e.field).sort()).toEqual(['amount', 'description', 'destination.accountId', 'fundingSource.type']);
+    expect((await call('GET', `/stablecoins/${w.coin.id}/operations`)).body.data).toEqual([]);
+  });
+
+  it('checks the destination: an embedded wallet of the service, or an ACTIVE Spark wallet outside it; 404 for unknown ones', async () => {
+    const fiat = await mint({ fundingSource: { type: 'WIRE' }, destination: { accountId: w.usd } });
+    expect([fiat.status, fiat.body.details.errors[0].field]).toEqual([400, 'destination.accountId']);
+    const bank = await mint({ fundingSource: { type: 'WIRE' }, destination: { accountId: w.bank } });
+    expect([bank.status, bank.body.details.errors[0].field]).toEqual([400, 'destination.accountId']);
+    const unknown = await mint({ fundingSource: { type: 'WIRE' }, destination: { accountId: 'ExternalAccount:0b5e8d3c-4c1e-4a6b-9f3e-2f6a1d7c9e01' } });
+    expect(unknown.status).toBe(404);
+    const debitFromWallet = await mint({ fundingSource: { type: 'ACH_DEBIT', externalAccountId: w.spark }, destination: { accountId: w.wallet } });
+    expect([debitFromWallet.status, debitFromWallet.body.details.errors[0].field]).toEqual([400, 'fundingSource.externalAccountId']);
+  });
+
+  it('needs the coin PROVISIONED and ENABLED (409), a usable provider link (400), the provider up (503), and a known coin (404)', async () => {
+    const body = { fundingSource: { type: 'WIRE' }, destination: { accountId: w.spark } };
+    await call('PUT', `/_sandbox/stablecoins/${w.coin.id}/operations-status`, { serviceOperationsStatus: 'DISABLED' });
+    expect((await mint(body)).status).toBe(409);
+    await call('PUT', `/_sandbox/stablecoins/${w.coin.id}/operations-status`, { serviceOperationsStatus: 'ENABLED' });
+    await call('PUT', `/_sandbox/stablecoin-provider-accounts/${w.coin.stablecoinProviderAccountId}/status`, { status: 'REVOKED' });
+    expect((await mint(body)).body.code).toBe('STABLECOIN_PROVIDER_ACCOUNT_REVOKED');
+    await call('PUT', `/_sandbox/stablecoin-provider-accounts/${w.coin.stablecoinProviderAccountId}/status`, { status: 'INVALID' });
+    expect((await mint(body)).body.code).toBe('STABLECOIN_PROVIDER_ACCOUNT_INVALID');
+    await call('PUT', `/_sandbox/stablecoin-provider-accounts/${w.coin.stablecoinProviderAccountId}/status`, { status: 'ACTIVE' });
+    expect((await call('PUT', '/_sandbox/stablecoin-provider', { available: false })).body).toEqual({ available: false });
+    const down = await mint(body);
+    expect(down.body).toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE' });
+    expect((await burn({ source: { type: 'PROVIDER_INTERNAL_BALANCE' } })).status).toBe(503);
+    await call('PUT', '/_sandbox/stablecoin-provider', { available: true });
+    expect((await call('POST', '/stablecoins/Stablecoin:0b5e8d3c-4c1e-4a6b-9f3e-2f6a1d7c9e01/mints', { amount: '1000000', ...body })).status).toBe(404);
+    expect((await call('GET', `/stablecoins/${w.coin.id}/operations`)).body.data).toEqual([]);
+    expect((await mint(body)).status).toBe(201);
+  });
+
+  it('needs an Idempotency-Key and replays the first operation under it', async () => {
+    const body = { amount: '1000000', fundingSource: { type: 'WIRE' }, destination: { accountId: w.spark } };
+    const missing = await callApi(engine, 'POST', `/stablecoins/${w.coin.id}/mints`, body);
+    expect(missing.body.details.errors).toEqual([expect.objectContaining({ field: 'Idempotency-Key' })]);
+    const first = await call('POST', `/stablecoins/${w.coin.id}/mints`, body, { 'idempotency-key': 'mint-1' });
+    const replay = await call('POST', `/stablecoins/${w.coin.id}/mints`, body, { 'idempotency-key': 'mint-1' });
+    expect(replay.body).toEqual(first.body);
+    expect((await call('GET', `/stablecoins/${w.coin.id}/operations`)).body.totalCount).toBe(1);
+  });
+});
+
+describe('burns', () => {
+  /** Mints 25 tokens into the customer's embedded wallet, paid by their USD account. */
+  async function mintIntoWallet() {
+    await call('POST', `/sandbox/internal-accounts/${w.usd}/fund`, { amount: 2_500 });
+    await mint({ fundingSource: { type: 'SERVICE_INTERNAL_ACCOUNT', accountId: w.usd }, destination: { accountId: w.wallet } });
+    advance(STABLECOIN_TIMINGS.providerMs + STABLECOIN_TIMINGS.mintingMs);
+  }
+
+  it('SERVICE_INTERNAL_ACCOUNT: takes the tokens at once, pays the fiat out over the rail, with an estimated delivery', async () => {
+    await mintIntoWallet();
+    const created = await burn({ source: { type: 'SERVICE_INTERNAL_ACCOUNT', accountId: w.wallet }, destination: { type: 'EXTERNAL_ACCOUNT', externalAccountId: w.bank, rail: 'ACH_CREDIT' } });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({
+      operationType: 'BURN', status: 'CREATED', amount: '10000000', source: { type: 'SERVICE_INTERNAL_ACCOUNT', accountId: w.wallet },
+      destination: { accountId: w.bank, rail: 'ACH_CREDIT' }, estimatedDelivery: { rail: 'ACH_CREDIT', amount: '1000', currency: 'USD', timing: 'next business day' },
+    });
+    expect(created.body).not.toHaveProperty('fundingInstructions');
+    expect(ledgerBalance(`tokens:${w.wallet}`)).toBe(1_500);
+    expect(await statuses(created.body.id, [0, STABLECOIN_TIMINGS.providerMs, STABLECOIN_TIMINGS.payoutMs.ACH_CREDIT - 1, 1])).toEqual(['PENDING_PROVIDER', 'PENDING_PROVIDER', 'PROCESSING', 'PROCESSING', 'COMPLETED']);
+    expect(reserve()).toBe(1_500);
+    expect(trial()).toMatchObject({ USD: 0, [`token:${w.coin.id}`]: 0 });
+  });
+
+  it('409 when the wallet holds fewer tokens than the burn, and 400 for a wallet that is no embedded wallet', async () => {
+    await mintIntoWallet();
+    const tooMuch = await burn({ amount: '30000000', source: { type: 'SERVICE_INTERNAL_ACCOUNT', accountId: w.wallet } });
+    expect(tooMuch.body).toMatchObject({ status: 409, details: { reason: 'INSUFFICIENT_BALANCE', balance: 2_500, required: 3_000 } });
+    const fiat = await burn({ source: { type: 'SERVICE_INTERNAL_ACCOUNT', accountId: w.usd } });
+    expect([fiat.status, fiat.body.details.errors[0].field]).toEqual([400, 'source.accountId']);
+    const toWallet = await burn({ source: { type: 'PROVIDER_INTERNAL_BALANCE' }, destination: { type: 'EXTERNAL_ACCOUNT', externalAccountId: w.spark, rail: 'WIRE' } });
+    expect([toWallet.status, toWallet.body.details.errors[0].field]).toEqual([400, 'destination.externalAccountId']);
+    expect(ledgerBalance(`tokens:${w.wallet}`)).toBe(2_500);
+  });
+
+  it('a bank that refuses the payout fails the burn and gives the tokens back', async () => {
+    await mintIntoWallet();
+    const created = (await burn({ source: { type: 'SERVICE_INTERNAL_ACCOUNT', accountId: w.wallet }, destination: { type: 'EXTERNAL_ACCOUNT', externalAccountId: w.failingBank, rail: 'RTP_CREDIT' } })).body;
+    advance(STABLECOIN_TIMINGS.providerMs + STABLECOIN_TIMINGS.payoutMs.RTP_CREDIT);
+    expect(await operation(created.id)).toMatchObject({ status: 'FAILED', failureReason: 'PROVIDER_TRANSFER_FAILED' });
+    expect(ledgerBalance(`tokens:${w.wallet}`)).toBe(2_500);
+    expect(reserve()).toBe(2_500);
+  });
+
+  it('EXTERNAL_ACCOUNT: the deposit address as funding instructions; the tokens arrive, then the payout; EXPIRED without them', async () => {
+    await mint({ fundingSource: { type: 'WIRE' }, destination: { accountId: w.spark } }).then(({ body }) => call('POST', `/_sandbox/stablecoin-operations/${body.id}/fund`));
+    advance(STABLECOIN_TIMINGS.providerMs + STABLECOIN_TIMINGS.mintingMs);
+    const created = (await burn({ source: { type: 'EXTERNAL_ACCOUNT' } })).body;
+    expect(created).toMatchObject({
+      source: { type: 'EXTERNAL_ACCOUNT' }, fundingInstructions: { network: 'SPARK', address: expect.stringMatching(/^sp1q/), valueType: 'usdx' },
+      expiresAt: expect.any(String),
+    });
+    const unpaid = (await burn({ source: { type: 'EXTERNAL_ACCOUNT' } })).body;
+    expect((await operation(created.id)).status).toBe('PENDING_FUNDING');
+    expect((await call('POST', `/_sandbox/stablecoin-operations/${created.id}/fund`)).body.status).toBe('PENDING_PROVIDER');
+    expect(ledgerBalance(`world:token:${w.coin.id}`)).toBe(1_500);
+    advance(STABLECOIN_TIMINGS.providerMs + STABLECOIN_TIMINGS.payoutMs.RTP_CREDIT);
+    expect((await operation(created.id)).status).toBe('COMPLETED');
+    advance(STABLECOIN_TIMINGS.fundingWindowMs);
+    expect((await operation(unpaid.id)).status).toBe('EXPIRED');
+    expect(reserve()).toBe(1_500);
+  });
+
+  it('EXTERNAL_ACCOUNT: 409 when more tokens would arrive than exist outside the service', async () => {
+    const created = (await burn({ source: { type: 'EXTERNAL_ACCOUNT' } })).body;
+    const fund = await call('POST', `/_sandbox/stablecoin-operations/${created.id}/fund`);
+    expect(fund.status).toBe(409);
+    expect((await operation(created.id)).status).toBe('PENDING_FUNDING');
+  });
+
+  it('PROVIDER_INTERNAL_BALANCE: spends the tokens outside the service (409 beyond them)', async () => {
+    expect((await burn({ source: { type: 'PROVIDER_INTERNAL_BALANCE' } })).status).toBe(409);
+    await mint({ fundingSource: { type: 'PROVIDER_INTERNAL_BALANCE', sourceTokenIdentifier: 'usdc', cryptoNetwork: 'SOLANA' }, destination: { accountId: w.spark } });
+    advance(STABLECOIN_TIMINGS.providerMs + STABLECOIN_TIMINGS.mintingMs);
+    const created = (await burn({ source: { type: 'PROVIDER_INTERNAL_BALANCE' } })).body;
+    expect(await statuses(created.id, [STABLECOIN_TIMINGS.providerMs, STABLECOIN_TIMINGS.payoutMs.RTP_CREDIT])).toEqual(['PENDING_PROVIDER', 'PROCESSING', 'COMPLETED']);
+    expect(reserve()).toBe(1_500);
+  });
+});
+
+describe('reading operations', () => {
+  it("lists a coin's operations newest first, filters by type, pages, and gets one; 404 for unknown ones", async () => {
+    const first = (await mint({ fundingSource: { type: 'WIRE' }, destination: { accountId: w.spark } })).body;
+    const second = (await burn({ source: { type: 'EXTERNAL_ACCOUNT' } })).body;
+    const third = (await mint({ fundingSource: { type: 'WIRE' }, destination: { accountId: w.spark } })).body;
+    const list = (await call('GET', `/stablecoins/${w.coin.id}/operations`)).body;
+    expect(list).toMatchObject({ hasMore: false, totalCount: 3 });
+    expect(list.data.map((o: Json) => o.id)).toEqual([third.id, second.id, first.id]);
+    const mints = (await call('GET', `/stablecoins/${w.coin.id}/operations?operationType=MINT&limit=1`)).body;
+    expect(mints).toMatchObject({ data: [{ id: third.id }], hasMore: true, totalCount: 2 });
+    const next = (await call('GET', `/stablecoins/${w.coin.id}/operations?operationType=MINT&limit=1&cursor=${mints.nextCursor}`)).body;
+    expect(next.data.map((o: Json) => o.id)).toEqual([first.id]);
+    expect((await call('GET', `/stablecoins/${w.coin.id}/operations?operationType=SWAP`)).status).toBe(400);
+    expect((await call('GET', '/stablecoins/Stablecoin:none/operations')).status).toBe(404);
+    expect((await call('GET', '/stablecoin-operations/StablecoinOperation:none')).status).toBe(404);
+  });
+});
