@@ -18,7 +18,6 @@ import { ENGINE_AND_SERVER, ROOT_CREDENTIALS, type Transport } from '../support/
 
 /** Path parameters that are not record ids: where A's values for them are in its state. */
 const VALUE_FIELDS: Record<string, (state: PlatformState) => string[]> = {
-  // A kyc link's token is its record's id.
   // A kyc link's token is its record's id; so is a card reveal's.
   token: (state) => ['kycLinks', 'cardReveals'].flatMap((name) => (state.snapshot.collections[name] ?? []).map((record) => (record as { id: string }).id)),
   issuerTransactionToken: (state) => (state.snapshot.collections.cardSimulations ?? []).map((record) => (record as { id: string }).id),
@@ -96,10 +95,13 @@ describe.each(ENGINE_AND_SERVER.map((make) => [make().name, make] as const))('is
   /** What of A an answer shows that B did not send itself. */
   const leaksIn = (probe: Probe) => leaked.filter((secret) => probe.answer.text.includes(secret) && !probe.sent.includes(secret));
 
+  let probes = 0;
   /** Sends one request as B, recording what was sent (A's ids in it may be echoed back; nothing else of A may). */
   async function probe(method: string, path: string, body?: { json: unknown } | { form: FormData }): Promise<Probe> {
     const sent = `${decodeURIComponent(path)} ${describeBody(body)}`;
-    const answer = await b.call(method, path, body === undefined ? {} : 'json' in body ? { body: body.json } : { form: body.form });
+    // Every change carries a fresh Idempotency-Key, as a client sends it (some operations refuse a change without one).
+    const headers = method === 'GET' ? {} : { 'idempotency-key': `isolation-${++probes}` };
+    const answer = await b.call(method, path, body === undefined ? { headers } : 'json' in body ? { body: body.json, headers } : { form: body.form, headers });
     return { label: `${method} ${path}`, sent, answer };
   }
 

@@ -6,6 +6,7 @@ export const ID_FIELDS: Record<string, readonly string[]> = {
   documentId: ['Document'], verificationId: ['Verification'], beneficialOwnerId: ['BeneficialOwner'], externalAccountId: ['ExternalAccount'],
   quoteId: ['Quote'], transactionId: ['Transaction'], credentialId: ['AuthMethod'], sessionId: ['Session'], challengeId: ['ScaChallenge'],
   lookupId: ['Lookup'], cardId: ['Card'], cardholderId: ['Customer'], cardTransactionId: ['CardTransaction'],
+  stablecoinId: ['Stablecoin'], stablecoinProviderAccountId: ['StablecoinProviderAccount'], stablecoinOperationId: ['StablecoinOperation'],
 };
 
 const ID = /^([A-Z][A-Za-z]*):[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -17,9 +17,15 @@ export const EXECUTE_KEY = 'a-execute-key';
  * (funding, a paid quote, a pending quote, an UMA lookup, an incoming UMA payment), its own configuration (UMA domain,
  * a fee), an EU customer with a contact code, a trusted beneficiary and an SCA session, a kyc link, a platform wallet
  * with an ownership challenge, a card with a settled and partly returned purchase and a reveal, an embedded wallet
- * with a session, and Idempotency-Keys.
+ * with a session, a stablecoin with mints under way, and Idempotency-Keys.
  */
 export async function populate(client: RailyardClient, call: RawCall): Promise<void> {
+  // A stablecoin, provisioned (first: its review moves the clock, which nothing else pending yet feels) and enabled.
+  const link = await client.stablecoinProviderAccounts.link({ provider: 'BRALE', apiClientId: 'platform-a-client', apiClientSecret: 'secret' });
+  const coin = await client.stablecoins.register({ providerTokenIdentifier: 'usda', networkTokenIdentifier: 'btkn1usda', network: 'SPARK', stablecoinProviderAccountId: link.id });
+  await client.stablecoins.waitFor(coin.id, { advanceClock: 60_000 });
+  await client.sandbox.stablecoins.setOperationsStatus(coin.id, 'ENABLED');
+
   await runOnboarding(client, () => undefined);
   const ada = (await client.customers.list({ platformCustomerId: 'onboarding-ada' })).data[0]!;
   const terms = await client.customers.endUserTerms();
@@ -84,4 +90,8 @@ export async function populate(client: RailyardClient, call: RawCall): Promise<v
   const tek = await SessionKey.generate();
   const encryptedOtpBundle = await encryptOtp({ targetBundle: otpEncryptionTargetBundle!, otpCode: '000000', tekPublicKey: tek, pinnedEnclaveKey: enclaveKey });
   await client.auth.credentials.verify(email.id, { type: 'EMAIL_OTP', encryptedOtpBundle }, { stamper: tek });
+
+  // Mints of the stablecoin into Wally's wallet: one paid by Ada's account, one waiting for its wire.
+  await client.stablecoins.mint(coin.id, { amount: '10000000', fundingSource: { type: 'SERVICE_INTERNAL_ACCOUNT', accountId: usd.id }, destination: { accountId: wallet.id } });
+  await client.stablecoins.mint(coin.id, { amount: '5000000', fundingSource: { type: 'WIRE' }, destination: { accountId: wallet.id } });
 }

@@ -8,9 +8,11 @@ import { recordFigures, scaled } from '../../../../test/support/figures.js';
 // refunds, returns, cancellations, transfers in and out, real-time fundings (exact or wrong amounts), UMA payments out
 // (settling, held for review, failing) and in (taken, approved, rejected, timed out), card authorizations, credits,
 // clearings (expiring, partial, above the authorization), returns, reversals and advices with delayed, failing and
-// declined funding, card freezes, and clock moves runs (with platform fees on), no internal account goes negative, each
-// balance equals its postings, the money in flight is exactly what the payments under way hold, and the service's fee
-// account never goes below zero. (Every entry balancing is enforced by the ledger itself; checked here too.) Thirty
+// declined funding, card freezes, stablecoin mints (every funding source) and burns (every token source and rail,
+// funded or not, with wrong amounts), and clock moves runs (with platform fees on), no internal account goes negative,
+// each balance equals its postings, the money in flight is exactly what the payments under way hold, a stablecoin's
+// reserve is exactly its tokens outstanding plus the fiat its operations hold, and the service's fee account never goes
+// below zero. (Every entry balancing is enforced by the ledger itself; checked here too.) Thirty
 // days after the last step nothing is left under way: every payment has settled, failed or expired, and no money is
 // in flight.
 
@@ -32,6 +34,13 @@ const CARD_DESCRIPTORS = ['SHOP', 'SLOW 005', 'FLAKY 006', 'BROKE 002'] as const
  */
 const CARD_FOLLOW_UPS = ['authorization_advice', 'clearing', 'return', 'return_reversal'] as const;
 
+/** Where a mint's fiat and a burn's tokens come from, and the rails a burn pays out over. */
+const MINT_SOURCES = ['WIRE', 'ACH_DEBIT', 'SAME_DAY_ACH_DEBIT', 'SERVICE_INTERNAL_ACCOUNT', 'PROVIDER_INTERNAL_BALANCE'] as const;
+const BURN_SOURCES = ['EXTERNAL_ACCOUNT', 'SERVICE_INTERNAL_ACCOUNT', 'PROVIDER_INTERNAL_BALANCE'] as const;
+const REDEMPTION_RAILS = ['WIRE', 'ACH_CREDIT', 'SAME_DAY_ACH_CREDIT', 'RTP_CREDIT'] as const;
+/** Token units per cent at the sandbox's 6 decimals. */
+const UNITS_PER_CENT = 10_000n;
+
 const step = fc.oneof(
   fc.record({ kind: fc.constant('fund' as const), who: fc.nat(2), amount: fc.integer({ min: 1, max: 200_000 }) }),
   fc.record({ kind: fc.constant('pay' as const), who: fc.nat(2), to: fc.nat(2), amount: fc.integer({ min: 1, max: 150_000 }), execute: fc.boolean() }),
@@ -51,6 +60,16 @@ const step = fc.oneof(
   }),
   fc.record({ kind: fc.constant('cardFollowUp' as const), events: fc.subarray([...CARD_FOLLOW_UPS], { minLength: 1 }), share: fc.constantFrom(0, 0.3, 1, 1.4) }),
   fc.record({ kind: fc.constant('cardState' as const), who: fc.nat(2), state: fc.constantFrom('FROZEN', 'ACTIVE') }),
+  // Weighted up: a burn from held tokens needs a mint that completed before it.
+  { weight: 2, arbitrary: fc.record({
+    kind: fc.constant('mint' as const), who: fc.nat(2), source: fc.constantFrom(...MINT_SOURCES), suffix: fc.constantFrom(...USD_SUFFIXES),
+    toWallet: fc.boolean(), amount: fc.integer({ min: 1, max: 100_000 }), thenAdvance: fc.constantFrom(0, 2 * 60_000, 25 * 3_600_000),
+  }) },
+  { weight: 3, arbitrary: fc.record({
+    kind: fc.constant('burn' as const), who: fc.nat(2), source: fc.constantFrom(...BURN_SOURCES), rail: fc.constantFrom(...REDEMPTION_RAILS),
+    suffix: fc.constantFrom(...USD_SUFFIXES), amount: fc.integer({ min: 1, max: 100_000 }), share: fc.constantFrom(0.3, 1, 1.5),
+  }) },
+  fc.record({ kind: fc.constant('fundStablecoinOperation' as const), exact: fc.boolean() }),
 );
 
 /** Where a payment may rest: done one way or the other (a card transaction: SETTLED, or EXCEPTION). */
@@ -72,10 +91,21 @@ describe('money under random operations', () => {
         await call('PATCH', '/config', { webhookEndpoint: 'https://platform.example/webhooks' });
         // Platform fees on cross-currency payments, so fees, returns and refunds all move money too.
         await call('PATCH', '/config', { feeConfigs: [{ feeType: 'CROSS_CURRENCY_TRANSACTION', sourceCurrency: 'USD', variableFeeBps: 150, fixedFee: { amount: 30, currency: 'USD' } }] });
-        const people: { id: string; usd: string; mxn: string; bank: Record<string, string>; fx: Record<string, string>; card: string }[] = [];
+        // A stablecoin, provisioned and enabled, to mint and burn.
+        const keyed = (path: string, body: unknown) => callApi(engine, 'POST', path, body, { 'idempotency-key': `k-${++keys}` });
+        let keys = 0;
+        await keyed('/stablecoin-provider-accounts', { provider: 'BRALE', apiClientId: 'property', apiClientSecret: 'secret' });
+        const coin = (await keyed('/stablecoins', { providerTokenIdentifier: 'usdp', networkTokenIdentifier: 'btkn1usdp', network: 'SPARK' })).body.id as string;
+        engine.sandbox().advance(6 * 60_000);
+        await call('PUT', `/_sandbox/stablecoins/${coin}/operations-status`, { serviceOperationsStatus: 'ENABLED' });
+        /** Wire mints and burns from outside wallets, newest last: what the sandbox may deliver funds to. */
+        const awaitingFunds: { id: string; amount: string }[] = [];
+        /** Tokens a holder has now (the burn steps ask for a share of them, so burns from held tokens happen). */
+        const tokensOf = (holder: string) => ((engine.sandbox().snapshot().collections.stablecoinPositions ?? []) as Json[]).find((p) => p.holder === holder)?.cents ?? 0;
+        const people: { id: string; usd: string; mxn: string; wallet: string; spark: string; bank: Record<string, string>; fx: Record<string, string>; card: string }[] = [];
         for (let i = 0; i < 3; i++) {
           const created = (await call('POST', '/customers', {
-            customerType: 'INDIVIDUAL', fullName: `Prop Erty${i}x`, birthDate: '1990-01-01', nationality: 'US', currencies: ['USD', 'MXN'],
+            customerType: 'INDIVIDUAL', fullName: `Prop Erty${i}x`, birthDate: '1990-01-01', nationality: 'US', email: `prop${i}@example.com`, currencies: ['USD', 'MXN', 'USDB'],
           })).body;
           const accounts = (await call('GET', `/customers/internal-accounts?customerId=${created.id}`)).body.data as Json[];
           const account = async (currency: string, accountInfo: Record<string, unknown>) =>
@@ -85,10 +115,14 @@ describe('money under random operations', () => {
           const fx: Record<string, string> = {};
           for (const s of GBP_SUFFIXES) fx[s] = await account('GBP', { accountType: 'GBP_ACCOUNT', sortCode: '040004', accountNumber: `8${i}000${s}`, beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'P E' } });
           const usdAccount = accounts.find((a) => a.balance.currency.code === 'USD')!.id;
+          const spark = await account('USDB', { accountType: 'SPARK_WALLET', address: 'spark1pgss9qg3vdslzmt2name9v550skuvlu6lj5xt9sly90k7p0gxughlqv023jqmc' });
           const card = (await call('POST', '/cards', { cardholderId: created.id, form: 'VIRTUAL', fundingSources: [usdAccount] })).body.id as string;
           // Some money to start with, so that card purchases are approved as often as declined.
           await call('POST', `/sandbox/internal-accounts/${usdAccount}/fund`, { amount: 50_000 });
-          people.push({ id: created.id, bank, fx, usd: usdAccount, mxn: accounts.find((a) => a.balance.currency.code === 'MXN')!.id, card });
+          people.push({
+            id: created.id, bank, fx, usd: usdAccount, mxn: accounts.find((a) => a.balance.currency.code === 'MXN')!.id, card, spark,
+            wallet: accounts.find((a) => a.balance.currency.code === 'USDB')!.id,
+          });
         }
         let lastCardTransaction: { card: string; id: string; authorized: number } | undefined;
         let lastQuote: string | undefined;
@@ -155,6 +189,35 @@ describe('money under random operations', () => {
             }
           } else if (s.kind === 'cardState') {
             await expectAnswered('card state', call('PATCH', `/cards/${people[s.who]!.card}`, { state: s.state }));
+          } else if (s.kind === 'mint') {
+            const person = people[s.who]!;
+            const fundingSource = {
+              WIRE: { type: 'WIRE' }, ACH_DEBIT: { type: 'ACH_DEBIT', externalAccountId: person.bank[s.suffix] },
+              SAME_DAY_ACH_DEBIT: { type: 'SAME_DAY_ACH_DEBIT', externalAccountId: person.bank[s.suffix] },
+              SERVICE_INTERNAL_ACCOUNT: { type: 'SERVICE_INTERNAL_ACCOUNT', accountId: person.usd },
+              PROVIDER_INTERNAL_BALANCE: { type: 'PROVIDER_INTERNAL_BALANCE', sourceTokenIdentifier: 'usdc', cryptoNetwork: 'SOLANA' },
+            }[s.source];
+            const amount = String(BigInt(s.amount) * UNITS_PER_CENT);
+            const minted = await keyed(`/stablecoins/${coin}/mints`, { amount, fundingSource, destination: { accountId: s.toWallet ? person.wallet : person.spark } });
+            expect(minted.status).toBeLessThan(500);
+            count(`stablecoin mint ${s.source}`, minted.status);
+            if (minted.status === 201 && s.source === 'WIRE') awaitingFunds.push({ id: minted.body.id, amount });
+            // Often enough, time passes: the mint completes, and later burns find tokens to take.
+            engine.sandbox().advance(s.thenAdvance);
+          } else if (s.kind === 'burn') {
+            const person = people[s.who]!;
+            const wallet = s.source === 'SERVICE_INTERNAL_ACCOUNT' && tokensOf(person.wallet) === 0 ? people.find((p) => tokensOf(p.wallet) > 0)?.wallet ?? person.wallet : person.wallet;
+            const held = s.source === 'SERVICE_INTERNAL_ACCOUNT' ? tokensOf(wallet) : s.source === 'PROVIDER_INTERNAL_BALANCE' ? tokensOf('world') : 0;
+            const source = s.source === 'SERVICE_INTERNAL_ACCOUNT' ? { type: s.source, accountId: wallet } : { type: s.source };
+            const amount = String(BigInt(held > 0 ? Math.max(1, Math.round(held * s.share)) : s.amount) * UNITS_PER_CENT);
+            const burnt = await keyed(`/stablecoins/${coin}/burns`, { amount, source, destination: { type: 'EXTERNAL_ACCOUNT', externalAccountId: person.bank[s.suffix], rail: s.rail } });
+            expect(burnt.status).toBeLessThan(500);
+            count(`stablecoin burn ${s.source}`, burnt.status);
+            if (burnt.status === 201 && s.source === 'EXTERNAL_ACCOUNT') awaitingFunds.push({ id: burnt.body.id, amount });
+          } else if (s.kind === 'fundStablecoinOperation' && awaitingFunds.length > 0) {
+            const { id, amount } = awaitingFunds.pop()!;
+            await expectAnswered(s.exact ? 'stablecoin funds arrive' : 'stablecoin funds arrive, wrong amount',
+              call('POST', `/_sandbox/stablecoin-operations/${id}/fund`, s.exact ? {} : { amount: `${amount}0` }));
           }
 
           const ledger = (engine.sandbox().snapshot().collections.ledger ?? []) as Json[];
@@ -190,6 +253,14 @@ describe('money under random operations', () => {
             if (account.startsWith('card-network:')) expect(amount, account).toBe(cardHeld[account.slice('card-network:'.length)] ?? 0);
             if (account.startsWith('fees:')) expect(amount, account).toBeGreaterThanOrEqual(0);
           }
+          // The coin's reserve backs exactly its tokens outstanding and the fiat its operations hold; no holder is short.
+          const collections = engine.sandbox().snapshot().collections;
+          const fiatHeld = ((collections.stablecoinOperationState ?? []) as Json[]).reduce((sum, state) => sum + state.fiatHeld, 0);
+          expect(byAccount[`stablecoin-reserve:${coin}`] ?? 0).toBe(-(byAccount[`stablecoin-supply:${coin}`] ?? 0) + fiatHeld);
+          for (const position of (collections.stablecoinPositions ?? []) as Json[]) {
+            expect(position.cents).toBeGreaterThanOrEqual(0);
+            expect(byAccount[position.holder === 'world' ? `world:token:${coin}` : `tokens:${position.holder}`] ?? 0).toBe(position.cents);
+          }
         }
         engine.sandbox().advance(30 * 24 * 3_600_000);
         const transactions = (await call('GET', '/transactions?limit=100')).body.data as Json[];
@@ -202,6 +273,10 @@ describe('money under random operations', () => {
         // Every card authorization has settled or expired: nothing is held for one any more, and no pull still waits.
         const cardOpen = ((engine.sandbox().snapshot().collections.cardActivity ?? []) as Json[]).filter((a) => a.held !== 0 || a.pendingPull !== undefined);
         expect(cardOpen).toEqual([]);
+        // Every mint and burn has completed, failed or expired, and holds no fiat.
+        const stablecoinOpen = ((await call('GET', `/stablecoins/${coin}/operations?limit=100`)).body.data as Json[]).filter((o) => !SETTLED.has(o.status));
+        expect(stablecoinOpen.map((o) => `${o.id} ${o.status}`)).toEqual([]);
+        expect(((engine.sandbox().snapshot().collections.stablecoinOperationState ?? []) as Json[]).filter((state) => state.fiatHeld !== 0)).toEqual([]);
         engine.close();
       }),
       { numRuns: scaled(150, 5000), seed: Number(process.env.FC_SEED ?? 20261124) },
@@ -213,6 +288,8 @@ describe('money under random operations', () => {
       'real-time funding', 'real-time funding, wrong amount', 'transfer in', 'transfer out',
       'card authorization APPROVED', 'card authorization DECLINED', 'card financial_authorization APPROVED', 'card credit_authorization APPROVED',
       'card financial_credit_authorization APPROVED', 'card clearing', 'card return', 'card return_reversal', 'card authorization_advice',
+      ...MINT_SOURCES.map((source) => `stablecoin mint ${source}`), ...BURN_SOURCES.map((source) => `stablecoin burn ${source}`),
+      'stablecoin funds arrive', 'stablecoin funds arrive, wrong amount',
     ]));
   }, 120_000);
 });
