@@ -1,5 +1,6 @@
 // `pnpm demo`: starts the standalone server, runs examples/quickstart (onboarding), examples/payout (money movement)
-// and examples/cards (a card and its network) against it over HTTP, then stops the server.
+// and examples/cards (a card and its network) against it over HTTP; then starts one with a virtual clock (a coin's
+// review and provisioning take minutes of engine time) and runs examples/stablecoin against it; then stops them.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
@@ -7,27 +8,32 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const credentials = { RAILYARD_CLIENT_ID: 'demo-client', RAILYARD_CLIENT_SECRET: 'demo-secret' };
 
-const server = spawn(process.execPath, ['packages/engine/dist/cli.js', 'serve', '--port', '0'], {
-  cwd: root,
-  env: { ...process.env, ...credentials },
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
-const baseUrl = await new Promise((resolve, reject) => {
-  let banner = '';
-  const readBanner = (chunk) => {
-    banner += chunk;
-    const match = /listening on (http:\/\/\S+)[\s\S]*OpenAPI:.*\n/.exec(banner);
-    if (!match) return;
-    server.stdout.off('data', readBanner);
-    process.stdout.write(banner.trimEnd().replace(/^/gm, '[server] ') + '\n');
-    resolve(match[1]);
-  };
-  server.stdout.on('data', readBanner);
-  server.once('exit', (code) => reject(new Error(`the server exited with ${code}`)));
-});
+/** Starts `railyard serve` on a free port with `args`; resolves with the server and its base URL once it listens. */
+async function startServer(args) {
+  const server = spawn(process.execPath, ['packages/engine/dist/cli.js', 'serve', '--port', '0', ...args], {
+    cwd: root,
+    env: { ...process.env, ...credentials },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const baseUrl = await new Promise((resolve, reject) => {
+    let banner = '';
+    const readBanner = (chunk) => {
+      banner += chunk;
+      const match = /listening on (http:\/\/\S+)[\s\S]*OpenAPI:.*\n/.exec(banner);
+      if (!match) return;
+      server.stdout.off('data', readBanner);
+      process.stdout.write(banner.trimEnd().replace(/^/gm, '[server] ') + '\n');
+      resolve(match[1]);
+    };
+    server.stdout.on('data', readBanner);
+    server.once('exit', (code) => reject(new Error(`the server exited with ${code}`)));
+  });
+  server.stdout.on('data', (chunk) => process.stdout.write(String(chunk).trimEnd().replace(/^/gm, '[server] ') + '\n'));
+  return { server, baseUrl };
+}
 
-/** Runs one example against the server; resolves with its exit code. */
-async function runExample(name) {
+/** Runs one example against a server; resolves with its exit code. */
+async function runExample(name, baseUrl) {
   console.log(`\n[demo] running examples/${name} against ${baseUrl}\n`);
   const example = spawn(process.execPath, ['--import', 'tsx', `examples/${name}/index.ts`], {
     cwd: root,
@@ -37,13 +43,20 @@ async function runExample(name) {
   const [exit] = await once(example, 'exit');
   return exit;
 }
-let code = 0;
-for (const name of ['quickstart', 'payout', 'cards']) {
-  if (code === 0) code = await runExample(name);
+
+/** Starts a server with `args`, runs `examples` against it in order while they succeed, and stops it. */
+async function runAgainst(args, examples) {
+  const { server, baseUrl } = await startServer(args);
+  let code = 0;
+  for (const name of examples) {
+    if (code === 0) code = await runExample(name, baseUrl);
+  }
+  server.kill('SIGTERM');
+  await once(server, 'exit');
+  return code;
 }
 
-server.stdout.on('data', (chunk) => process.stdout.write(String(chunk).trimEnd().replace(/^/gm, '[server] ') + '\n'));
-server.kill('SIGTERM');
-await once(server, 'exit');
+let code = await runAgainst([], ['quickstart', 'payout', 'cards']);
+if (code === 0) code = await runAgainst(['--clock', 'virtual'], ['stablecoin']);
 console.log(code === 0 ? '\n[demo] done' : `\n[demo] an example failed (exit ${code})`);
 process.exit(code ?? 1);

@@ -4,7 +4,7 @@ import {
   APPLICANT_SCREENING, BENEFICIARY_VERIFICATION_TRIGGERS, BUSINESS_KYB, CROSS_CURRENCY_DESTINATION_OUTCOMES, DOCUMENT_REJECTION_TRIGGERS,
   DOCUMENT_VERIFICATION_TRIGGERS, INDIVIDUAL_KYC, SANDBOX_UMA_DOMAINS, TRANSFER_OUTCOMES, UMA_RECEIVERS, WALLET_OTP_CODE, SCA_CODE,
   LEGACY_OIDC_TOKEN, LEGACY_PASSKEY_SIGNATURE, LEGACY_WALLET_SIGNATURE, CARD_ISSUANCE, FUNDING_SOURCE_TRIGGERS, CARD_MERCHANT_TRIGGERS,
-  RESERVED_ID_ENDINGS,
+  RESERVED_ID_ENDINGS, STABLECOIN_ISSUANCE, STABLECOIN_LINK_TRIGGERS,
 } from './magic-values.js';
 
 // docs/sandbox.md promises every trigger in one table: a trigger added here without a row there fails this test.
@@ -40,5 +40,15 @@ describe('docs/sandbox.md', () => {
     expect(missing).toEqual([]);
     // The endings generated ids never have are listed.
     for (const ending of Object.values(RESERVED_ID_ENDINGS).flatMap((set) => [...set!])) expect(page).toContain(`\`${ending}\``);
+  });
+
+  it('has a row for each stablecoin trigger, naming the field it is read from', () => {
+    const rows = page.split('\n').filter((line) => line.startsWith('|'));
+    const rowFor = (field: string, suffix: string) => rows.some((row) => row.includes(field) && row.includes(`\`${suffix}\``));
+    const missing = [
+      ...Object.keys(STABLECOIN_LINK_TRIGGERS).filter((suffix) => !rowFor('`apiClientId`', suffix)).map((s) => `apiClientId ${s}`),
+      ...suffixes(STABLECOIN_ISSUANCE).filter((suffix) => !rowFor('`providerTokenIdentifier`', suffix)).map((s) => `providerTokenIdentifier ${s}`),
+    ];
+    expect(missing).toEqual([]);
   });
 });
