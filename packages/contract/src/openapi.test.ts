@@ -85,4 +85,12 @@ describe('OpenAPI document', () => {
     expect(patch.oneOf).toEqual([{ $ref: '#/components/schemas/InternalAccount' }, { $ref: '#/components/schemas/WalletOperationProcessing' }]);
     expect(document.paths['/quotes'].post.responses['202']).toBeDefined();
   });
+
+  it('marks Idempotency-Key required on the stablecoin creates only, and documents their 503', () => {
+    const requiring = Object.entries(document.paths as Record<string, Record<string, { parameters?: { name: string; in: string; required?: boolean }[] }>>)
+      .flatMap(([path, methods]) => Object.entries(methods).filter(([, op]) => op.parameters?.some((p) => p.name === 'Idempotency-Key' && p.in === 'header' && p.required)).map(([method]) => `${method.toUpperCase()} ${path}`));
+    expect(requiring.sort()).toEqual(['POST /stablecoin-provider-accounts', 'POST /stablecoins', 'POST /stablecoins/{stablecoinId}/burns', 'POST /stablecoins/{stablecoinId}/mints']);
+    expect(document.paths['/stablecoins/{stablecoinId}/mints'].post.responses['503']).toBeDefined();
+    expect(document.paths['/stablecoins/{stablecoinId}/mints'].post.responses['201'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/StablecoinOperation' });
+  });
 });
