@@ -100,7 +100,7 @@ describe.each(ENGINE_AND_SERVER.map((make) => [make().name, make] as const))('is
   async function probe(method: string, path: string, body?: { json: unknown } | { form: FormData }): Promise<Probe> {
     const sent = `${decodeURIComponent(path)} ${describeBody(body)}`;
     // Every change carries a fresh Idempotency-Key, as a client sends it (some operations refuse a change without one).
-    const headers = method === 'GET' ? {} : { 'idempotency-key': `isolation-${++probes}` };
+    const headers: Record<string, string> = method === 'GET' ? {} : { 'idempotency-key': `isolation-${++probes}` };
     const answer = await b.call(method, path, body === undefined ? { headers } : 'json' in body ? { body: body.json, headers } : { form: body.form, headers });
     return { label: `${method} ${path}`, sent, answer };
   }

@@ -81,7 +81,7 @@ export const Stablecoin = z
     baseCurrency: CurrencyCode,
     network: z.enum(['SPARK']),
     /** Digits after the point in the token's amounts (amounts are digit strings in these units). */
-    decimals: z.number().int().min(0),
+    decimals: z.number().int().min(0).max(18),
     issuanceStatus: StablecoinIssuanceStatus,
     serviceOperationsStatus: ServiceOperationsStatus,
     networkTokenIdentifier: z.string(),
@@ -137,7 +137,7 @@ export const StablecoinMintFundingSource = z
     /** An internal account of the service, debited through the ledger. */
     z.object({ type: z.literal('SERVICE_INTERNAL_ACCOUNT'), accountId: resourceId('InternalAccount') }),
     /** A balance the provider holds in another token. */
-    z.object({ type: z.literal('PROVIDER_INTERNAL_BALANCE'), sourceTokenIdentifier: z.string().min(1), cryptoNetwork: z.string().min(1) }),
+    z.object({ type: z.literal('PROVIDER_INTERNAL_BALANCE'), sourceTokenIdentifier: z.string().min(1).max(255), cryptoNetwork: z.string().min(1).max(255) }),
   ])
   .meta({ id: 'StablecoinMintFundingSource' });
 export type StablecoinMintFundingSource = z.input<typeof StablecoinMintFundingSource>;
@@ -193,7 +193,7 @@ export const StablecoinOperation = z
     operationType: StablecoinOperationType,
     status: StablecoinOperationStatus,
     /** In the token's smallest unit, as digits. */
-    amount: z.string(),
+    amount: TokenAmount,
     provider: StablecoinProvider,
     providerEnvironment: ProviderEnvironment,
     stablecoinProviderAccountId: StablecoinProviderAccountId,

@@ -54,7 +54,8 @@ function incomingFromRequest(request: Request): Incoming {
 
 function incomingFromWire(wire: WireRequest): Incoming {
   const headers: Record<string, string> = {};
-  for (const name in wire.headers) headers[name.toLowerCase()] = wire.headers[name]!;
+  // Trimmed as fetch's Headers and node:http trim them, so a value means the same over every transport.
+  for (const name in wire.headers) headers[name.toLowerCase()] = wire.headers[name]!.trim();
   return {
     method: wire.method,
     url: wire.url,

@@ -10,6 +10,7 @@ import { LATEST_TIME, type Job } from '../core/scheduler.js';
 import { toFieldErrors } from '../core/field-errors.js';
 import { postedTotals, type LedgerEntry } from '../ledger/ledger.js';
 import { JOBS, SNAPSHOT_COLLECTIONS } from './snapshot-collections.js';
+import { stablecoinStateErrors } from '../stablecoins/operations.js';
 
 // The `/_sandbox/` control plane (DESIGN §3), as plain functions over a platform's context so the engine's in-process
 // API and the HTTP routes share them.
@@ -94,7 +95,7 @@ export function restore(tenant: TenantContext, input: unknown): void {
     });
     collections.set(name, checked.data.map((record, index) => inKeyOrderOf(record, records[index])));
   }
-  if (errors.length === 0) errors.push(...balanceErrors(collections));
+  if (errors.length === 0) errors.push(...balanceErrors(collections), ...stablecoinStateErrors(collections));
   if (errors.length > 0) throw invalidInput(errors.slice(0, 100));
   const jobs = (collections.get(JOBS) ?? []) as Job[];
   collections.delete(JOBS);

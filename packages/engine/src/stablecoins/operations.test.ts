@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../engine.js';
 import { callApi, type Json } from '../testing/requests.js';
+import { MAX_AMOUNT } from '@railyard/contract';
 import { STABLECOIN_PROVISIONING_MS, STABLECOIN_REVIEW_MS, STABLECOIN_TIMINGS } from '../sandbox/magic-values.js';
 
 // Mints and burns (REFERENCE §10, §17.3, §17.4): every funding source and destination, the statuses on the engine
@@ -272,6 +273,64 @@ describe('burns', () => {
     const created = (await burn({ source: { type: 'PROVIDER_INTERNAL_BALANCE' } })).body;
     expect(await statuses(created.id, [STABLECOIN_TIMINGS.providerMs, STABLECOIN_TIMINGS.payoutMs.RTP_CREDIT])).toEqual(['PENDING_PROVIDER', 'PROCESSING', 'COMPLETED']);
     expect(reserve()).toBe(1_500);
+  });
+});
+
+describe('what an operation under way meets', () => {
+  it('a bank account deleted before its debit or payout fails the operation; a burn gives the tokens back', async () => {
+    const debit = (await mint({ fundingSource: { type: 'ACH_DEBIT', externalAccountId: w.bank }, destination: { accountId: w.wallet } })).body;
+    await call('POST', `/sandbox/internal-accounts/${w.usd}/fund`, { amount: 2_500 });
+    await mint({ fundingSource: { type: 'SERVICE_INTERNAL_ACCOUNT', accountId: w.usd }, destination: { accountId: w.wallet } });
+    advance(STABLECOIN_TIMINGS.providerMs + STABLECOIN_TIMINGS.mintingMs);
+    const payout = (await burn({ source: { type: 'SERVICE_INTERNAL_ACCOUNT', accountId: w.wallet } })).body;
+    expect(ledgerBalance(`tokens:${w.wallet}`)).toBe(1_500);
+    expect((await call('DELETE', `/customers/external-accounts/${w.bank}`)).status).toBe(204);
+    advance(STABLECOIN_TIMINGS.debitMs.ACH_DEBIT);
+    expect(await operation(debit.id)).toMatchObject({ status: 'FAILED', failureReason: 'PROVIDER_TRANSFER_FAILED' });
+    expect(await operation(payout.id)).toMatchObject({ status: 'FAILED', failureReason: 'PROVIDER_TRANSFER_FAILED' });
+    expect(ledgerBalance(`tokens:${w.wallet}`)).toBe(2_500);
+    expect(reserve()).toBe(2_500);
+  });
+
+  it('an operation past expiresAt is EXPIRED when read, even when its expiry job was lost (a snapshot restored without it)', async () => {
+    const wire = (await mint({ fundingSource: { type: 'WIRE' }, destination: { accountId: w.wallet } })).body;
+    const snapshot = engine.sandbox().snapshot();
+    const jobs = (snapshot.collections.jobs ?? []) as Json[];
+    expect((await call('POST', '/_sandbox/restore', { ...snapshot, collections: { ...snapshot.collections, jobs: jobs.filter((job) => job.kind !== 'stablecoins.expire') } })).status).toBe(204);
+    advance(STABLECOIN_TIMINGS.fundingWindowMs);
+    const funded = await call('POST', `/_sandbox/stablecoin-operations/${wire.id}/fund`);
+    expect(funded.status).toBe(409);
+    expect(await operation(wire.id)).toMatchObject({ status: 'EXPIRED' });
+    // Its reservation went with it: the wallet can take the whole range again.
+    expect((engine.sandbox().snapshot().collections.stablecoinPositions as Json[]).find((p) => p.holder === w.wallet)).toMatchObject({ cents: 0, reserved: 0 });
+  });
+
+  it('refuses a mint that would take a holder past the largest amount the service counts (400 AMOUNT_OUT_OF_RANGE)', async () => {
+    const most = `${MAX_AMOUNT}0000`;
+    const first = await mint({ amount: most, fundingSource: { type: 'PROVIDER_INTERNAL_BALANCE', sourceTokenIdentifier: 'usdc', cryptoNetwork: 'SOLANA' }, destination: { accountId: w.wallet } });
+    expect(first.status).toBe(201);
+    const more = await mint({ amount: '10000', fundingSource: { type: 'WIRE' }, destination: { accountId: w.wallet } });
+    expect(more.body).toMatchObject({ status: 400, code: 'AMOUNT_OUT_OF_RANGE', details: { errors: [{ field: 'amount' }] } });
+    advance(STABLECOIN_TIMINGS.providerMs + STABLECOIN_TIMINGS.mintingMs);
+    expect(ledgerBalance(`tokens:${w.wallet}`)).toBe(MAX_AMOUNT);
+    expect((await call('POST', '/_sandbox/restore', engine.sandbox().snapshot())).status).toBe(204);
+  });
+
+  it('refuses to restore a snapshot whose tokens or reserve disagree with the ledger', async () => {
+    await call('POST', `/sandbox/internal-accounts/${w.usd}/fund`, { amount: 2_500 });
+    await mint({ fundingSource: { type: 'SERVICE_INTERNAL_ACCOUNT', accountId: w.usd }, destination: { accountId: w.wallet } });
+    advance(STABLECOIN_TIMINGS.providerMs + STABLECOIN_TIMINGS.mintingMs);
+    const snapshot = engine.sandbox().snapshot();
+    const edited = (name: string, change: (record: Json) => Json) =>
+      ({ ...snapshot, collections: { ...snapshot.collections, [name]: (snapshot.collections[name] as Json[]).map(change) } });
+    const richer = await call('POST', '/_sandbox/restore', edited('stablecoinPositions', (p) => ({ ...p, cents: p.cents + 1_000_000 })));
+    expect(richer.status).toBe(400);
+    expect(richer.body.details.errors.map((e: Json) => e.field)).toEqual(expect.arrayContaining(['collections.stablecoinPositions.0.cents', 'collections.stablecoins']));
+    const cheaper = await call('POST', '/_sandbox/restore', edited('stablecoinOperationState', (state) => ({ ...state, cents: 1 })));
+    expect(cheaper.status).toBe(400);
+    const badAmount = await call('POST', '/_sandbox/restore', edited('stablecoinOperations', (o) => ({ ...o, amount: '1.5' })));
+    expect(badAmount.status).toBe(400);
+    expect(ledgerBalance(`tokens:${w.wallet}`)).toBe(2_500);
   });
 });
 

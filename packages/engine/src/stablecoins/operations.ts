@@ -12,7 +12,7 @@
  * and the property test checks it. Tokens held by a wallet of the service are kept in positions beside the ledger, so a
  * burn can check them without reading every entry.
  */
-import type { Stablecoin, StablecoinOperation } from '@railyard/contract';
+import type { FieldError, Page, Stablecoin, StablecoinOperation } from '@railyard/contract';
 import { MAX_AMOUNT, StablecoinBurnRequest, StablecoinRedemptionRail, StablecoinMintRequest, StablecoinOperationListQuery } from '@railyard/contract';
 import { z } from 'zod';
 import { findInternalAccount, postToAccounts } from '../accounts/internal-accounts.js';
@@ -21,7 +21,7 @@ import { ApiError, conflict, invalidField, notFound } from '../core/errors.js';
 import { definedOnly, listPage } from '../core/pagination.js';
 import { onField } from '../core/store.js';
 import { findExternalAccount, primaryIdentifier } from '../external-accounts/external-accounts.js';
-import { ledgerAccount, outsideWorld } from '../ledger/ledger.js';
+import { ledgerAccount, outsideWorld, postedTotals, type LedgerEntry } from '../ledger/ledger.js';
 import { settingsOf } from '../platforms/config.js';
 import { lookupSuffix, STABLECOIN_TIMINGS, TRANSFER_OUTCOMES } from '../sandbox/magic-values.js';
 import { checkUsable, findProviderAccount, findStablecoin } from './stablecoins.js';
@@ -50,8 +50,15 @@ export const StablecoinOperationState = z.object({
 export type StablecoinOperationState = z.infer<typeof StablecoinOperationState>;
 const states = (tenant: TenantContext) => tenant.store.collection<StablecoinOperationState>(STABLECOIN_LEDGER_STATE);
 
-/** Tokens of a coin held by one holder, in cents: `world` (wallets outside the service) or an internal account id. */
-export const StablecoinPosition = z.object({ id: z.string(), stablecoinId: z.string(), holder: z.string(), cents: z.number().int().min(0) });
+/**
+ * Tokens of a coin held by one holder, in cents: `world` (wallets outside the service) or an internal account id; and
+ * what is reserved for it (tokens of mints under way to it, tokens a burn under way took and may give back), so that a
+ * holder never comes to hold more than the service can count.
+ */
+export const StablecoinPosition = z.object({
+  id: z.string(), stablecoinId: z.string(), holder: z.string(), cents: z.number().int().min(0).max(MAX_AMOUNT),
+  reserved: z.number().int().min(0).max(MAX_AMOUNT),
+});
 export type StablecoinPosition = z.infer<typeof StablecoinPosition>;
 const positions = (tenant: TenantContext) => tenant.store.collection<StablecoinPosition>(STABLECOIN_POSITIONS, { indexes: { stablecoinId: onField('stablecoinId') } });
 
@@ -62,20 +69,23 @@ const supplyAccount = (coin: Stablecoin) => ledgerAccount('stablecoin-supply', c
 /** The ledger account of a token holder. */
 const holderAccount = (coin: Stablecoin, holder: string) => (holder === WORLD ? outsideWorld(tokenCurrency(coin)) : `tokens:${holder}`);
 
-const positionOf = (tenant: TenantContext, coin: Stablecoin, holder: string) => positions(tenant).get(`${coin.id}|${holder}`)?.cents ?? 0;
-function setPosition(tenant: TenantContext, coin: Stablecoin, holder: string, cents: number): void {
-  const id = `${coin.id}|${holder}`;
-  const record = { id, stablecoinId: coin.id, holder, cents };
-  if (positions(tenant).has(id)) positions(tenant).replace(record);
+const positionRecord = (tenant: TenantContext, coin: Stablecoin, holder: string): StablecoinPosition =>
+  positions(tenant).get(`${coin.id}|${holder}`) ?? { id: `${coin.id}|${holder}`, stablecoinId: coin.id, holder, cents: 0, reserved: 0 };
+const positionOf = (tenant: TenantContext, coin: Stablecoin, holder: string) => positionRecord(tenant, coin, holder).cents;
+
+/** Changes a holder's tokens and reservation by the amounts given (in cents). */
+function adjustPosition(tenant: TenantContext, coin: Stablecoin, holder: string, change: { cents?: number; reserved?: number }): void {
+  const current = positionRecord(tenant, coin, holder);
+  const record = { ...current, cents: current.cents + (change.cents ?? 0), reserved: current.reserved + (change.reserved ?? 0) };
+  if (positions(tenant).has(record.id)) positions(tenant).replace(record);
   else positions(tenant).insert(record);
 }
 
-/** Moves tokens (in cents): issued from the supply, taken back into it, or between holders. */
-function moveTokens(tenant: TenantContext, coin: Stablecoin, from: string | 'supply', to: string | 'supply', cents: number, reference: string): void {
-  const account = (holder: string | 'supply') => (holder === 'supply' ? supplyAccount(coin) : holderAccount(coin, holder));
-  postToAccounts(tenant, 'STABLECOIN_TOKENS', tokenCurrency(coin), [{ account: account(from), amount: -cents }, { account: account(to), amount: cents }], reference);
-  if (from !== 'supply') setPosition(tenant, coin, from, positionOf(tenant, coin, from) - cents);
-  if (to !== 'supply') setPosition(tenant, coin, to, positionOf(tenant, coin, to) + cents);
+/** Moves tokens (in cents): issued from the supply to a holder, or taken back from one. */
+function moveTokens(tenant: TenantContext, coin: Stablecoin, holder: string, direction: 'issue' | 'take', cents: number, reference: string): void {
+  const [from, to] = direction === 'issue' ? [supplyAccount(coin), holderAccount(coin, holder)] : [holderAccount(coin, holder), supplyAccount(coin)];
+  postToAccounts(tenant, 'STABLECOIN_TOKENS', tokenCurrency(coin), [{ account: from, amount: -cents }, { account: to, amount: cents }], reference);
+  adjustPosition(tenant, coin, holder, { cents: direction === 'issue' ? cents : -cents });
 }
 
 /** Moves fiat (in cents of the base currency) into or out of the coin's reserve. */
@@ -110,7 +120,8 @@ function centsOf(coin: Stablecoin, amount: string): number {
   const perCent = 10n ** BigInt(Math.max(0, coin.decimals - 2));
   if (units === 0n) throw invalidField('amount', 'must be greater than 0');
   if (units % perCent !== 0n) throw invalidField('amount', `must be a whole number of cents: a multiple of ${perCent} at ${coin.decimals} decimals`);
-  const cents = units / perCent;
+  // A token with fewer than 2 decimals counts more than one cent per unit.
+  const cents = (units / perCent) * 10n ** BigInt(Math.max(0, 2 - coin.decimals));
   if (cents > BigInt(MAX_AMOUNT)) throw invalidField('amount', `is more than the ${MAX_AMOUNT} cents the service handles`);
   return Number(cents);
 }
@@ -129,6 +140,7 @@ function bankAccount(tenant: TenantContext, coin: Stablecoin, id: string, field:
 function fundingAccount(tenant: TenantContext, coin: Stablecoin, id: string, cents: number) {
   const account = findInternalAccount(tenant, id);
   if (account.balance.currency.code !== coin.baseCurrency) throw invalidField('fundingSource.accountId', `must hold ${coin.baseCurrency}, not ${account.balance.currency.code}`);
+  if (account.status !== 'ACTIVE') throw invalidField('fundingSource.accountId', `${id} is ${account.status}, not ACTIVE`);
   if (account.balance.amount < cents) {
     throw conflict(`Internal account ${id} holds ${account.balance.amount}, less than the ${cents} this mint needs`, 'CONFLICT', { reason: 'INSUFFICIENT_BALANCE', balance: account.balance.amount, required: cents });
   }
@@ -139,7 +151,28 @@ function fundingAccount(tenant: TenantContext, coin: Stablecoin, id: string, cen
 function tokenWallet(tenant: TenantContext, id: string, field: string) {
   const account = findInternalAccount(tenant, id);
   if (account.type !== 'EMBEDDED_WALLET') throw invalidField(field, `${id} is an ${account.type} account; Spark tokens are held by an embedded wallet`);
+  if (account.status !== 'ACTIVE') throw invalidField(field, `${id} is ${account.status}, not ACTIVE`);
   return account;
+}
+
+/** 400 AMOUNT_OUT_OF_RANGE when `cents` more would take a holder past the largest amount the service counts. */
+function checkRoom(tenant: TenantContext, coin: Stablecoin, holder: string, cents: number): void {
+  const { cents: held, reserved } = positionRecord(tenant, coin, holder);
+  if (held + reserved + cents > MAX_AMOUNT) {
+    throw new ApiError(400, 'AMOUNT_OUT_OF_RANGE', `Minting ${cents} cents more of ${coin.symbol} would take ${holder === WORLD ? 'the tokens outside the service' : holder} above ${MAX_AMOUNT} cents`, {
+      errors: [{ field: 'amount', message: `is more than the ${MAX_AMOUNT - held - reserved} cents the destination can still take` }],
+    });
+  }
+}
+
+/** A bank account an operation under way still uses: undefined once it is deleted or no longer ACTIVE. */
+function bankStillUsable(tenant: TenantContext, id: string) {
+  try {
+    const account = findExternalAccount(tenant, id);
+    return account.status === 'ACTIVE' ? account : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------------------------
@@ -162,6 +195,7 @@ export function createMint(tenant: TenantContext, stablecoinId: string, request:
   const source = request.fundingSource;
   if (source.type === 'ACH_DEBIT' || source.type === 'SAME_DAY_ACH_DEBIT') bankAccount(tenant, coin, source.externalAccountId, 'fundingSource.externalAccountId');
   if (source.type === 'SERVICE_INTERNAL_ACCOUNT') fundingAccount(tenant, coin, source.accountId, cents);
+  checkRoom(tenant, coin, holder, cents);
 
   const operation = newOperation(tenant, coin, 'MINT', request.amount, request.description, {
     source: { ...source },
@@ -171,6 +205,7 @@ export function createMint(tenant: TenantContext, stablecoinId: string, request:
       : {}),
   });
   states(tenant).insert({ id: operation.id, cents, fiatHeld: 0, tokenHolder: holder });
+  adjustPosition(tenant, coin, holder, { reserved: cents });
   // An internal account pays at once, through the ledger.
   if (source.type === 'SERVICE_INTERNAL_ACCOUNT') receiveFiat(tenant, coin, operation.id, source.accountId);
   tenant.afterResponse(() => begin(tenant, operation.id));
@@ -251,11 +286,43 @@ function receiveFiat(tenant: TenantContext, coin: Stablecoin, operationId: strin
   states(tenant).replace({ ...state, fiatHeld: state.cents });
 }
 
-/** A burn's tokens go back into the supply; their fiat is now owed. */
+/** A burn's tokens go back into the supply (reserved for their holder until the payout arrives); their fiat is now owed. */
 function takeTokens(tenant: TenantContext, coin: Stablecoin, operationId: string, holder: string): void {
   const state = states(tenant).get(operationId)!;
-  moveTokens(tenant, coin, holder, 'supply', state.cents, operationId);
+  moveTokens(tenant, coin, holder, 'take', state.cents, operationId);
+  adjustPosition(tenant, coin, holder, { reserved: state.cents });
   states(tenant).replace({ ...state, fiatHeld: state.cents, tokenHolder: holder });
+}
+
+/**
+ * Ends an operation that will not complete (FAILED or EXPIRED) and undoes what it started: a mint's reservation goes,
+ * and fiat it received goes back where it came from; a burn's tokens go back to their holder.
+ */
+function endUnfinished(tenant: TenantContext, operationId: string, status: 'FAILED' | 'EXPIRED', failureReason?: string): StablecoinOperation {
+  const operation = operations(tenant).get(operationId)!;
+  const state = states(tenant).get(operationId)!;
+  const coin = findStablecoin(tenant, operation.stablecoinId);
+  const holder = state.tokenHolder ?? WORLD;
+  if (operation.operationType === 'MINT') {
+    if (state.fiatHeld > 0) {
+      const source = operation.source!;
+      const back = source.type === 'SERVICE_INTERNAL_ACCOUNT' ? source.accountId! : outsideWorld(coin.baseCurrency);
+      moveFiat(tenant, coin, reserveAccount(coin), back, state.fiatHeld, operationId);
+    }
+    adjustPosition(tenant, coin, holder, { reserved: -state.cents });
+  } else if (state.fiatHeld > 0) {
+    moveTokens(tenant, coin, holder, 'issue', state.cents, operationId);
+    adjustPosition(tenant, coin, holder, { reserved: -state.cents });
+  }
+  states(tenant).replace({ ...state, fiatHeld: 0 });
+  tenant.cancelJob(`stablecoin-expiry/${operationId}`);
+  return move(tenant, operationId, status, failureReason === undefined ? {} : { failureReason });
+}
+
+/** A wire mint or an external-wallet burn past its `expiresAt` with nothing arrived is EXPIRED, whenever it is read. */
+function expiredIfDue(tenant: TenantContext, operation: StablecoinOperation): StablecoinOperation {
+  if (operation.status !== 'PENDING_FUNDING' || operation.expiresAt === undefined || tenant.clock.now() < Date.parse(operation.expiresAt)) return operation;
+  return endUnfinished(tenant, operation.id, 'EXPIRED');
 }
 
 function move(tenant: TenantContext, operationId: string, status: StablecoinOperation['status'], changes: Partial<StablecoinOperation> = {}): StablecoinOperation {
@@ -289,10 +356,7 @@ export function fundOperation(tenant: TenantContext, operationId: string, amount
   const operation = findOperation(tenant, operationId);
   if (operation.status !== 'PENDING_FUNDING') throw conflict(`Operation ${operationId} is ${operation.status}: it waits for no funds`);
   const coin = findStablecoin(tenant, operation.stablecoinId);
-  if (amount !== undefined && BigInt(amount) !== BigInt(operation.amount)) {
-    tenant.cancelJob(`stablecoin-expiry/${operationId}`);
-    return move(tenant, operationId, 'FAILED', { failureReason: 'FUNDING_AMOUNT_MISMATCH' });
-  }
+  if (amount !== undefined && BigInt(amount) !== BigInt(operation.amount)) return endUnfinished(tenant, operationId, 'FAILED', 'FUNDING_AMOUNT_MISMATCH');
   const state = states(tenant).get(operationId)!;
   if (operation.operationType === 'BURN' && positionOf(tenant, coin, WORLD) < state.cents) {
     throw conflict(`Only ${positionOf(tenant, coin, WORLD)} cents of ${coin.symbol} are held outside the service: ${state.cents} cannot arrive`);
@@ -304,6 +368,12 @@ export function fundOperation(tenant: TenantContext, operationId: string, amount
   return move(tenant, operationId, 'PENDING_PROVIDER');
 }
 
+/** Whether a bank transfer with the account succeeds: it is still there and ACTIVE, and its number is no failure suffix (SPEC §4.6). */
+const transferSucceeds = (tenant: TenantContext, bankAccountId: string): boolean => {
+  const bank = bankStillUsable(tenant, bankAccountId);
+  return bank !== undefined && lookupSuffix(TRANSFER_OUTCOMES, primaryIdentifier(bank.accountInfo as never)).settle !== 'FAIL';
+};
+
 /** The step job: the operation's next status. */
 export const stepJob = (tenant: TenantContext, payload: unknown): void => {
   const { operationId } = payload as { operationId: string };
@@ -313,10 +383,9 @@ export const stepJob = (tenant: TenantContext, payload: unknown): void => {
   if (operation.status === 'PENDING_PROVIDER') {
     const type = operation.source!.type;
     if (operation.operationType === 'MINT' && (type === 'ACH_DEBIT' || type === 'SAME_DAY_ACH_DEBIT')) {
-      // The provider's debit of the bank account settles, or fails as the account's number says (SPEC §4.6 suffixes).
-      const bank = findExternalAccount(tenant, operation.source!.externalAccountId!);
-      if (lookupSuffix(TRANSFER_OUTCOMES, primaryIdentifier(bank.accountInfo as never)).settle === 'FAIL') {
-        move(tenant, operationId, 'FAILED', { failureReason: 'PROVIDER_TRANSFER_FAILED' });
+      // The provider's debit of the bank account settles, or fails (the account is gone, or its number says so).
+      if (!transferSucceeds(tenant, operation.source!.externalAccountId!)) {
+        endUnfinished(tenant, operationId, 'FAILED', 'PROVIDER_TRANSFER_FAILED');
         return;
       }
       receiveFiat(tenant, coin, operationId);
@@ -328,29 +397,27 @@ export const stepJob = (tenant: TenantContext, payload: unknown): void => {
   }
   if (operation.status !== 'PROCESSING') return;
   const state = states(tenant).get(operationId)!;
+  const holder = state.tokenHolder ?? WORLD;
   if (operation.operationType === 'MINT') {
-    moveTokens(tenant, coin, 'supply', state.tokenHolder ?? WORLD, state.cents, operationId);
-    states(tenant).replace({ ...state, fiatHeld: 0 });
-    move(tenant, operationId, 'COMPLETED');
-    return;
+    moveTokens(tenant, coin, holder, 'issue', state.cents, operationId);
+    adjustPosition(tenant, coin, holder, { reserved: -state.cents });
+  } else {
+    // A burn's payout: it reaches the bank account, or the bank refuses it and the tokens go back where they came from.
+    if (!transferSucceeds(tenant, operation.destination!.accountId)) {
+      endUnfinished(tenant, operationId, 'FAILED', 'PROVIDER_TRANSFER_FAILED');
+      return;
+    }
+    moveFiat(tenant, coin, reserveAccount(coin), outsideWorld(coin.baseCurrency), state.cents, operationId);
+    adjustPosition(tenant, coin, holder, { reserved: -state.cents });
   }
-  // A burn's payout: it reaches the bank account, or the bank refuses it and the tokens go back where they came from.
-  const bank = findExternalAccount(tenant, operation.destination!.accountId);
-  if (lookupSuffix(TRANSFER_OUTCOMES, primaryIdentifier(bank.accountInfo as never)).settle === 'FAIL') {
-    moveTokens(tenant, coin, 'supply', state.tokenHolder ?? WORLD, state.cents, operationId);
-    states(tenant).replace({ ...state, fiatHeld: 0 });
-    move(tenant, operationId, 'FAILED', { failureReason: 'PROVIDER_TRANSFER_FAILED' });
-    return;
-  }
-  moveFiat(tenant, coin, reserveAccount(coin), outsideWorld(coin.baseCurrency), state.cents, operationId);
   states(tenant).replace({ ...state, fiatHeld: 0 });
   move(tenant, operationId, 'COMPLETED');
 };
 
 /** The funding window of a wire mint or an external-wallet burn ends: EXPIRED if nothing arrived. */
 export const expiryJob = (tenant: TenantContext, payload: unknown): void => {
-  const { operationId } = payload as { operationId: string };
-  if (operations(tenant).get(operationId)?.status === 'PENDING_FUNDING') move(tenant, operationId, 'EXPIRED');
+  const operation = operations(tenant).get((payload as { operationId: string }).operationId);
+  if (operation?.status === 'PENDING_FUNDING') endUnfinished(tenant, operation.id, 'EXPIRED');
 };
 
 // ---------------------------------------------------------------------------------------------------------------------
@@ -360,15 +427,69 @@ export const expiryJob = (tenant: TenantContext, payload: unknown): void => {
 export function findOperation(tenant: TenantContext, operationId: string): StablecoinOperation {
   const found = operations(tenant).get(operationId);
   if (!found) throw notFound('Stablecoin operation', operationId);
-  return found;
+  return expiredIfDue(tenant, found);
 }
 
 /** `GET /stablecoins/{id}/operations`: newest first. */
-export function listOperations(tenant: TenantContext, stablecoinId: string, query: z.output<typeof StablecoinOperationListQuery>) {
+export function listOperations(tenant: TenantContext, stablecoinId: string, query: z.output<typeof StablecoinOperationListQuery>): Page<StablecoinOperation> {
   findStablecoin(tenant, stablecoinId);
-  return listPage(operations(tenant), query, { where: definedOnly({ stablecoinId, operationType: query.operationType }) });
+  const page = listPage(operations(tenant), query, { where: definedOnly({ stablecoinId, operationType: query.operationType }) });
+  return { ...page, data: page.data.map((operation) => expiredIfDue(tenant, operation)) };
 }
 
 /** The tokens of a coin the service's wallet `accountId` holds, in cents (docs; the money property test). */
 export const tokensHeldBy = (tenant: TenantContext, stablecoinId: string, holder: string): number =>
   positionOf(tenant, findStablecoin(tenant, stablecoinId), holder);
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Restore
+
+/**
+ * What a snapshot's stablecoin records must agree on before it is restored (the ledger is the truth): each operation
+ * has its state, in cents its amount converts to; each holder's tokens are what the ledger posted to it; each coin's
+ * reserve backs its tokens outstanding and the fiat its operations hold.
+ */
+export function stablecoinStateErrors(collections: ReadonlyMap<string, unknown[]>): FieldError[] {
+  const errors: FieldError[] = [];
+  const coins = new Map(((collections.get('stablecoins') ?? []) as Stablecoin[]).map((coin) => [coin.id, coin]));
+  const stateById = new Map(((collections.get(STABLECOIN_LEDGER_STATE) ?? []) as StablecoinOperationState[]).map((state) => [state.id, state]));
+  const posted = postedTotals((collections.get('ledger') ?? []) as LedgerEntry[]);
+  const postedTo = (account: string, currency: string) => posted.get(`${account} ${currency}`) ?? 0;
+  const fiatHeld = new Map<string, number>();
+  ((collections.get(STABLECOIN_OPERATIONS) ?? []) as StablecoinOperation[]).forEach((operation, index) => {
+    const field = `collections.${STABLECOIN_OPERATIONS}.${index}`;
+    const coin = coins.get(operation.stablecoinId);
+    const state = stateById.get(operation.id);
+    if (!coin) errors.push({ field: `${field}.stablecoinId`, message: `names ${operation.stablecoinId}, which the snapshot does not have` });
+    else if (!state) errors.push({ field: `${field}.id`, message: `has no record in ${STABLECOIN_LEDGER_STATE}` });
+    else {
+      const units = BigInt(operation.amount);
+      const expected = coin.decimals >= 2 ? units / 10n ** BigInt(coin.decimals - 2) : units * 10n ** BigInt(2 - coin.decimals);
+      if (BigInt(state.cents) !== expected) errors.push({ field: `${field}.amount`, message: `converts to ${expected} cents, but its state says ${state.cents}` });
+      fiatHeld.set(coin.id, (fiatHeld.get(coin.id) ?? 0) + state.fiatHeld);
+    }
+  });
+  const outstanding = new Map<string, number>();
+  ((collections.get(STABLECOIN_POSITIONS) ?? []) as StablecoinPosition[]).forEach((position, index) => {
+    const coin = coins.get(position.stablecoinId);
+    if (!coin) {
+      errors.push({ field: `collections.${STABLECOIN_POSITIONS}.${index}.stablecoinId`, message: `names ${position.stablecoinId}, which the snapshot does not have` });
+      return;
+    }
+    const ledger = postedTo(holderAccount(coin, position.holder), tokenCurrency(coin));
+    if (position.cents !== ledger) {
+      errors.push({ field: `collections.${STABLECOIN_POSITIONS}.${index}.cents`, message: `is ${position.cents}, but the ledger's postings to ${position.holder} add up to ${ledger}` });
+    }
+    outstanding.set(coin.id, (outstanding.get(coin.id) ?? 0) + position.cents);
+  });
+  [...coins.values()].forEach((coin) => {
+    const tokens = outstanding.get(coin.id) ?? 0;
+    const supply = -postedTo(supplyAccount(coin), tokenCurrency(coin));
+    const reserve = postedTo(reserveAccount(coin), coin.baseCurrency);
+    if (supply !== tokens) errors.push({ field: `collections.stablecoins`, message: `${coin.id}: ${supply} cents issued in the ledger, but its holders hold ${tokens}` });
+    if (reserve !== tokens + (fiatHeld.get(coin.id) ?? 0)) {
+      errors.push({ field: `collections.stablecoins`, message: `${coin.id}: the reserve holds ${reserve} cents, not the ${tokens} outstanding plus the ${fiatHeld.get(coin.id) ?? 0} its operations hold` });
+    }
+  });
+  return errors;
+}

@@ -81,6 +81,22 @@ describe('provider accounts', () => {
     expect((await link('client-2', { providerAccountId: 'acct-1' })).status).toBe(201);
   });
 
+  it('lets an INVALID link be replaced by a new one, and keeps one ACTIVE link per provider account', async () => {
+    const first = (await link('client-1', { providerAccountId: 'acct-1' })).body;
+    await call('PUT', `/_sandbox/stablecoin-provider-accounts/${first.id}/status`, { status: 'INVALID' });
+    const again = await link('client-1b', { providerAccountId: 'acct-1' });
+    expect(again.status).toBe(201);
+    const restored = await call('PUT', `/_sandbox/stablecoin-provider-accounts/${first.id}/status`, { status: 'ACTIVE' });
+    expect(restored.status).toBe(409);
+    expect((await call('GET', `/stablecoin-provider-accounts/${first.id}`)).body.status).toBe('INVALID');
+  });
+
+  it('refuses an Idempotency-Key of spaces alone, as over HTTP', async () => {
+    const spaces = await call('POST', '/stablecoin-provider-accounts', { provider: 'BRALE', apiClientId: 'c', apiClientSecret: 's' }, { 'idempotency-key': '   ' });
+    expect(spaces.status).toBe(400);
+    expect(spaces.body.details.errors).toEqual([expect.objectContaining({ field: 'Idempotency-Key' })]);
+  });
+
   it('answers 404 STABLECOIN_PROVIDER_ACCOUNT_NOT_FOUND for an unknown account, on the API and the control plane', async () => {
     const missing = await call('GET', '/stablecoin-provider-accounts/StablecoinProviderAccount:nope');
     expect(missing.status).toBe(404);
@@ -141,6 +157,24 @@ describe('registration', () => {
     const restored = (await call('PUT', `/_sandbox/stablecoin-provider-accounts/${a.id}/status`, { status: 'ACTIVE' })).body;
     expect(restored).toMatchObject({ status: 'ACTIVE', lastVerifiedAt: restored.updatedAt });
     expect((await register()).status).toBe(201);
+  });
+
+  it('gives a symbol that starts with a letter, so an enabled coin\'s currency is a currency code and its snapshot restores', async () => {
+    await link();
+    const coin = (await register('1usd')).body;
+    expect(coin.symbol).toBe('X1USD');
+    engine.sandbox().advance(STABLECOIN_REVIEW_MS + STABLECOIN_PROVISIONING_MS);
+    expect((await call('PUT', `/_sandbox/stablecoins/${coin.id}/operations-status`, { serviceOperationsStatus: 'ENABLED' })).body.currency).toBe('X1USD');
+    expect((await call('POST', '/_sandbox/restore', engine.sandbox().snapshot())).status).toBe(204);
+  });
+
+  it('lets a token whose coin was REJECTED or FAILED be registered again', async () => {
+    await link();
+    const rejected = (await register('tok-002')).body;
+    expect((await register('tok-002')).status).toBe(409);
+    engine.sandbox().advance(STABLECOIN_REVIEW_MS);
+    expect((await call('GET', `/stablecoins/${rejected.id}`)).body.issuanceStatus).toBe('REJECTED');
+    expect((await register('tok-002')).status).toBe(201);
   });
 
   it('refuses a token registered already (409), and lists with filters, newest first', async () => {

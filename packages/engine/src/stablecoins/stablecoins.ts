@@ -55,9 +55,8 @@ export function linkProviderAccount(tenant: TenantContext, request: z.output<typ
   }
   // The credentials reach one account, named after them, unless the request names another.
   const providerAccountId = request.providerAccountId ?? `brale_acct_${bytesToHex(sha256(new TextEncoder().encode(request.apiClientId))).slice(0, 12)}`;
-  if (providerAccounts(tenant).findBy('providerAccountId', providerAccountId).some((a) => a.provider === request.provider && a.status !== 'REVOKED')) {
-    throw conflict(`${request.provider} account ${providerAccountId} is linked already`);
-  }
+  // An INVALID or REVOKED link may be replaced by a new one; an ACTIVE one may not be doubled.
+  if (activeLinkTo(tenant, request.provider, providerAccountId) !== undefined) throw conflict(`${request.provider} account ${providerAccountId} is linked already`);
   const now = tenant.nowIso();
   const account: StablecoinProviderAccount = {
     id: tenant.ids('StablecoinProviderAccount'), provider: request.provider, providerAccountId, providerEnvironment: 'SANDBOX',
@@ -67,6 +66,10 @@ export function linkProviderAccount(tenant: TenantContext, request: z.output<typ
   return providerAccounts(tenant).insert(account);
 }
 
+
+/** The ACTIVE link to a provider account, if there is one. */
+const activeLinkTo = (tenant: TenantContext, provider: string, providerAccountId: string) =>
+  providerAccounts(tenant).findBy('providerAccountId', providerAccountId).find((a) => a.provider === provider && a.status === 'ACTIVE');
 
 export function listProviderAccounts(tenant: TenantContext, query: z.output<typeof StablecoinProviderAccountListQuery>): Page<StablecoinProviderAccount> {
   return listPage(providerAccounts(tenant), query, { where: definedOnly({ provider: query.provider, status: query.status }) });
@@ -82,6 +85,8 @@ export function findProviderAccount(tenant: TenantContext, id: string): Stableco
 /** `PUT /_sandbox/stablecoin-provider-accounts/{id}/status`: the provider invalidates, revokes or restores the credentials. */
 export function setProviderAccountStatus(tenant: TenantContext, id: string, status: StablecoinProviderAccountStatus): StablecoinProviderAccount {
   const current = findProviderAccount(tenant, id);
+  const other = status === 'ACTIVE' ? activeLinkTo(tenant, current.provider, current.providerAccountId) : undefined;
+  if (other !== undefined && other.id !== id) throw conflict(`${other.id} is the ACTIVE link to ${current.provider} account ${current.providerAccountId} now`);
   const now = tenant.nowIso();
   const updated: StablecoinProviderAccount = { ...current, status, updatedAt: now, ...(status === 'ACTIVE' ? { lastVerifiedAt: now } : {}) };
   providerAccounts(tenant).replace(updated);
@@ -123,10 +128,11 @@ export function checkUsable(account: StablecoinProviderAccount): void {
 /** `POST /stablecoins`: PENDING_REVIEW; the review and provisioning follow on the clock. */
 export function registerStablecoin(tenant: TenantContext, request: z.output<typeof StablecoinRegisterRequest>): Stablecoin {
   const link = usableProviderAccount(tenant, request.stablecoinProviderAccountId);
-  if (stablecoins(tenant).findBy('networkTokenIdentifier', request.networkTokenIdentifier).length > 0) {
+  // A coin REJECTED or FAILED does not hold its token: it may be registered again.
+  if (stablecoins(tenant).findBy('networkTokenIdentifier', request.networkTokenIdentifier).some((c) => c.issuanceStatus !== 'REJECTED' && c.issuanceStatus !== 'FAILED')) {
     throw conflict(`The token ${request.networkTokenIdentifier} is registered already`);
   }
-  const symbol = request.providerTokenIdentifier.toUpperCase().replace(/[^A-Z0-9]/g, '').slice(0, 8).padEnd(3, 'X');
+  const symbol = symbolOf(request.providerTokenIdentifier);
   const now = tenant.nowIso();
   const coin: Stablecoin = {
     id: tenant.ids('Stablecoin'), name: `${symbol} Stablecoin`, symbol, baseCurrency: 'USD', network: 'SPARK', decimals: SANDBOX_TOKEN_DECIMALS,
@@ -137,6 +143,12 @@ export function registerStablecoin(tenant: TenantContext, request: z.output<type
   stablecoins(tenant).insert(coin);
   tenant.schedule(STABLECOIN_REVIEW_MS, STABLECOIN_ISSUANCE_JOB, { stablecoinId: coin.id });
   return coin;
+}
+
+/** A coin's symbol from the provider's token: its letters and digits, upper case, 3 to 8 of them, starting with a letter (it becomes a currency code). */
+function symbolOf(providerTokenIdentifier: string): string {
+  const characters = providerTokenIdentifier.toUpperCase().replace(/[^A-Z0-9]/g, '');
+  return (/^[A-Z]/.test(characters) ? characters : `X${characters}`).slice(0, 8).padEnd(3, 'X');
 }
 
 /** The issuance job: the review ends (PROVISIONING or REJECTED), or the provisioning does (PROVISIONED or FAILED). */
