@@ -168,7 +168,11 @@ export const CardSimulationResult = z
     cardId: CardId,
     kind: z.enum(CARD_SIMULATIONS),
     outcome: z.enum(['APPROVED', 'DECLINED']),
-    declineReason: z.enum(['INSUFFICIENT_FUNDS', 'CARD_PAUSED', 'CARD_CLOSED', 'CARD_NOT_ACTIVE', 'SPEND_LIMIT_EXCEEDED']).optional(),
+    /**
+     * Why the network declined. `STATE_CHANGED` (Railyard): what the call was checked against changed before the event
+     * ran (another event on the same card transaction ran first); nothing moved.
+     */
+    declineReason: z.enum(['INSUFFICIENT_FUNDS', 'CARD_PAUSED', 'CARD_CLOSED', 'CARD_NOT_ACTIVE', 'SPEND_LIMIT_EXCEEDED', 'STATE_CHANGED']).optional(),
     cardTransactionId: CardTransactionId.optional(),
     at: Timestamp,
   })
@@ -229,7 +233,7 @@ function simulators() {
     defineEndpoint({
       operationId, method: 'POST', path: `/sandbox/cards/{cardId}/simulate/${kind}`, tag: 'Sandbox', params: cardParams, body, summary,
       response: { status: 202, description: "The issuer's token for the event; the results follow", schema: CardSimulationAccepted },
-      errors: [404, 409],
+      errors: [404],
     });
   return {
     simulateCardAuthorization: simulate('simulateCardAuthorization', 'authorization', CardAuthorizationSimulation, 'Simulate a card authorization (sandbox)'),

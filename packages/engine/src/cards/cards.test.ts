@@ -58,6 +58,13 @@ describe('issuance', () => {
     expect(eventsOf('CARD.STATE_CHANGE').map((e) => (e.data as Json).state)).toEqual(['ACTIVE']);
   });
 
+  it('gives last4 four digits whatever platformCardId ends with', async () => {
+    const { customer, account } = await cardholder();
+    const last4 = async (platformCardId: string) => (await issue(customer.id, [account('USD')], { platformCardId })).body.last4;
+    for (const platformCardId of ['x', 'emp-42', 'emp-7', '', '1']) expect(await last4(platformCardId || 'y')).toMatch(/^\d{4}$/);
+    expect([await last4('emp-042'), await last4('emp-123')]).toEqual(['0042', '0123']);
+  });
+
   it('generates a platformCardId when none is given, and then reads the trigger from the cardholder id', async () => {
     ids.next('Customer', '002');
     const { customer, account } = await cardholder();

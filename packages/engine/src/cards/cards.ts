@@ -161,7 +161,7 @@ export function createCard(tenant: TenantContext, request: z.output<typeof CardC
     // fields keep their place in every version of the card.
     brand: undefined,
     form: request.form,
-    last4: digitsOf(`0${suffixOf(key)}`).slice(-4),
+    last4: digitsOf(suffixOf(key)).padStart(4, '0'),
     expMonth: undefined,
     expYear: undefined,
     fundingSources: [...request.fundingSources],

@@ -303,7 +303,11 @@ describe('funding pulls that wait or fail (merchant suffixes 005, 006)', () => {
     engine.sandbox().advance(30 * 24 * 3_600_000);
     expect((await transaction(cardTransactionId)).status).toBe('EXCEPTION');
     expect(cardEvents().map((e) => e.type)).toEqual(['CARD_TRANSACTION.AUTHORIZED', 'CARD_TRANSACTION.EXCEPTION']);
-    expect((await call('POST', `/sandbox/cards/${card.id}/simulate/return`, { cardTransactionId, amount: 100 })).body.message).toContain('EXCEPTION');
+    // A merchant return of it pays back what the program fronted first; the transaction stays EXCEPTION.
+    await simulate(card.id, 'return', { cardTransactionId, amount: 100 });
+    expect(await transaction(cardTransactionId)).toMatchObject({ status: 'EXCEPTION', refundedAmount: { amount: 100 } });
+    expect(ledgerBalance('card-network:USD')).toBe(-1_900);
+    expect(await balanceOf(account)).toBe(10_000);
   });
 });
 
@@ -327,5 +331,150 @@ describe('lists and errors', () => {
     const bad = await call('POST', `/sandbox/cards/${card.id}/simulate/authorization`, { amount: 0, currency: {}, merchant: {} });
     expect(bad.body.details.errors.map((e: Json) => e.field).sort()).toEqual(['amount', 'currency.code', 'merchant.descriptor']);
     expect((await call('GET', '/_sandbox/cards/simulations/nope')).status).toBe(404);
+  });
+});
+
+describe('money in corner cases (found by review; each a regression test)', () => {
+  /** What the program's account holds for one card transaction: pulled and not settled or released, less what it fronted. */
+  const programHolds = (cardTransactionId: string) => {
+    let sum = 0;
+    for (const entry of (engine.sandbox().snapshot().collections.ledger ?? []) as Json[]) {
+      if (entry.reference === cardTransactionId) for (const p of entry.postings) if (p.account === 'card-network:USD') sum += p.amount;
+    }
+    return sum;
+  };
+  const EIGHT_DAYS = 8 * 24 * 3_600_000;
+
+  it('a return reversal the account cannot cover uses the hold of the rest of the authorization; the clearing of that rest then fronts it: EXCEPTION, nothing stranded', async () => {
+    const { card, account } = await cardWith(10_000);
+    const { cardTransactionId: id } = await authorize(card.id, 10_000);
+    await simulate(card.id, 'clearing', { cardTransactionId: id, amount: 4_000 });
+    await simulate(card.id, 'return', { cardTransactionId: id, amount: 4_000 });
+    await authorize(card.id, 4_000, 'DRAIN'); // the account is empty again
+    await simulate(card.id, 'return_reversal', { cardTransactionId: id });
+    expect(await transaction(id)).toMatchObject({ status: 'PARTIALLY_SETTLED', refundedAmount: { amount: 0 } });
+    expect(programHolds(id)).toBe(2_000);
+    await simulate(card.id, 'clearing', { cardTransactionId: id, amount: 6_000 });
+    expect(await transaction(id)).toMatchObject({ status: 'EXCEPTION', settledAmount: { amount: 10_000 } });
+    expect(programHolds(id)).toBe(-4_000);
+    engine.sandbox().advance(EIGHT_DAYS);
+    expect(programHolds(id)).toBe(-4_000);
+    // The drain's authorization expired and went back: the cardholder paid the 6,000 of the purchase still settled.
+    expect(await balanceOf(account)).toBe(4_000);
+  });
+
+  it('a return reversal on an open authorization whose hold is gone goes EXCEPTION and leaves nothing held', async () => {
+    const { card, account } = await cardWith(10_000);
+    const { cardTransactionId: id } = await authorize(card.id, 4_000);
+    await simulate(card.id, 'clearing', { cardTransactionId: id, amount: 4_000 });
+    await simulate(card.id, 'return', { cardTransactionId: id, amount: 4_000 });
+    await authorize(card.id, 10_000, 'DRAIN');
+    await simulate(card.id, 'return_reversal', { cardTransactionId: id });
+    expect((await transaction(id)).status).toBe('EXCEPTION');
+    expect(programHolds(id)).toBe(-4_000);
+    expect(await balanceOf(account)).toBe(0);
+  });
+
+  it('a delayed pull that fails after an advice pulled more: what was pulled first pays back what was fronted, nothing is stranded', async () => {
+    const { card, account } = await cardWith(10_000);
+    const { cardTransactionId: id } = await authorize(card.id, 5_000, 'SLOW 005');
+    await simulate(card.id, 'clearing', { cardTransactionId: id, amount: 1_000 });
+    await simulate(card.id, 'authorization_advice', { cardTransactionId: id, amount: 8_000 });
+    expect(programHolds(id)).toBe(2_000); // 3,000 pulled at once, 1,000 of it paid back what the clearing fronted
+    await authorize(card.id, 7_000, 'DRAIN');
+    engine.sandbox().advance(30_000);
+    const after = await transaction(id);
+    expect(after).toMatchObject({ status: 'PARTIALLY_SETTLED', pullSummary: { pendingCount: 0 } });
+    engine.sandbox().advance(EIGHT_DAYS);
+    expect((await transaction(id)).status).toBe('SETTLED');
+    expect(programHolds(id)).toBe(0);
+    // The 1,000 settled is all the cardholder paid (the drain's authorization expired too).
+    expect(await balanceOf(account)).toBe(9_000);
+  });
+
+  it('an advice down to what is settled, with a pull still waiting, keeps the pull for what was fronted: SETTLED, the program whole', async () => {
+    const { card, account } = await cardWith(10_000);
+    const { cardTransactionId: id } = await authorize(card.id, 1_000, 'SLOW 005');
+    await simulate(card.id, 'clearing', { cardTransactionId: id, amount: 300 });
+    await simulate(card.id, 'authorization_advice', { cardTransactionId: id, amount: 1_300 });
+    await simulate(card.id, 'authorization_advice', { cardTransactionId: id, amount: 300 });
+    expect((await transaction(id)).status).toBe('SETTLED');
+    expect(programHolds(id)).toBe(0);
+    engine.sandbox().advance(EIGHT_DAYS);
+    expect(programHolds(id)).toBe(0);
+    expect(await balanceOf(account)).toBe(9_700);
+  });
+
+  it('a sequence of clearings and advices on a delayed pull ends SETTLED with the cardholder paying exactly what settled', async () => {
+    const { card, account } = await cardWith(10_000);
+    const { cardTransactionId: id } = await authorize(card.id, 2_000, 'SLOW 005');
+    for (const [kind, amount] of [['clearing', 100], ['authorization_advice', 5_000], ['authorization_advice', 3_000], ['clearing', 100], ['clearing', 100]] as const) {
+      await simulate(card.id, kind, { cardTransactionId: id, amount });
+    }
+    engine.sandbox().advance(EIGHT_DAYS);
+    expect(await transaction(id)).toMatchObject({ status: 'SETTLED', settledAmount: { amount: 300 } });
+    expect(programHolds(id)).toBe(0);
+    expect(await balanceOf(account)).toBe(9_700);
+  });
+
+  it('a clearing while a delayed pull still waits is not EXCEPTION: the pull confirms and the authorization can still clear', async () => {
+    const { card, account } = await cardWith(10_000);
+    const { cardTransactionId: id } = await authorize(card.id, 10_000, 'SLOW 005');
+    await simulate(card.id, 'authorization_advice', { cardTransactionId: id, amount: 25_000 }); // the 15,000 more cannot be pulled
+    await simulate(card.id, 'clearing', { cardTransactionId: id, amount: 5_000 });
+    expect((await transaction(id)).status).toBe('PARTIALLY_SETTLED');
+    engine.sandbox().advance(30_000);
+    expect(programHolds(id)).toBe(5_000);
+    await simulate(card.id, 'clearing', { cardTransactionId: id, amount: 5_000 });
+    expect(await transaction(id)).toMatchObject({ status: 'PARTIALLY_SETTLED', settledAmount: { amount: 10_000 } });
+    expect(programHolds(id)).toBe(0);
+    expect(await balanceOf(account)).toBe(0);
+  });
+
+  it('concurrent events on one transaction: the second return, clearing or reversal is DECLINED STATE_CHANGED and moves nothing', async () => {
+    const { card, account } = await cardWith(20_000);
+    const { cardTransactionId: id } = await authorize(card.id, 5_000);
+    const twice = async (kind: string, body: Json) => {
+      const answers = await Promise.all([0, 1].map(() => call('POST', `/sandbox/cards/${card.id}/simulate/${kind}`, body)));
+      expect(answers.map((a) => a.status)).toEqual([202, 202]);
+      return Promise.all(answers.map(async (a) => (await call('GET', `/_sandbox/cards/simulations/${a.body.issuerTransactionToken}`)).body));
+    };
+    const clearings = await twice('clearing', { cardTransactionId: id, amount: 5_000 });
+    expect(clearings.map((r) => r.outcome).sort()).toEqual(['APPROVED', 'DECLINED']);
+    expect(clearings.find((r) => r.outcome === 'DECLINED')).toMatchObject({ declineReason: 'STATE_CHANGED' });
+    const returns = await twice('return', { cardTransactionId: id, amount: 5_000 });
+    expect(returns.map((r) => r.outcome).sort()).toEqual(['APPROVED', 'DECLINED']);
+    expect(await transaction(id)).toMatchObject({ settledAmount: { amount: 5_000 }, refundedAmount: { amount: 5_000 } });
+    expect(await balanceOf(account)).toBe(20_000);
+    const reversals = await twice('return_reversal', { cardTransactionId: id });
+    expect(reversals.map((r) => r.outcome).sort()).toEqual(['APPROVED', 'DECLINED']);
+    expect(await balanceOf(account)).toBe(15_000);
+    expect(ledgerTotals()).toEqual({ USD: 0 });
+  });
+
+  it('bounds amounts: a foreign amount that converts to nothing or beyond what the funding counts is 400; credits stop at the largest balance', async () => {
+    const { card } = await cardWith(0);
+    const credit = (amount: number, code = 'USD') => call('POST', `/sandbox/cards/${card.id}/simulate/financial_credit_authorization`, { amount, currency: { code }, merchant: merchant('REFUND') });
+    expect((await credit(1, 'IDR')).body).toMatchObject({ status: 400, details: { errors: [{ field: 'amount' }] } });
+    expect((await credit(9_000_000_000_000_000, 'GBP')).status).toBe(400);
+    expect((await credit(9_000_000_000_000_000)).status).toBe(202);
+    const over = await credit(1);
+    expect(over.body).toMatchObject({ status: 400, code: 'AMOUNT_OUT_OF_RANGE' });
+  });
+
+  it('relaxed as the reference: an advice below what is settled ends the authorization; credits can be returned and the return reversed', async () => {
+    const { card, account } = await cardWith(10_000);
+    const { cardTransactionId: id } = await authorize(card.id, 5_000);
+    await simulate(card.id, 'clearing', { cardTransactionId: id, amount: 2_000 });
+    await simulate(card.id, 'authorization_advice', { cardTransactionId: id, amount: 1_000 });
+    expect(await transaction(id)).toMatchObject({ status: 'SETTLED', authorizedAmount: { amount: 1_000 }, settledAmount: { amount: 2_000 } });
+    expect(await balanceOf(account)).toBe(8_000);
+    const { cardTransactionId: refund } = (await simulate(card.id, 'financial_credit_authorization', { amount: 700, currency: USD, merchant: merchant('REFUND') }));
+    expect(await balanceOf(account)).toBe(8_700);
+    await simulate(card.id, 'return', { cardTransactionId: refund, amount: 700 });
+    expect(await balanceOf(account)).toBe(8_000);
+    await simulate(card.id, 'return_reversal', { cardTransactionId: refund });
+    expect(await balanceOf(account)).toBe(8_700);
+    expect(ledgerTotals()).toEqual({ USD: 0 });
   });
 });

@@ -15,7 +15,7 @@
  *   program fronts it: its account goes below zero and the card transaction is EXCEPTION, never rolled back.
  */
 import type { Card, CardMerchant, CardSimulationKind, CardSimulationResult, CardTransaction, CurrencyAmount } from '@railyard/contract';
-import { CardAuthorizationSimulation, CardSimulationResult as CardSimulationResultSchema } from '@railyard/contract';
+import { CardAuthorizationSimulation, CardSimulationResult as CardSimulationResultSchema, MAX_AMOUNT } from '@railyard/contract';
 import { z } from 'zod';
 import { findInternalAccount, postToAccounts } from '../accounts/internal-accounts.js';
 import { currencyOf, CURRENCIES } from '../config/currencies.js';
@@ -86,11 +86,30 @@ function cardTransactionOf(tenant: TenantContext, card: Card, id: string): CardT
   } catch {
     throw notFound('Card transaction', id);
   }
-  if (transaction.type !== 'CARD' || transaction.cardId !== card.id) throw notFound('Card transaction', id);
+  // A card transaction without the program's record of it (a hand-edited snapshot) is as unknown as a missing one.
+  if (transaction.type !== 'CARD' || transaction.cardId !== card.id || !activities(tenant).has(id)) throw notFound('Card transaction', id);
   return transaction;
 }
 
 const activityOf = (tenant: TenantContext, id: string): CardActivityRecord => activities(tenant).get(id)!;
+
+/**
+ * Saves the program's side of a card transaction, first paying back what it fronted from what it holds (the program's
+ * ledger account holds `held − fronted` for the transaction either way): so money is held only while nothing is
+ * fronted, and a release can never give back money the program is owed.
+ */
+function saveActivity(tenant: TenantContext, activity: CardActivityRecord): CardActivityRecord {
+  const repaid = Math.min(activity.held, activity.fronted);
+  const netted = repaid > 0 ? { ...activity, held: activity.held - repaid, fronted: activity.fronted - repaid } : activity;
+  activities(tenant).replace(netted);
+  return netted;
+}
+
+/** Money the network settled that the program fronted and no pull is left to recover: the transaction is EXCEPTION. */
+const isLost = (activity: CardActivityRecord): boolean => activity.fronted > 0 && activity.pendingPull === undefined;
+
+/** What the program has, or will have when its waiting pull confirms, for the rest of the authorization (funding units). */
+const earmarked = (activity: CardActivityRecord): number => activity.held + (activity.pendingPull?.amount ?? 0) - activity.fronted;
 
 /**
  * An amount in a simulated currency, in the card currency's minor units: at the sandbox mid rate when they differ
@@ -141,9 +160,11 @@ function plan(tenant: TenantContext, card: Card, kind: CardSimulationKind, body:
     case 'return':
     case 'return_reversal': {
       const { cardTransactionId, amount } = body as { cardTransactionId: string; amount?: number };
-      checkPrecondition(kind, cardTransactionOf(tenant, card, cardTransactionId), amount);
+      checkPrecondition(tenant, kind, cardTransactionOf(tenant, card, cardTransactionId), amount);
       return () => {
         const current = findTransaction(tenant, cardTransactionId) as CardTransaction;
+        // Checked again: another event on the transaction may have run between the call and now.
+        if (!holds(() => checkPrecondition(tenant, kind, current, amount))) return { outcome: 'DECLINED', declineReason: 'STATE_CHANGED' };
         if (kind === 'clearing') clear(tenant, current, amount!);
         else if (kind === 'authorization_advice') advise(tenant, current, amount!);
         else if (kind === 'return') returnMoney(tenant, current, amount!);
@@ -155,33 +176,78 @@ function plan(tenant: TenantContext, card: Card, kind: CardSimulationKind, body:
     default: {
       const simulation = body as z.output<typeof CardAuthorizationSimulation>;
       const amount = inCardUnits(simulation.amount, simulation.currency.code, card);
-      return (token) => authorize(tenant, kind, findCard(tenant, card.id), simulation.merchant, amount, token);
+      checkAuthorizationAmount(tenant, kind, card, amount);
+      return (token) => {
+        if (!holds(() => checkAuthorizationAmount(tenant, kind, findCard(tenant, card.id), amount))) return { outcome: 'DECLINED', declineReason: 'STATE_CHANGED' };
+        return authorize(tenant, kind, findCard(tenant, card.id), simulation.merchant, amount, token);
+      };
     }
   }
 }
 
-/** 400 for a card transaction in no state to take the event (REFERENCE §16 preconditions). */
-function checkPrecondition(kind: CardSimulationKind, transaction: CardTransaction, amount: number | undefined): void {
+/** Whether `check` passes (it throws when it does not). */
+function holds(check: () => void): boolean {
+  try {
+    check();
+    return true;
+  } catch (error) {
+    if (error instanceof ApiError) return false;
+    throw error;
+  }
+}
+
+/** Whether `amount` (funding units) more fits in the account: the balance stays within the largest amount the service holds. */
+function creditable(tenant: TenantContext, accountId: string, amount: number): boolean {
+  const account = findInternalAccountOrUndefined(tenant, accountId);
+  return account === undefined || account.balance.amount + amount <= MAX_AMOUNT;
+}
+
+/** 400 AMOUNT_OUT_OF_RANGE where an amount in card units, paid into the account in funding units, would pass what the service holds. */
+function checkCreditable(tenant: TenantContext, accountId: string, amount: number): void {
+  if (!creditable(tenant, accountId, amount)) {
+    throw new ApiError(400, 'AMOUNT_OUT_OF_RANGE', `Paying ${amount} into ${accountId} would take its balance above ${MAX_AMOUNT}`, {
+      errors: [{ field: 'amount', message: 'would take the funding source above the largest balance the service holds' }],
+    });
+  }
+}
+
+/** 400 for an authorization-family amount the card cannot take: nothing once converted, or more than its funding sources can count. */
+function checkAuthorizationAmount(tenant: TenantContext, kind: CardSimulationKind, card: Card, amount: number): void {
+  if (kind === 'balance_inquiry') return;
+  if (amount < 1) throw invalidField('amount', `converts to less than one minor unit of ${card.currency}`);
+  const mostUnits = Math.max(...card.fundingSources.map((id) => fundingUnitsPerCardUnit(card, findInternalAccount(tenant, id).balance.currency.code)));
+  if (amount * mostUnits > MAX_AMOUNT) throw invalidField('amount', `is more than the ${Math.floor(MAX_AMOUNT / mostUnits)} ${card.currency} minor units the card's funding can count`);
+  if (CREDITS.has(kind)) {
+    const first = card.fundingSources[0]!;
+    checkCreditable(tenant, first, amount * fundingUnitsPerCardUnit(card, findInternalAccount(tenant, first).balance.currency.code));
+  }
+}
+
+/** 400 for a card transaction in no state to take the event (REFERENCE §16 preconditions), or an amount it cannot count. */
+function checkPrecondition(tenant: TenantContext, kind: CardSimulationKind, transaction: CardTransaction, amount: number | undefined): void {
   const settled = transaction.settledAmount?.amount ?? 0;
   const refunded = transaction.refundedAmount?.amount ?? 0;
+  const units = activityOf(tenant, transaction.id).unitsPerCardUnit;
   const refuse = (message: string, field = 'cardTransactionId') => {
     throw invalidField(field, message);
   };
+  if (amount !== undefined && amount * units > MAX_AMOUNT) refuse(`is more than the ${Math.floor(MAX_AMOUNT / units)} minor units the funding source can count`, 'amount');
   if (kind === 'clearing' || kind === 'authorization_advice') {
     if (!OPEN.has(transaction.status)) refuse(`${transaction.id} is ${transaction.status}; it must be AUTHORIZED or PARTIALLY_SETTLED`);
     if (kind === 'authorization_advice' && amount! < 1) refuse('must be greater than 0: the new total authorized', 'amount');
-    if (kind === 'authorization_advice' && amount! < settled) refuse(`must be at least ${settled}, what is already settled`, 'amount');
+    if (kind === 'clearing' && transaction.direction === 'CREDIT') checkCreditable(tenant, transaction.accountId, amount! * units);
     return;
   }
-  if (transaction.direction !== 'DEBIT') refuse(`${transaction.id} is a credit; only purchases are returned`);
   if (kind === 'return') {
-    if (transaction.status === 'EXCEPTION') refuse(`${transaction.id} is EXCEPTION: its funding failed, so a return is not credited`);
     if (settled === 0) refuse(`${transaction.id} has no settled clearing to return`);
     if (amount! < 1) refuse('must be greater than 0', 'amount');
     if (amount! > settled - refunded) refuse(`must be at most ${settled - refunded}, what is settled and not returned yet`, 'amount');
+    if (transaction.direction === 'DEBIT') checkCreditable(tenant, transaction.accountId, amount! * units);
     return;
   }
-  if (refunded === 0) refuse(`${transaction.id} has no return to reverse`);
+  const returns = activityOf(tenant, transaction.id).returns;
+  if (refunded === 0 || returns.length === 0) refuse(`${transaction.id} has no return to reverse`);
+  if (transaction.direction === 'CREDIT') checkCreditable(tenant, transaction.accountId, returns[returns.length - 1]! * units);
 }
 
 /** Why the network declines an authorization, or undefined when it approves it (as far as the card and merchant go). */
@@ -275,14 +341,14 @@ function pull(tenant: TenantContext, cardTransactionId: string, accountId: strin
   const activity = activityOf(tenant, cardTransactionId);
   const summary = transaction.pullSummary!;
   if (how.pullAfterMs !== undefined || how.pullFails) {
-    activities(tenant).replace({ ...activity, pendingPull: { amount, accountId, fails: how.pullFails === true } });
+    saveActivity(tenant, { ...activity, pendingPull: { amount, accountId, fails: how.pullFails === true } });
     update(tenant, transaction, { pullSummary: { ...summary, count: summary.count + 1, pendingCount: (summary.pendingCount ?? 0) + 1 } });
     if (how.pullFails) confirmPull(tenant, cardTransactionId);
     else tenant.schedule(how.pullAfterMs!, CARD_PULL_JOB, { cardTransactionId });
     return;
   }
   postToAccounts(tenant, 'CARD_PULL', activity.fundingCurrency, [{ account: accountId, amount: -amount }, { account: cardNetworkAccount(activity.fundingCurrency), amount }], cardTransactionId);
-  activities(tenant).replace({ ...activity, held: activity.held + amount });
+  saveActivity(tenant, { ...activity, held: activity.held + amount });
   update(tenant, transaction, { pullSummary: { ...summary, count: summary.count + 1, totalAmount: summary.totalAmount + amount } });
 }
 
@@ -303,13 +369,15 @@ function confirmPull(tenant: TenantContext, cardTransactionId: string): void {
   const after = { ...summary, pendingCount: Math.max(0, (summary.pendingCount ?? 0) - 1) };
   if (succeeds) {
     postToAccounts(tenant, 'CARD_PULL', activity.fundingCurrency, [{ account: pending.accountId, amount: -pending.amount }, { account: cardNetworkAccount(activity.fundingCurrency), amount: pending.amount }], cardTransactionId);
-    const repaid = Math.min(rest.fronted, pending.amount);
-    activities(tenant).replace({ ...rest, held: rest.held + pending.amount - repaid, fronted: rest.fronted - repaid });
+    const now = saveActivity(tenant, { ...rest, held: rest.held + pending.amount });
     update(tenant, transaction, { pullSummary: { ...after, totalAmount: after.totalAmount + pending.amount } });
+    // A transaction that will settle no more keeps nothing beyond what it fronted.
+    if (!OPEN.has(transaction.status) && now.held > 0) releaseRest(tenant, cardTransactionId);
     return;
   }
-  activities(tenant).replace({ ...rest, pullFailed: true });
-  update(tenant, transaction, { pullSummary: after, status: rest.fronted > 0 ? 'EXCEPTION' : transaction.status });
+  const now = saveActivity(tenant, { ...rest, pullFailed: true });
+  update(tenant, transaction, { pullSummary: after, ...(isLost(now) ? { status: 'EXCEPTION' as const } : {}) });
+  if (isLost(now)) releaseRest(tenant, cardTransactionId);
 }
 
 /** The delayed-pull job: confirms the pull and announces the transaction. */
@@ -335,25 +403,28 @@ function clear(tenant: TenantContext, transaction: CardTransaction, amount: numb
     settle(tenant, transaction.id, amount);
     return;
   }
-  const remaining = Math.max(0, transaction.authorizedAmount.amount - transaction.settledAmount!.amount);
-  const beyond = amount - remaining;
-  if (beyond > 0) {
-    if (ownSourceCovers(tenant, transaction, beyond * units)) pull(tenant, transaction.id, transaction.accountId, beyond * units, {});
+  // What the program has (or will have) for this transaction does not cover the clearing (it is above the
+  // authorization, or a return reversal used the hold): the difference is pulled now. Once a pull of the transaction
+  // failed, only what the clearing adds beyond the authorization is asked for; the rest is fronted (EXCEPTION).
+  const paying = amount * units;
+  const activityBefore = activityOf(tenant, transaction.id);
+  const beyond = Math.max(0, amount - Math.max(0, transaction.authorizedAmount.amount - transaction.settledAmount!.amount)) * units;
+  const shortfall = activityBefore.pullFailed ? beyond : paying - earmarked(activityBefore);
+  if (shortfall > 0) {
+    if (ownSourceCovers(tenant, transaction, shortfall)) pull(tenant, transaction.id, transaction.accountId, shortfall, {});
     else failPull(tenant, transaction.id);
   }
-  // The network is paid from what the program holds for this transaction; what it does not hold, it fronts.
-  const paying = amount * units;
+  // The network is paid from what the program holds; what it does not hold, it fronts (paid back as pulls arrive).
   const activity = activityOf(tenant, transaction.id);
-  const fromHeld = Math.min(activity.held, paying);
   postToAccounts(tenant, 'CARD_SETTLEMENT', fundingCurrency, [{ account: cardNetworkAccount(fundingCurrency), amount: -paying }, { account: outsideWorld(fundingCurrency), amount: paying }], transaction.id);
-  activities(tenant).replace({ ...activity, held: activity.held - fromHeld, fronted: activity.fronted + paying - fromHeld });
+  saveActivity(tenant, { ...activity, fronted: activity.fronted + paying });
   settle(tenant, transaction.id, amount);
 }
 
 /** A pull no funding source could cover. */
 function failPull(tenant: TenantContext, cardTransactionId: string): void {
   const transaction = findTransaction(tenant, cardTransactionId) as CardTransaction;
-  activities(tenant).replace({ ...activityOf(tenant, cardTransactionId), pullFailed: true });
+  saveActivity(tenant, { ...activityOf(tenant, cardTransactionId), pullFailed: true });
   update(tenant, transaction, { pullSummary: { ...transaction.pullSummary!, count: transaction.pullSummary!.count + 1 } });
 }
 
@@ -363,8 +434,7 @@ function settle(tenant: TenantContext, cardTransactionId: string, amount: number
   const activity = activityOf(tenant, cardTransactionId);
   const settled = transaction.settledAmount!.amount + amount;
   const summary = transaction.settlementSummary!;
-  const lost = activity.fronted > 0 && activity.pullFailed;
-  const status = lost ? 'EXCEPTION' : settled >= transaction.authorizedAmount.amount ? 'SETTLED' : 'PARTIALLY_SETTLED';
+  const status = isLost(activity) ? 'EXCEPTION' : settled >= transaction.authorizedAmount.amount ? 'SETTLED' : 'PARTIALLY_SETTLED';
   update(tenant, transaction, {
     status, settledAmount: { ...transaction.settledAmount!, amount: settled },
     settlementSummary: { count: summary.count + 1, totalAmount: summary.totalAmount + amount * activity.unitsPerCardUnit },
@@ -392,7 +462,7 @@ function releaseRest(tenant: TenantContext, cardTransactionId: string): void {
   const keepsPull = activity.pendingPull !== undefined && activity.fronted > 0;
   const { pendingPull, ...rest } = activity;
   const kept = keepsPull ? { pendingPull: { ...pendingPull!, amount: Math.min(pendingPull!.amount, activity.fronted) } } : {};
-  activities(tenant).replace({ ...rest, ...kept, held: 0 });
+  saveActivity(tenant, { ...rest, ...kept, held: 0 });
   if (pendingPull && !keepsPull) {
     const summary = transaction.pullSummary!;
     update(tenant, transaction, { pullSummary: { ...summary, count: summary.count - 1, pendingCount: Math.max(0, (summary.pendingCount ?? 0) - 1) } });
@@ -409,71 +479,111 @@ export const expiryJob = (tenant: TenantContext, payload: unknown): void => {
   announce(tenant, cardTransactionId);
 };
 
-/** An authorization advice: the new total authorized. More is pulled, or what is no longer authorized goes back. */
+/**
+ * An authorization advice: the new total authorized. What the program has for the rest of the authorization is made to
+ * match it: more is pulled, or the excess goes back (from a pull still waiting first, never below what it must recover,
+ * then from what is held). A total at or below what is settled ends the authorization.
+ */
 function advise(tenant: TenantContext, transaction: CardTransaction, total: number): void {
-  const activity = activityOf(tenant, transaction.id);
-  const units = activity.unitsPerCardUnit;
-  const change = total - transaction.authorizedAmount.amount;
   update(tenant, transaction, { authorizedAmount: { ...transaction.authorizedAmount, amount: total } });
-  if (transaction.direction === 'DEBIT' && change > 0) {
-    if (ownSourceCovers(tenant, transaction, change * units)) pull(tenant, transaction.id, transaction.accountId, change * units, {});
-    else failPull(tenant, transaction.id);
-  } else if (transaction.direction === 'DEBIT' && change < 0) {
-    // Less authorized: a pull still waiting asks for less first; what remains goes back from what is held.
-    const pending = activity.pendingPull;
-    const fromPending = pending === undefined ? 0 : Math.min(pending.amount, -change * units);
-    const back = Math.min(activity.held, -change * units - fromPending);
-    if (back > 0) {
-      postToAccounts(tenant, 'CARD_RELEASE', activity.fundingCurrency, [{ account: cardNetworkAccount(activity.fundingCurrency), amount: -back }, { account: transaction.accountId, amount: back }], transaction.id);
-    }
-    const { pendingPull: _old, ...rest } = activity;
-    const smaller = pending !== undefined && pending.amount > fromPending ? { pendingPull: { ...pending, amount: pending.amount - fromPending } } : {};
-    activities(tenant).replace({ ...rest, ...smaller, held: activity.held - back });
-    if (pending !== undefined && pending.amount === fromPending) {
-      const current = findTransaction(tenant, transaction.id) as CardTransaction;
-      const summary = current.pullSummary!;
-      update(tenant, current, { pullSummary: { ...summary, count: summary.count - 1, pendingCount: Math.max(0, (summary.pendingCount ?? 0) - 1) } });
-    }
+  if (transaction.direction === 'DEBIT') {
+    const activity = activityOf(tenant, transaction.id);
+    const needed = Math.max(0, total - transaction.settledAmount!.amount) * activity.unitsPerCardUnit;
+    const difference = needed - earmarked(activity);
+    if (difference > 0) {
+      if (ownSourceCovers(tenant, transaction, difference)) pull(tenant, transaction.id, transaction.accountId, difference, {});
+      else failPull(tenant, transaction.id);
+    } else if (difference < 0) giveBack(tenant, transaction.id, -difference);
   }
   const current = findTransaction(tenant, transaction.id) as CardTransaction;
   if (current.settledAmount!.amount >= total) {
-    update(tenant, current, { status: 'SETTLED' });
+    update(tenant, current, { status: isLost(activityOf(tenant, transaction.id)) ? 'EXCEPTION' : 'SETTLED' });
     releaseRest(tenant, transaction.id);
   }
 }
 
-/** A merchant return: settled money back to the funding source; the purchase keeps its status (SPEC §3.6). */
-function returnMoney(tenant: TenantContext, transaction: CardTransaction, amount: number): void {
-  const activity = activityOf(tenant, transaction.id);
-  const paid = amount * activity.unitsPerCardUnit;
-  postToAccounts(tenant, 'CARD_RETURN', activity.fundingCurrency, [{ account: outsideWorld(activity.fundingCurrency), amount: -paid }, { account: transaction.accountId, amount: paid }], transaction.id);
-  activities(tenant).replace({ ...activity, returns: [...activity.returns, amount] });
-  const summary = transaction.refundSummary!;
-  update(tenant, transaction, {
-    refundedAmount: { ...transaction.refundedAmount!, amount: transaction.refundedAmount!.amount + amount },
-    refundSummary: { count: summary.count + 1, totalAmount: summary.totalAmount + paid },
-  });
+/** Gives `excess` (funding units) of what the program has for a transaction back: a waiting pull asks for less first. */
+function giveBack(tenant: TenantContext, cardTransactionId: string, excess: number): void {
+  const activity = activityOf(tenant, cardTransactionId);
+  const pending = activity.pendingPull;
+  const fromPending = pending === undefined ? 0 : Math.min(excess, Math.max(0, pending.amount - activity.fronted));
+  const back = Math.min(activity.held, excess - fromPending);
+  if (back > 0) {
+    const { accountId } = findTransaction(tenant, cardTransactionId) as CardTransaction;
+    postToAccounts(tenant, 'CARD_RELEASE', activity.fundingCurrency, [{ account: cardNetworkAccount(activity.fundingCurrency), amount: -back }, { account: accountId, amount: back }], cardTransactionId);
+  }
+  const { pendingPull: _old, ...rest } = activity;
+  const smaller = pending !== undefined && pending.amount > fromPending ? { pendingPull: { ...pending, amount: pending.amount - fromPending } } : {};
+  saveActivity(tenant, { ...rest, ...smaller, held: activity.held - back });
+  if (pending !== undefined && pending.amount === fromPending) {
+    const current = findTransaction(tenant, cardTransactionId) as CardTransaction;
+    const summary = current.pullSummary!;
+    update(tenant, current, { pullSummary: { ...summary, count: summary.count - 1, pendingCount: Math.max(0, (summary.pendingCount ?? 0) - 1) } });
+  }
 }
 
-/** Undoes the latest return: the money goes back to the merchant, fronted by the program where the account no longer holds it. */
-function reverseReturn(tenant: TenantContext, transaction: CardTransaction): void {
-  const activity = activityOf(tenant, transaction.id);
-  const amount = activity.returns[activity.returns.length - 1]!;
-  const paid = amount * activity.unitsPerCardUnit;
+/**
+ * Money from the outside world to the cardholder's funding source (a return of a purchase, the reversal of a credit's
+ * return): what the program fronted for the transaction is paid back first.
+ */
+function payCardholder(tenant: TenantContext, transaction: CardTransaction, activity: CardActivityRecord, paid: number, kind: string): CardActivityRecord {
+  const repaid = Math.min(activity.fronted, paid);
+  const postings = [{ account: outsideWorld(activity.fundingCurrency), amount: -paid }];
+  if (repaid > 0) postings.push({ account: cardNetworkAccount(activity.fundingCurrency), amount: repaid });
+  if (paid > repaid) postings.push({ account: transaction.accountId, amount: paid - repaid });
+  postToAccounts(tenant, kind, activity.fundingCurrency, postings, transaction.id);
+  return { ...activity, fronted: activity.fronted - repaid };
+}
+
+/**
+ * Money from the cardholder's funding source to the outside world (the reversal of a purchase's return, a return of a
+ * credit): what the account no longer holds, the program fronts.
+ */
+function chargeCardholder(tenant: TenantContext, transaction: CardTransaction, activity: CardActivityRecord, paid: number, kind: string): CardActivityRecord {
   const account = findInternalAccountOrUndefined(tenant, transaction.accountId);
   const fromAccount = account?.status === 'ACTIVE' ? Math.min(account.balance.amount, paid) : 0;
   const fronted = paid - fromAccount;
   const postings = [{ account: outsideWorld(activity.fundingCurrency), amount: paid }];
   if (fromAccount > 0) postings.push({ account: transaction.accountId, amount: -fromAccount });
   if (fronted > 0) postings.push({ account: cardNetworkAccount(activity.fundingCurrency), amount: -fronted });
-  postToAccounts(tenant, 'CARD_RETURN_REVERSAL', activity.fundingCurrency, postings, transaction.id);
-  activities(tenant).replace({ ...activity, returns: activity.returns.slice(0, -1), fronted: activity.fronted + fronted, pullFailed: activity.pullFailed || fronted > 0 });
+  postToAccounts(tenant, kind, activity.fundingCurrency, postings, transaction.id);
+  return { ...activity, fronted: activity.fronted + fronted, pullFailed: activity.pullFailed || fronted > 0 };
+}
+
+/** A merchant return of settled money: a purchase's goes back to the funding source, a credit's is taken back from it. */
+function returnMoney(tenant: TenantContext, transaction: CardTransaction, amount: number): void {
+  const activity = activityOf(tenant, transaction.id);
+  const paid = amount * activity.unitsPerCardUnit;
+  const moved = transaction.direction === 'DEBIT'
+    ? payCardholder(tenant, transaction, activity, paid, 'CARD_RETURN')
+    : chargeCardholder(tenant, transaction, activity, paid, 'CARD_RETURN');
+  const now = saveActivity(tenant, { ...moved, returns: [...activity.returns, amount] });
   const summary = transaction.refundSummary!;
   update(tenant, transaction, {
-    status: fronted > 0 ? 'EXCEPTION' : transaction.status,
+    ...(isLost(now) ? { status: 'EXCEPTION' as const } : {}),
+    refundedAmount: { ...transaction.refundedAmount!, amount: transaction.refundedAmount!.amount + amount },
+    refundSummary: { count: summary.count + 1, totalAmount: summary.totalAmount + paid },
+  });
+  if (isLost(now)) releaseRest(tenant, transaction.id);
+}
+
+/** Undoes the latest return: the money moves back the other way (fronted by the program where the account lacks it). */
+function reverseReturn(tenant: TenantContext, transaction: CardTransaction): void {
+  const activity = activityOf(tenant, transaction.id);
+  const amount = activity.returns[activity.returns.length - 1];
+  if (amount === undefined) return;
+  const paid = amount * activity.unitsPerCardUnit;
+  const moved = transaction.direction === 'DEBIT'
+    ? chargeCardholder(tenant, transaction, activity, paid, 'CARD_RETURN_REVERSAL')
+    : payCardholder(tenant, transaction, activity, paid, 'CARD_RETURN_REVERSAL');
+  const now = saveActivity(tenant, { ...moved, returns: activity.returns.slice(0, -1) });
+  const summary = transaction.refundSummary!;
+  update(tenant, transaction, {
+    ...(isLost(now) ? { status: 'EXCEPTION' as const } : {}),
     refundedAmount: { ...transaction.refundedAmount!, amount: transaction.refundedAmount!.amount - amount },
     refundSummary: { count: summary.count - 1, totalAmount: summary.totalAmount - paid },
   });
+  if (isLost(now)) releaseRest(tenant, transaction.id);
 }
 
 /** Stores a step of a network event (announced once the event is done, by {@link announce}). */

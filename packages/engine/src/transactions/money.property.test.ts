@@ -273,6 +273,9 @@ describe('money under random operations', () => {
         // Every card authorization has settled or expired: nothing is held for one any more, and no pull still waits.
         const cardOpen = ((engine.sandbox().snapshot().collections.cardActivity ?? []) as Json[]).filter((a) => a.held !== 0 || a.pendingPull !== undefined);
         expect(cardOpen).toEqual([]);
+        // Money the program fronted and never recovered is an EXCEPTION, and only that.
+        const fronted = ((engine.sandbox().snapshot().collections.cardActivity ?? []) as Json[]).filter((a) => a.fronted > 0);
+        for (const activity of fronted) expect((await call('GET', `/transactions/${activity.id}`)).body.status).toBe('EXCEPTION');
         // Every mint and burn has completed, failed or expired, and holds no fiat.
         const stablecoinOpen = ((await call('GET', `/stablecoins/${coin}/operations?limit=100`)).body.data as Json[]).filter((o) => !SETTLED.has(o.status));
         expect(stablecoinOpen.map((o) => `${o.id} ${o.status}`)).toEqual([]);
