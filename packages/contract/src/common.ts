@@ -34,7 +34,7 @@ export const resourceId = (type: string) =>
 export const RESOURCE_TYPES = [
   'Customer', 'ExternalAccount', 'InternalAccount', 'Quote', 'Transaction', 'AuthMethod', 'Request', 'Verification',
   'BeneficialOwner', 'Webhook', 'Session', 'Document', 'Lookup', 'Card', 'CardTransaction', 'Platform', 'Event', 'LedgerEntry', 'ScaChallenge', 'OwnershipChallenge',
-  'Stablecoin', 'StablecoinProviderAccount', 'StablecoinOperation',
+  'Stablecoin', 'StablecoinProviderAccount', 'StablecoinOperation', 'Token', 'Agent', 'AgentAction',
 ] as const;
 export type ResourceType = (typeof RESOURCE_TYPES)[number];
 

@@ -4,7 +4,7 @@ import {
 } from './common.js';
 import { defineEndpoint } from './endpoint.js';
 import { signedLegs } from './signed-retry.js';
-import { PageQuery, QueryBoolean, TimeBound, pageOf } from './pagination.js';
+import { PageQuery, QueryBoolean, TimeRangeQuery, pageOf } from './pagination.js';
 import { isValidTaxId, taxIdPatternFor, TAX_ID_FORMATS } from './tax-ids.js';
 
 // ---------------------------------------------------------------------------------------------------------------------
@@ -362,15 +362,11 @@ export type BusinessCustomer = z.infer<typeof BusinessCustomer>;
 export const Customer = z.discriminatedUnion('customerType', [IndividualCustomer, BusinessCustomer]).meta({ id: 'Customer' });
 export type Customer = z.infer<typeof Customer>;
 
-const timeFilter = TimeBound.optional();
 /** `GET /customers` query (REFERENCE §1). */
 export const CustomerListQuery = PageQuery.extend({
   platformCustomerId: z.string().optional(),
   customerType: CustomerType.optional(),
-  createdAfter: timeFilter,
-  createdBefore: timeFilter,
-  updatedAfter: timeFilter,
-  updatedBefore: timeFilter,
+  ...TimeRangeQuery,
   region: z.string().optional(),
   currency: CurrencyCode.optional(),
   umaAddress: z.string().optional(),

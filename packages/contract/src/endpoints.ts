@@ -14,6 +14,7 @@ import { webhookEndpoints } from './webhooks.js';
 import { authEndpoints } from './auth.js';
 import { cardControlEndpoints, cardEndpoints } from './cards.js';
 import { stablecoinControlEndpoints, stablecoinEndpoints } from './stablecoins.js';
+import { tokenEndpoints } from './tokens.js';
 
 /**
  * The type of {@link endpoints}, spelled as references so declaration files name the groups instead of inlining every
@@ -22,7 +23,7 @@ import { stablecoinControlEndpoints, stablecoinEndpoints } from './stablecoins.j
 export type Endpoints = typeof customerEndpoints & typeof internalAccountEndpoints & typeof configEndpoints & typeof controlPlaneEndpoints
   & typeof documentEndpoints & typeof verificationEndpoints & typeof beneficialOwnerEndpoints & typeof onboardingLinkEndpoints
   & typeof externalAccountEndpoints & typeof ownershipEndpoints & typeof beneficiaryTrustEndpoints & typeof paymentEndpoints & typeof umaEndpoints & typeof scaLoginEndpoints & typeof webhookEndpoints & typeof authEndpoints
-  & typeof cardEndpoints & typeof cardControlEndpoints & typeof stablecoinEndpoints & typeof stablecoinControlEndpoints;
+  & typeof cardEndpoints & typeof cardControlEndpoints & typeof stablecoinEndpoints & typeof stablecoinControlEndpoints & typeof tokenEndpoints;
 
 /** Every operation of the API, by operationId: the engine serves these and the OpenAPI document describes them. */
 export const endpoints: Endpoints = {
@@ -46,4 +47,5 @@ export const endpoints: Endpoints = {
   ...cardControlEndpoints,
   ...stablecoinEndpoints,
   ...stablecoinControlEndpoints,
+  ...tokenEndpoints,
 };

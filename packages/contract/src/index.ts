@@ -31,5 +31,6 @@ export * from './payment-endpoints.js';
 export * from './uma.js';
 export * from './cards.js';
 export * from './stablecoins.js';
+export * from './tokens.js';
 export * from './wallet-crypto/index.js';
 export * from './unknown-fields.js';

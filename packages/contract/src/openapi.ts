@@ -12,8 +12,8 @@ export interface OpenApiOptions {
 type JsonSchema = Record<string, unknown>;
 type Io = 'input' | 'output';
 
-/** Error statuses every operation can answer (SPEC §2.4, DESIGN §3). */
-const COMMON_ERRORS = [400, 401, 404, 405, 413, 500] as const;
+/** Error statuses every operation can answer (SPEC §2.4, DESIGN §3); 403 for an API token without the permission. */
+const COMMON_ERRORS = [400, 401, 403, 404, 405, 413, 500] as const;
 
 const REASONS: Record<number, string> = {
   400: 'Invalid input: details.errors lists every invalid field', 401: 'Missing or invalid credentials', 403: 'Forbidden',

@@ -21,6 +21,14 @@ export const PageQuery = z.object({
  */
 export const TimeBound = z.union([Timestamp, IsoDate], { message: 'must be an ISO 8601 UTC timestamp or a date YYYY-MM-DD' });
 
+/** The created and updated time ranges of the lists that offer them (each bound inclusive). */
+export const TimeRangeQuery = {
+  createdAfter: TimeBound.optional(),
+  createdBefore: TimeBound.optional(),
+  updatedAfter: TimeBound.optional(),
+  updatedBefore: TimeBound.optional(),
+};
+
 /**
  * A query parameter that takes several values, in each form clients send them: repeated (`?c=EUR&c=GBP`, what the
  * reference documents) and comma-joined (`?c=EUR,GBP` or `?c=EUR%2CGBP`, what generated SDKs send), or both at once.

@@ -24,6 +24,8 @@ import { beneficiaryTrustRoutes, scaLoginRoutes } from './sca/routes.js';
 import { paymentJobs, paymentRoutes } from './quotes/routes.js';
 import { cardJobs, cardRoutes } from './cards/routes.js';
 import { stablecoinJobs, stablecoinRoutes } from './stablecoins/routes.js';
+import { authenticateWithTokens } from './tokens/tokens.js';
+import { tokenRoutes } from './tokens/routes.js';
 import { RETRY_JOB, WebhookDispatcher, type WebhookFetch } from './webhooks/delivery.js';
 import { nextEvent } from './webhooks/outbox.js';
 import { webhookRoutes } from './webhooks/routes.js';
@@ -185,9 +187,9 @@ export function createEngine(options: EngineOptions = {}): Engine {
   });
 
   const http = createHttpSurface(
-    [...customerRoutes, ...documentRoutes, ...contactVerificationRoutes, ...hostedRoutes, ...accountRoutes, ...platformRoutes, ...beneficialOwnerRoutes, ...externalAccountRoutes, ...ownershipRoutes(externalAccountPort), ...beneficiaryTrustRoutes, ...scaLoginRoutes, ...paymentRoutes, ...cardRoutes, ...stablecoinRoutes, ...webhookRoutes(dispatcher, keyOf), ...authRoutes, ...verificationRoutes, ...controlPlaneRoutes(platforms, openapi)],
+    [...customerRoutes, ...documentRoutes, ...contactVerificationRoutes, ...hostedRoutes, ...accountRoutes, ...platformRoutes, ...beneficialOwnerRoutes, ...externalAccountRoutes, ...ownershipRoutes(externalAccountPort), ...beneficiaryTrustRoutes, ...scaLoginRoutes, ...paymentRoutes, ...cardRoutes, ...stablecoinRoutes, ...tokenRoutes, ...webhookRoutes(dispatcher, keyOf), ...authRoutes, ...verificationRoutes, ...controlPlaneRoutes(platforms, openapi)],
     {
-      authenticate: (header) => platforms.authenticate(header), tenant, idempotency, platformById: (id) => platforms.byId(id),
+      authenticate: (header) => authenticateWithTokens(platforms, tenant, header), tenant, idempotency, platformById: (id) => platforms.byId(id),
       publicError: hostedErrorReply, afterRequest: () => scheduler.runSoon(),
     },
   );

@@ -1,4 +1,5 @@
 import type { ResourceType } from '@railyard/contract';
+import { bytesToHex } from '@railyard/contract';
 import { RESERVED_ID_ENDINGS } from '../sandbox/magic-values.js';
 
 /** Makes resource ids of the form `<Type>:<uuid>` (SPEC §1). Injected so tests can get predictable ids. */
@@ -32,4 +33,9 @@ export function sequentialIds(start = 1): IdGenerator {
       if (!reserved(type, id)) return id;
     }
   };
+}
+
+/** `bytes` random bytes as lowercase hex: nonces, secrets, the random part of credentials. */
+export function randomHex(bytes: number): string {
+  return bytesToHex(crypto.getRandomValues(new Uint8Array(bytes)));
 }

@@ -33,6 +33,25 @@ export function listPage<T extends { id: string }, R = T>(
   return out;
 }
 
+/**
+ * The conditions of the created and updated time ranges of a list query (inclusive bounds): created from the
+ * collection's creation order, updated as a filter on `updatedAt`.
+ */
+export function timeRanges<T extends { updatedAt: string }>(
+  query: { createdAfter?: string | undefined; createdBefore?: string | undefined; updatedAfter?: string | undefined; updatedBefore?: string | undefined },
+): Pick<ListConditions<T>, 'createdFrom' | 'createdTo' | 'filter'> {
+  const { updatedAfter, updatedBefore } = query;
+  return {
+    createdFrom: query.createdAfter === undefined ? undefined : rangeStart(query.createdAfter),
+    createdTo: query.createdBefore === undefined ? undefined : rangeEnd(query.createdBefore),
+    filter: updatedAfter === undefined && updatedBefore === undefined ? undefined : {
+      key: `updated:${updatedAfter ?? ''}:${updatedBefore ?? ''}`,
+      test: (record: T) => (updatedAfter === undefined || Date.parse(record.updatedAt) >= rangeStart(updatedAfter))
+        && (updatedBefore === undefined || Date.parse(record.updatedAt) <= rangeEnd(updatedBefore)),
+    },
+  };
+}
+
 // atob rather than Buffer: the engine also runs in browsers behind msw's setupWorker.
 const encodeCursor = (seq: number): string => base64UrlEncode(utf8Encode(`c1:${seq}`));
 

@@ -10,7 +10,7 @@ import { CURRENCIES, DEFAULT_CUSTOMER_CURRENCIES, END_USER_TERMS } from '../conf
 import type { TenantContext } from '../core/context.js';
 import { ApiError, conflict, invalidInput, notFound } from '../core/errors.js';
 import { toFieldErrors } from '../core/field-errors.js';
-import { definedOnly, listPage, rangeEnd, rangeStart } from '../core/pagination.js';
+import { definedOnly, listPage, timeRanges } from '../core/pagination.js';
 import { onField, type CollectionOptions } from '../core/store.js';
 import { ownersOf } from '../beneficial-owners/owners.js';
 import { INDIVIDUAL_KYC, lookupSuffix } from '../sandbox/magic-values.js';
@@ -194,12 +194,6 @@ export function deleteCustomer(tenant: TenantContext, customerId: string): Custo
 
 /** `GET /customers` with the filters of REFERENCE §1, newest first. */
 export function listCustomers(tenant: TenantContext, query: ListInput): Page<Customer> {
-  const { updatedAfter, updatedBefore } = query;
-  const updated = updatedAfter === undefined && updatedBefore === undefined ? undefined : {
-    key: `updated:${updatedAfter ?? ''}:${updatedBefore ?? ''}`,
-    test: (c: CustomerRecord) => (updatedAfter === undefined || Date.parse(c.updatedAt) >= rangeStart(updatedAfter))
-      && (updatedBefore === undefined || Date.parse(c.updatedAt) <= rangeEnd(updatedBefore)),
-  };
   return listPage(customers(tenant), query, {
     where: definedOnly({
       isDeleted: query.isIncludingDeleted === true ? undefined : false,
@@ -209,9 +203,7 @@ export function listCustomers(tenant: TenantContext, query: ListInput): Page<Cus
       currency: query.currency,
       umaAddress: query.umaAddress?.toLowerCase(),
     }),
-    createdFrom: query.createdAfter === undefined ? undefined : rangeStart(query.createdAfter),
-    createdTo: query.createdBefore === undefined ? undefined : rangeEnd(query.createdBefore),
-    filter: updated,
+    ...timeRanges<CustomerRecord>(query),
   }, (record) => customerView(record, tenant));
 }
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { replyJson } from './json.js';
 import {
-  BASE_PATH, IN_MEMORY_DISPATCH, type BodyOf, type Endpoint, type ParamsOf, type QueryOf, type ResponseOf, type WireReply, type WireRequest,
+  BASE_PATH, IN_MEMORY_DISPATCH, requiredPermission, type ApiTokenPermission, type BodyOf, type Endpoint, type ParamsOf, type QueryOf, type ResponseOf, type WireReply, type WireRequest,
 } from '@railyard/contract';
 import type { FieldError } from '@railyard/contract';
 import { ApiError, invalidInput, payloadTooLarge } from '../core/errors.js';
@@ -117,9 +117,19 @@ export const bind = <E extends Endpoint>(endpoint: E, handler: Handler<E>, check
   ...(check ? { check } : {}),
 });
 
+/**
+ * Who a request acts as: a platform, with its own credentials (may do everything) or an API token's (`permissions`
+ * says what it may do).
+ */
+export interface Principal {
+  readonly platform: Platform;
+  readonly permissions?: readonly ApiTokenPermission[];
+}
+
 /** What the HTTP layer needs from the engine: authentication, tenant contexts and idempotency storage. */
 export interface HttpHost {
-  authenticate(authorization: string | null): Platform;
+  /** The principal of an `Authorization` header, or a 401. */
+  authenticate(authorization: string | null): Principal;
   tenant(platform: Platform): TenantContext;
   /** The platform with this id, for public endpoints that name it in their path. */
   platformById(platformId: string): Platform | undefined;
@@ -188,7 +198,9 @@ export function createHttpSurface(bindings: readonly Binding[], host: HttpHost):
     }
     const { endpoint, handler, check } = bindings[match.value]!;
     route.public = endpoint.public === true;
-    const platform = endpoint.public ? publicPlatform(host, match.params) : host.authenticate(incoming.header('authorization'));
+    const principal = endpoint.public ? { platform: publicPlatform(host, match.params) } : host.authenticate(incoming.header('authorization'));
+    if (principal.permissions !== undefined) requirePermission(principal.permissions, endpoint);
+    const { platform } = principal;
     const tenant = host.tenant(platform);
     const rawBody = MUTATING.has(method) ? await readBody(incoming, endpoint) : undefined;
     // A multipart body is read here (bounded) so the idempotency fingerprint covers it; the area parses the same bytes.
@@ -225,6 +237,14 @@ export function createHttpSurface(bindings: readonly Binding[], host: HttpHost):
   const fetchHandler = (request: Request): Promise<Response> => handle(incomingFromRequest(request)).then(toResponse);
   const fetch = Object.assign(fetchHandler, { [IN_MEMORY_DISPATCH]: (wire: WireRequest) => handle(incomingFromWire(wire)) });
   return { fetch, handle };
+}
+
+/** 403 FORBIDDEN for an API token without the permission the operation needs (one rule: `requiredPermission`). */
+function requirePermission(permissions: readonly ApiTokenPermission[], endpoint: Endpoint): void {
+  const needed = requiredPermission(endpoint);
+  if (!permissions.includes(needed)) {
+    throw new ApiError(403, 'FORBIDDEN', `This API token has ${permissions.join(', ')}; ${endpoint.operationId} needs ${needed}`, { requiredPermission: needed });
+  }
 }
 
 /** The platform a public endpoint's path names; an unknown one is a plain 404, like any unknown page. */

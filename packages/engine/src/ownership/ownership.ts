@@ -3,9 +3,9 @@
  * `ownershipChallenges` collection. External accounts are reached through an {@link AccountPort} so this area does not
  * depend on how they are stored: the routes pass `findExternalAccount` / `setExternalAccountStatus`.
  */
-import { bytesToHex } from '@railyard/contract';
 import { ApiError, conflict } from '../core/errors.js';
 import type { TenantContext } from '../core/context.js';
+import { randomHex } from '../core/ids.js';
 import {
   challengeRefusal,
   challengeResponse,
@@ -28,11 +28,7 @@ export interface AccountPort<A extends OwnedAccount = OwnedAccount> {
   setStatus(tenant: TenantContext, id: string, status: 'ACTIVE' | 'UNVERIFIED'): A;
 }
 
-const randomNonce = (): string => {
-  const bytes = new Uint8Array(16);
-  crypto.getRandomValues(bytes);
-  return bytesToHex(bytes);
-};
+const randomNonce = (): string => randomHex(16);
 
 /** `POST .../{id}/challenge`: 201 body, or 409 when the account cannot be challenged. */
 export function createOwnershipChallenge(

@@ -1,5 +1,5 @@
 import { sha256 } from '@noble/hashes/sha2.js';
-import type { PlatformCreateRequest } from '@railyard/contract';
+import { bytesToHex, type PlatformCreateRequest } from '@railyard/contract';
 import { ApiError, conflict } from '../core/errors.js';
 import type { IdGenerator } from '../core/ids.js';
 import { CURRENCIES } from '../config/currencies.js';
@@ -24,6 +24,18 @@ export interface Platform {
 }
 
 export { DEFAULT_CREDENTIALS } from './default-credentials.js';
+
+/**
+ * Eight hex digits derived from a platform id, that credentials a platform issues start with (API token client ids,
+ * agent access tokens, device codes), so a request carrying one finds its platform without a lookup table shared
+ * between platforms.
+ */
+export function platformTag(platformId: string): string {
+  let tag = tags.get(platformId);
+  if (tag === undefined) tags.set(platformId, (tag = bytesToHex(sha256(new TextEncoder().encode(platformId))).slice(0, 8)));
+  return tag;
+}
+const tags = new Map<string, string>();
 
 /** Tells HTTP clients (curl, browsers) which scheme to answer a 401 with. */
 const CHALLENGE = { 'www-authenticate': 'Basic realm="Railyard sandbox", charset="UTF-8"' };
@@ -64,6 +76,11 @@ export class PlatformRegistry {
     return this.all().find((p) => p.id === id);
   }
 
+  /** The platforms whose {@link platformTag} is `tag` (one, unless two ids share their first hash bits). */
+  byTag(tag: string): Platform[] {
+    return this.all().filter((p) => platformTag(p.id) === tag);
+  }
+
   all(): Platform[] {
     return [...this.byClientId.values()];
   }
@@ -92,7 +109,8 @@ export class PlatformRegistry {
   }
 }
 
-function parseBasic(header: string | null): { clientId: string; clientSecret: string } | undefined {
+/** The client id and secret of an `Authorization: Basic …` header, or undefined for anything else. */
+export function parseBasic(header: string | null): { clientId: string; clientSecret: string } | undefined {
   const match = header ? /^Basic\s+([A-Za-z0-9+/=_-]+)\s*$/i.exec(header) : null;
   if (!match) return undefined;
   let decoded: string;

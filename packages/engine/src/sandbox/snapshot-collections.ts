@@ -22,6 +22,7 @@ import { UMA_LOOKUPS, UmaLookupRecord } from '../uma/uma.js';
 import { CARD_REVEALS, CARDS, CardRevealRecord } from '../cards/cards.js';
 import { STABLECOIN_PROVIDER_ACCOUNTS, STABLECOINS } from '../stablecoins/stablecoins.js';
 import { STABLECOIN_LEDGER_STATE, STABLECOIN_OPERATIONS, STABLECOIN_POSITIONS, StablecoinOperationState, StablecoinPosition } from '../stablecoins/operations.js';
+import { API_TOKENS, ApiTokenRecord } from '../tokens/tokens.js';
 import { CARD_ACTIVITY, CARD_SIMULATIONS, CardActivityRecord, CardSimulationRecord } from '../cards/network.js';
 
 /** The snapshot key of the platform's pending jobs. */
@@ -68,4 +69,5 @@ export const SNAPSHOT_COLLECTIONS: Readonly<Record<string, z.ZodType>> = {
   [STABLECOIN_OPERATIONS]: StablecoinOperation,
   [STABLECOIN_LEDGER_STATE]: StablecoinOperationState,
   [STABLECOIN_POSITIONS]: StablecoinPosition,
+  [API_TOKENS]: ApiTokenRecord,
 };

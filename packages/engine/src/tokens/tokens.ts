@@ -1,0 +1,90 @@
+/**
+ * API tokens (REFERENCE §19): extra Basic-auth credentials of a platform, each limited to its permissions (the rule
+ * is `requiredPermission` in the contract). A token's secret is shown once, on create; only its SHA-256 is kept, so a
+ * snapshot holds no secret. A deleted token stops authenticating at once: every request reads the token's record.
+ */
+import { sha256 } from '@noble/hashes/sha2.js';
+import type { ApiToken, ApiTokenWithSecret, Page } from '@railyard/contract';
+import { bytesToHex, TokenCreateRequest, TokenListQuery } from '@railyard/contract';
+import { z } from 'zod';
+import type { TenantContext } from '../core/context.js';
+import { notFound } from '../core/errors.js';
+import { randomHex } from '../core/ids.js';
+import { definedOnly, listPage, timeRanges } from '../core/pagination.js';
+import { onField } from '../core/store.js';
+import type { Principal } from '../http/app.js';
+import { constantTimeEqual, parseBasic, platformTag, type Platform, type PlatformRegistry } from '../platforms/registry.js';
+
+export const API_TOKENS = 'apiTokens';
+
+/** A token as kept: the API's fields and the SHA-256 of its secret (hex). */
+export const ApiTokenRecord = z.object({
+  id: z.string(), name: z.string(), permissions: z.array(z.enum(['VIEW', 'TRANSACT', 'MANAGE'])), clientId: z.string(),
+  createdAt: z.string(), updatedAt: z.string(), secretSha256: z.string().regex(/^[0-9a-f]{64}$/),
+});
+export type ApiTokenRecord = z.infer<typeof ApiTokenRecord>;
+
+const tokens = (tenant: TenantContext) => tenant.store.collection<ApiTokenRecord>(API_TOKENS, {
+  indexes: { clientId: onField('clientId'), name: onField('name') },
+  createdAt: (t) => Date.parse(t.createdAt),
+});
+
+const secretHash = (secret: string): string => bytesToHex(sha256(new TextEncoder().encode(secret)));
+const view = ({ secretSha256: _hash, ...token }: ApiTokenRecord): ApiToken => token;
+
+/** `POST /tokens`: the client id starts with the platform's tag (so a request finds its platform), then random hex. */
+export function createToken(tenant: TenantContext, request: z.output<typeof TokenCreateRequest>): ApiTokenWithSecret {
+  const now = tenant.nowIso();
+  const clientSecret = randomHex(32);
+  const record: ApiTokenRecord = {
+    id: tenant.ids('Token'), name: request.name, permissions: [...new Set(request.permissions)], clientId: `${platformTag(tenant.platform.id)}${randomHex(12)}`,
+    createdAt: now, updatedAt: now, secretSha256: secretHash(clientSecret),
+  };
+  tokens(tenant).insert(record);
+  return { ...view(record), clientSecret };
+}
+
+export function listTokens(tenant: TenantContext, query: z.output<typeof TokenListQuery>): Page<ApiToken> {
+  return listPage(tokens(tenant), query, { where: definedOnly({ name: query.name }), ...timeRanges(query) }, view);
+}
+
+/** A token by id, or 404 TOKEN_NOT_FOUND. */
+export function findToken(tenant: TenantContext, tokenId: string): ApiToken {
+  const found = tokens(tenant).get(tokenId);
+  if (!found) throw notFound('API token', tokenId, 'TOKEN_NOT_FOUND');
+  return view(found);
+}
+
+/** `DELETE /tokens/{id}`. */
+export function deleteToken(tenant: TenantContext, tokenId: string): void {
+  findToken(tenant, tokenId);
+  tokens(tenant).delete(tokenId);
+}
+
+/** The token with this client id whose secret matches, or undefined (the secret compared in constant time). */
+export function tokenFor(tenant: TenantContext, clientId: string, clientSecret: string): ApiTokenRecord | undefined {
+  const record = tokens(tenant).findBy('clientId', clientId)[0];
+  const matches = constantTimeEqual(secretHash(clientSecret), record?.secretSha256 ?? '');
+  return record !== undefined && matches ? record : undefined;
+}
+
+
+/**
+ * Authenticates a Basic header as a platform or, failing that, as one of its API tokens (found through the
+ * platform tag its client id starts with). Refusals are the platform check's 401.
+ */
+export function authenticateWithTokens(
+  platforms: PlatformRegistry, tenantOf: (platform: Platform) => TenantContext, authorization: string | null,
+): Principal {
+  try {
+    return { platform: platforms.authenticate(authorization) };
+  } catch (refusal) {
+    const credentials = parseBasic(authorization);
+    if (credentials === undefined || !/^[0-9a-f]{32}$/.test(credentials.clientId)) throw refusal;
+    for (const platform of platforms.byTag(credentials.clientId.slice(0, 8))) {
+      const token = tokenFor(tenantOf(platform), credentials.clientId, credentials.clientSecret);
+      if (token !== undefined) return { platform, permissions: token.permissions };
+    }
+    throw refusal;
+  }
+}
