@@ -84,6 +84,8 @@ export const PlatformCreateRequest = z.object({
   strict: z.boolean().optional(),
   /** False: the platform has no card issuer, and every card operation answers 501 NOT_IMPLEMENTED. Default true. */
   cards: z.boolean().optional(),
+  /** False: invitations are not configured for the platform (no branding), so creating one is 400 INVITATIONS_NOT_CONFIGURED. Default true. */
+  invitations: z.boolean().optional(),
   clientId: z.string().regex(/^[A-Za-z0-9_\-.]{3,100}$/).optional(),
   clientSecret: z.string().min(8).max(200).optional(),
 });
@@ -99,6 +101,7 @@ export const PlatformCredentials = z
     skipPaperwork: z.boolean(),
     strict: z.boolean(),
     cards: z.boolean(),
+    invitations: z.boolean(),
   })
   .meta({ id: 'SandboxPlatform' });
 export type PlatformCredentials = z.infer<typeof PlatformCredentials>;

@@ -15,6 +15,7 @@ import { authEndpoints } from './auth.js';
 import { cardControlEndpoints, cardEndpoints } from './cards.js';
 import { stablecoinControlEndpoints, stablecoinEndpoints } from './stablecoins.js';
 import { tokenEndpoints } from './tokens.js';
+import { invitationEndpoints } from './invitations.js';
 
 /**
  * The type of {@link endpoints}, spelled as references so declaration files name the groups instead of inlining every
@@ -23,7 +24,7 @@ import { tokenEndpoints } from './tokens.js';
 export type Endpoints = typeof customerEndpoints & typeof internalAccountEndpoints & typeof configEndpoints & typeof controlPlaneEndpoints
   & typeof documentEndpoints & typeof verificationEndpoints & typeof beneficialOwnerEndpoints & typeof onboardingLinkEndpoints
   & typeof externalAccountEndpoints & typeof ownershipEndpoints & typeof beneficiaryTrustEndpoints & typeof paymentEndpoints & typeof umaEndpoints & typeof scaLoginEndpoints & typeof webhookEndpoints & typeof authEndpoints
-  & typeof cardEndpoints & typeof cardControlEndpoints & typeof stablecoinEndpoints & typeof stablecoinControlEndpoints & typeof tokenEndpoints;
+  & typeof cardEndpoints & typeof cardControlEndpoints & typeof stablecoinEndpoints & typeof stablecoinControlEndpoints & typeof tokenEndpoints & typeof invitationEndpoints;
 
 /** Every operation of the API, by operationId: the engine serves these and the OpenAPI document describes them. */
 export const endpoints: Endpoints = {
@@ -48,4 +49,5 @@ export const endpoints: Endpoints = {
   ...stablecoinEndpoints,
   ...stablecoinControlEndpoints,
   ...tokenEndpoints,
+  ...invitationEndpoints,
 };

@@ -32,5 +32,6 @@ export * from './uma.js';
 export * from './cards.js';
 export * from './stablecoins.js';
 export * from './tokens.js';
+export * from './invitations.js';
 export * from './wallet-crypto/index.js';
 export * from './unknown-fields.js';

@@ -7,6 +7,7 @@ import { ExternalAccount } from './external-accounts.js';
 import { Verification } from './onboarding.js';
 import { CardTransaction, IncomingPaymentWebhookData, OutgoingTransaction } from './transactions.js';
 import { Card } from './cards.js';
+import { UmaInvitation } from './invitations.js';
 
 // Webhooks (SPEC §6, REFERENCE §8). Our spec wins over the reference: CARD_TRANSACTION.REFUNDED no longer exists.
 
@@ -53,8 +54,8 @@ export const WEBHOOK_DATA_SCHEMAS = {
   INTERNAL_ACCOUNT: InternalAccount,
   CARD_TRANSACTION: CardTransaction,
   CARD: Card,
-  // Not modelled yet (invitations, bulk uploads, agents): any object.
-  INVITATION: opaque,
+  INVITATION: UmaInvitation,
+  // Not modelled yet (bulk uploads, agents): any object.
   BULK_UPLOAD: opaque,
   AGENT_ACTION: opaque,
   TEST: z.object({}),

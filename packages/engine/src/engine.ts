@@ -26,6 +26,7 @@ import { cardJobs, cardRoutes } from './cards/routes.js';
 import { stablecoinJobs, stablecoinRoutes } from './stablecoins/routes.js';
 import { authenticateWithTokens } from './tokens/tokens.js';
 import { tokenRoutes } from './tokens/routes.js';
+import { invitationJobs, invitationRoutes } from './invitations/routes.js';
 import { RETRY_JOB, WebhookDispatcher, type WebhookFetch } from './webhooks/delivery.js';
 import { nextEvent } from './webhooks/outbox.js';
 import { webhookRoutes } from './webhooks/routes.js';
@@ -170,7 +171,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
 
   // Timed transitions of every area: each job runs against the platform that scheduled it.
   const jobs: Record<string, (context: TenantContext, payload: unknown) => void> = {
-    ...verificationJobs, ...ownershipJobs(externalAccountPort), ...paymentJobs, ...cardJobs, ...stablecoinJobs, [RETRY_JOB]: dispatcher.retryJob,
+    ...verificationJobs, ...ownershipJobs(externalAccountPort), ...paymentJobs, ...cardJobs, ...stablecoinJobs, ...invitationJobs, [RETRY_JOB]: dispatcher.retryJob,
   };
   for (const [kind, run] of Object.entries(jobs)) {
     scheduler.register(kind, (job) => {
@@ -187,7 +188,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
   });
 
   const http = createHttpSurface(
-    [...customerRoutes, ...documentRoutes, ...contactVerificationRoutes, ...hostedRoutes, ...accountRoutes, ...platformRoutes, ...beneficialOwnerRoutes, ...externalAccountRoutes, ...ownershipRoutes(externalAccountPort), ...beneficiaryTrustRoutes, ...scaLoginRoutes, ...paymentRoutes, ...cardRoutes, ...stablecoinRoutes, ...tokenRoutes, ...webhookRoutes(dispatcher, keyOf), ...authRoutes, ...verificationRoutes, ...controlPlaneRoutes(platforms, openapi)],
+    [...customerRoutes, ...documentRoutes, ...contactVerificationRoutes, ...hostedRoutes, ...accountRoutes, ...platformRoutes, ...beneficialOwnerRoutes, ...externalAccountRoutes, ...ownershipRoutes(externalAccountPort), ...beneficiaryTrustRoutes, ...scaLoginRoutes, ...paymentRoutes, ...cardRoutes, ...stablecoinRoutes, ...tokenRoutes, ...invitationRoutes({ all: () => platforms.all().map(tenant) }), ...webhookRoutes(dispatcher, keyOf), ...authRoutes, ...verificationRoutes, ...controlPlaneRoutes(platforms, openapi)],
     {
       authenticate: (header) => authenticateWithTokens(platforms, tenant, header), tenant, idempotency, platformById: (id) => platforms.byId(id),
       publicError: hostedErrorReply, afterRequest: () => scheduler.runSoon(),

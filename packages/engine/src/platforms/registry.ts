@@ -18,6 +18,8 @@ export interface Platform {
   readonly strict: boolean;
   /** The platform has a card issuer; without one every card operation is 501 NOT_IMPLEMENTED. */
   readonly cards: boolean;
+  /** Invitations are configured; without them, creating one is 400 INVITATIONS_NOT_CONFIGURED. */
+  readonly invitations: boolean;
   readonly umaDomain: string;
   readonly supportedCurrencies: readonly string[];
   readonly createdAt: string;
@@ -64,6 +66,7 @@ export class PlatformRegistry {
       skipPaperwork: options.skipPaperwork ?? false,
       strict: options.strict ?? false,
       cards: options.cards ?? true,
+      invitations: options.invitations ?? true,
       umaDomain: `${suffix}.sandbox.railyard.dev`,
       supportedCurrencies: Object.keys(CURRENCIES),
       createdAt: new Date(this.now()).toISOString(),

@@ -21,6 +21,7 @@ export const controlPlaneRoutes = (platforms: PlatformRegistry, openapi: () => R
 ];
 
 /** What the control plane tells about a platform. */
-export const publicPlatform = (p: { id: string; name: string; clientId: string; clientSecret: string; regulated: boolean; skipPaperwork: boolean; strict: boolean; cards: boolean }) => ({
+export const publicPlatform = (p: { id: string; name: string; clientId: string; clientSecret: string; regulated: boolean; skipPaperwork: boolean; strict: boolean; cards: boolean; invitations: boolean }) => ({
   id: p.id, name: p.name, clientId: p.clientId, clientSecret: p.clientSecret, regulated: p.regulated, skipPaperwork: p.skipPaperwork, strict: p.strict, cards: p.cards,
+  invitations: p.invitations,
 });

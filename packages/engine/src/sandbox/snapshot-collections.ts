@@ -23,6 +23,7 @@ import { CARD_REVEALS, CARDS, CardRevealRecord } from '../cards/cards.js';
 import { STABLECOIN_PROVIDER_ACCOUNTS, STABLECOINS } from '../stablecoins/stablecoins.js';
 import { STABLECOIN_LEDGER_STATE, STABLECOIN_OPERATIONS, STABLECOIN_POSITIONS, StablecoinOperationState, StablecoinPosition } from '../stablecoins/operations.js';
 import { API_TOKENS, ApiTokenRecord } from '../tokens/tokens.js';
+import { INVITATIONS, InvitationRecord } from '../invitations/invitations.js';
 import { CARD_ACTIVITY, CARD_SIMULATIONS, CardActivityRecord, CardSimulationRecord } from '../cards/network.js';
 
 /** The snapshot key of the platform's pending jobs. */
@@ -70,4 +71,5 @@ export const SNAPSHOT_COLLECTIONS: Readonly<Record<string, z.ZodType>> = {
   [STABLECOIN_LEDGER_STATE]: StablecoinOperationState,
   [STABLECOIN_POSITIONS]: StablecoinPosition,
   [API_TOKENS]: ApiTokenRecord,
+  [INVITATIONS]: InvitationRecord,
 };
