@@ -64,6 +64,12 @@ export interface Endpoint {
    * which names the platform whose data the request reads.
    */
   readonly public?: boolean;
+  /**
+   * How the caller authenticates when not with the platform's Basic credentials: `'agent'`, an agent's Bearer access
+   * token (AgentAuth; the request acts as the agent's customer, under its policy); `'none'`, no credentials at all, the
+   * platform being named by a credential in the path (an agent's device code).
+   */
+  readonly auth?: 'agent' | 'none';
 }
 
 /** Declares an endpoint, keeping its literal types for inference. */

@@ -16,6 +16,7 @@ import { cardControlEndpoints, cardEndpoints } from './cards.js';
 import { stablecoinControlEndpoints, stablecoinEndpoints } from './stablecoins.js';
 import { tokenEndpoints } from './tokens.js';
 import { invitationEndpoints } from './invitations.js';
+import { agentEndpoints, agentSideEndpoints } from './agents.js';
 
 /**
  * The type of {@link endpoints}, spelled as references so declaration files name the groups instead of inlining every
@@ -24,7 +25,8 @@ import { invitationEndpoints } from './invitations.js';
 export type Endpoints = typeof customerEndpoints & typeof internalAccountEndpoints & typeof configEndpoints & typeof controlPlaneEndpoints
   & typeof documentEndpoints & typeof verificationEndpoints & typeof beneficialOwnerEndpoints & typeof onboardingLinkEndpoints
   & typeof externalAccountEndpoints & typeof ownershipEndpoints & typeof beneficiaryTrustEndpoints & typeof paymentEndpoints & typeof umaEndpoints & typeof scaLoginEndpoints & typeof webhookEndpoints & typeof authEndpoints
-  & typeof cardEndpoints & typeof cardControlEndpoints & typeof stablecoinEndpoints & typeof stablecoinControlEndpoints & typeof tokenEndpoints & typeof invitationEndpoints;
+  & typeof cardEndpoints & typeof cardControlEndpoints & typeof stablecoinEndpoints & typeof stablecoinControlEndpoints & typeof tokenEndpoints & typeof invitationEndpoints
+  & typeof agentEndpoints & typeof agentSideEndpoints;
 
 /** Every operation of the API, by operationId: the engine serves these and the OpenAPI document describes them. */
 export const endpoints: Endpoints = {
@@ -50,4 +52,6 @@ export const endpoints: Endpoints = {
   ...stablecoinControlEndpoints,
   ...tokenEndpoints,
   ...invitationEndpoints,
+  ...agentEndpoints,
+  ...agentSideEndpoints,
 };

@@ -71,7 +71,8 @@ export function buildOpenApiDocument(endpoints: Readonly<Record<string, Endpoint
         ? { description: `${existing.description}; or ${other.description}`, content: { 'application/json': { schema: { oneOf: [existing.content['application/json'].schema, ref] } } } }
         : { description: other.description, content: { 'application/json': { schema: ref } } };
     }
-    if (endpoint.public) operation.security = [];
+    if (endpoint.public || endpoint.auth === 'none') operation.security = [];
+    if (endpoint.auth === 'agent') operation.security = [{ AgentAuth: [] }];
     for (const status of new Set([...COMMON_ERRORS, ...(endpoint.errors ?? [])])) {
       responses[status] = { description: REASONS[status] ?? 'Error', content: { 'application/json': { schema: errorRef } } };
     }
@@ -90,7 +91,13 @@ export function buildOpenApiDocument(endpoints: Readonly<Record<string, Endpoint
     servers: [{ url: options.serverUrl ?? `http://127.0.0.1:4100${BASE_PATH}` }],
     security: [{ basicAuth: [] }],
     paths,
-    components: { securitySchemes: { basicAuth: { type: 'http', scheme: 'basic' } }, schemas: components.schemas },
+    components: {
+      securitySchemes: {
+        basicAuth: { type: 'http', scheme: 'basic' },
+        AgentAuth: { type: 'http', scheme: 'bearer', description: "An agent's access token, from redeeming its device code" },
+      },
+      schemas: components.schemas,
+    },
   };
 }
 

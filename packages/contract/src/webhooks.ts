@@ -8,6 +8,7 @@ import { Verification } from './onboarding.js';
 import { CardTransaction, IncomingPaymentWebhookData, OutgoingTransaction } from './transactions.js';
 import { Card } from './cards.js';
 import { UmaInvitation } from './invitations.js';
+import { AgentAction } from './agents.js';
 
 // Webhooks (SPEC §6, REFERENCE §8). Our spec wins over the reference: CARD_TRANSACTION.REFUNDED no longer exists.
 
@@ -55,9 +56,9 @@ export const WEBHOOK_DATA_SCHEMAS = {
   CARD_TRANSACTION: CardTransaction,
   CARD: Card,
   INVITATION: UmaInvitation,
-  // Not modelled yet (bulk uploads, agents): any object.
+  AGENT_ACTION: AgentAction,
+  // Not modelled yet (bulk uploads): any object.
   BULK_UPLOAD: opaque,
-  AGENT_ACTION: opaque,
   TEST: z.object({}),
 } as const satisfies Record<WebhookEventGroup, z.ZodType>;
 

@@ -18,8 +18,8 @@ import type { Card, CardMerchant, CardSimulationKind, CardSimulationResult, Card
 import { CardAuthorizationSimulation, CardSimulationResult as CardSimulationResultSchema, MAX_AMOUNT } from '@railyard/contract';
 import { z } from 'zod';
 import { findInternalAccount, postToAccounts } from '../accounts/internal-accounts.js';
-import { currencyOf, CURRENCIES } from '../config/currencies.js';
-import { MARKET, midRate } from '../config/exchange-rates.js';
+import { currencyOf } from '../config/currencies.js';
+import { convertMinorUnits, MARKET } from '../config/exchange-rates.js';
 import type { TenantContext } from '../core/context.js';
 import { ApiError, invalidField, notFound } from '../core/errors.js';
 import { findCustomer } from '../customers/customers.js';
@@ -118,11 +118,7 @@ const earmarked = (activity: CardActivityRecord): number => activity.held + (act
 function inCardUnits(amount: number, currency: string, card: Card): number {
   if (currency === card.currency) return amount;
   if (!MARKET[currency]) throw new ApiError(400, 'INVALID_CURRENCY', `The sandbox card network has no rate for ${currency}`, { errors: [{ field: 'currency.code', message: `${currency} is not a currency the sandbox network converts` }] });
-  const rate = midRate(currency, card.currency);
-  const scale = 10n ** BigInt(CURRENCIES[card.currency]!.decimals) * rate.numerator;
-  const divisor = 10n ** BigInt(MARKET[currency]!.decimals) * rate.denominator;
-  const scaled = BigInt(amount) * scale;
-  return Number((scaled * 2n + divisor) / (2n * divisor));
+  return convertMinorUnits(amount, currency, card.currency);
 }
 
 /** The issuer's token of a network event. */

@@ -91,3 +91,15 @@ export function midRate(sending: string, receiving: string): Ratio {
 
 /** A ratio as a JavaScript number (for display fields such as `exchangeRate`), rounded to 10 significant digits. */
 export const ratioToNumber = (ratio: Ratio): number => Number((Number(ratio.numerator) / Number(ratio.denominator)).toPrecision(10));
+
+/**
+ * `amount` minor units of `from` in minor units of `to` at the sandbox mid rate, rounded half up (the same amount when
+ * the currencies are the same). Both must be in {@link MARKET}.
+ */
+export function convertMinorUnits(amount: number, from: string, to: string): number {
+  if (from === to) return amount;
+  const rate = midRate(from, to);
+  const scale = 10n ** BigInt(MARKET[to]!.decimals) * rate.numerator;
+  const divisor = 10n ** BigInt(MARKET[from]!.decimals) * rate.denominator;
+  return Number((BigInt(amount) * scale * 2n + divisor) / (2n * divisor));
+}
