@@ -140,15 +140,15 @@ export const paymentEndpoints = {
   approveTransaction: defineEndpoint({
     operationId: 'approveTransaction', method: 'POST', path: '/transactions/{transactionId}/approve', tag: transactionsTag,
     params: transactionParams, body: TransactionApproveRequest, bodyOptional: true,
-    summary: 'Approve an incoming payment that waits for the platform',
-    response: { status: 200, description: 'The transaction', schema: IncomingTransaction },
+    summary: 'Approve an incoming payment, or an agent-initiated payment, that waits for the platform',
+    response: { status: 200, description: 'The transaction', schema: Transaction },
     errors: [409],
   }),
   rejectTransaction: defineEndpoint({
     operationId: 'rejectTransaction', method: 'POST', path: '/transactions/{transactionId}/reject', tag: transactionsTag,
     params: transactionParams, body: TransactionReasonRequest, bodyOptional: true,
-    summary: 'Reject an incoming payment that waits for the platform',
-    response: { status: 200, description: 'The transaction', schema: IncomingTransaction },
+    summary: 'Reject an incoming payment, or an agent-initiated payment, that waits for the platform',
+    response: { status: 200, description: 'The transaction', schema: Transaction },
     errors: [409],
   }),
   cancelTransaction: defineEndpoint({

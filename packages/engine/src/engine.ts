@@ -27,6 +27,8 @@ import { stablecoinJobs, stablecoinRoutes } from './stablecoins/routes.js';
 import { authenticateWithTokens } from './tokens/tokens.js';
 import { tokenRoutes } from './tokens/routes.js';
 import { invitationJobs, invitationRoutes } from './invitations/routes.js';
+import { authenticateAgent, platformOfDeviceCode } from './agents/auth.js';
+import { agentRoutes } from './agents/routes.js';
 import { RETRY_JOB, WebhookDispatcher, type WebhookFetch } from './webhooks/delivery.js';
 import { nextEvent } from './webhooks/outbox.js';
 import { webhookRoutes } from './webhooks/routes.js';
@@ -188,9 +190,11 @@ export function createEngine(options: EngineOptions = {}): Engine {
   });
 
   const http = createHttpSurface(
-    [...customerRoutes, ...documentRoutes, ...contactVerificationRoutes, ...hostedRoutes, ...accountRoutes, ...platformRoutes, ...beneficialOwnerRoutes, ...externalAccountRoutes, ...ownershipRoutes(externalAccountPort), ...beneficiaryTrustRoutes, ...scaLoginRoutes, ...paymentRoutes, ...cardRoutes, ...stablecoinRoutes, ...tokenRoutes, ...invitationRoutes({ all: () => platforms.all().map(tenant) }), ...webhookRoutes(dispatcher, keyOf), ...authRoutes, ...verificationRoutes, ...controlPlaneRoutes(platforms, openapi)],
+    [...customerRoutes, ...documentRoutes, ...contactVerificationRoutes, ...hostedRoutes, ...accountRoutes, ...platformRoutes, ...beneficialOwnerRoutes, ...externalAccountRoutes, ...ownershipRoutes(externalAccountPort), ...beneficiaryTrustRoutes, ...scaLoginRoutes, ...paymentRoutes, ...cardRoutes, ...stablecoinRoutes, ...tokenRoutes, ...invitationRoutes({ all: () => platforms.all().map(tenant) }), ...agentRoutes, ...webhookRoutes(dispatcher, keyOf), ...authRoutes, ...verificationRoutes, ...controlPlaneRoutes(platforms, openapi)],
     {
-      authenticate: (header) => authenticateWithTokens(platforms, tenant, header), tenant, idempotency, platformById: (id) => platforms.byId(id),
+      authenticate: (header) => authenticateWithTokens(platforms, tenant, header),
+      authenticateAgent: (header) => authenticateAgent(platforms, tenant, header),
+      platformOfCredential: (params) => (params.code === undefined ? undefined : platformOfDeviceCode(platforms, tenant, params.code)), tenant, idempotency, platformById: (id) => platforms.byId(id),
       publicError: hostedErrorReply, afterRequest: () => scheduler.runSoon(),
     },
   );

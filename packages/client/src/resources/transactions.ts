@@ -12,7 +12,7 @@ export type Transaction = ResultOf<typeof paymentEndpoints.getTransaction>;
 /** A payment sent: from an internal account, a pulled external account or real-time funding. */
 export type OutgoingTransaction = Extract<Transaction, { type: 'OUTGOING' }>;
 /** A payment received into an internal account (sandbox funding, UMA, another account of the platform). */
-export type IncomingTransaction = ResultOf<typeof paymentEndpoints.approveTransaction>;
+export type IncomingTransaction = Extract<Transaction, { type: 'INCOMING' }>;
 /**
  * Query of {@link Transactions.list}: `customerId`, `platformCustomerId`, account identifiers, `status`, `type`
  * (INCOMING or OUTGOING), `reference`, `startDate`, `endDate`, `sortOrder` (`desc` by default), `limit`, `cursor`.
@@ -64,16 +64,21 @@ export class Transactions extends APIResource {
   }
 
   /**
-   * Approves an incoming payment waiting for the platform: an UMA payment stays PENDING when the platform has a webhook
-   * endpoint and answered its `INCOMING_PAYMENT.PENDING` with neither 200 (approve) nor 403 (reject), e.g. with 202.
-   * One no longer pending, already decided or timed out (after 5 s) rejects with a {@link ConflictError}.
+   * Approves a payment waiting for the platform. An incoming UMA payment stays PENDING when the platform has a webhook
+   * endpoint and answered its `INCOMING_PAYMENT.PENDING` with neither 200 (approve) nor 403 (reject), e.g. with 202;
+   * an agent's quote execution that needs approval is approved by its quote's `transactionId` (it runs now, as
+   * `client.agents.approveAction` runs it). One no longer pending, already decided or timed out (after 5 s) rejects
+   * with a {@link ConflictError}.
    */
-  approve(transactionId: string, body?: TransactionApproveParams, options?: RequestOptions): APIPromise<IncomingTransaction> {
+  approve(transactionId: string, body?: TransactionApproveParams, options?: RequestOptions): APIPromise<Transaction> {
     return this._client.call(paymentEndpoints.approveTransaction, { params: { transactionId }, body }, options);
   }
 
-  /** Rejects an incoming payment waiting for the platform; the sender is refunded. Conflicts as {@link Transactions.approve}. */
-  reject(transactionId: string, body?: TransactionRejectParams, options?: RequestOptions): APIPromise<IncomingTransaction> {
+  /**
+   * Rejects a payment waiting for the platform: an incoming one (the sender is refunded), or an agent's quote execution
+   * (its action is REJECTED with the `reason`). Conflicts as {@link Transactions.approve}.
+   */
+  reject(transactionId: string, body?: TransactionRejectParams, options?: RequestOptions): APIPromise<Transaction> {
     return this._client.call(paymentEndpoints.rejectTransaction, { params: { transactionId }, body }, options);
   }
 

@@ -7,7 +7,8 @@ export type StoredResponse = WireReply;
 
 /** A remembered key: what the request looked like and the response it got. Also checks records of a restored snapshot. */
 export const IdempotencyRecord = z.object({
-  id: z.string().min(1).max(255),
+  /** The key as sent (up to 255 characters), after the agent's id for an agent's request. */
+  id: z.string().min(1).max(320),
   fingerprint: z.string(),
   response: z.object({
     status: z.number().int().min(100).max(599),

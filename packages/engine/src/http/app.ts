@@ -24,6 +24,8 @@ export interface RouteContext<E extends Endpoint> {
   readonly request: Incoming;
   /** The request as signed operations fingerprint it: method, path and the exact body text. */
   readonly signable: string;
+  /** The agent an AgentAuth request acts as (`auth: 'agent'` endpoints). */
+  readonly agentId?: string;
 }
 
 /**
@@ -124,12 +126,18 @@ export const bind = <E extends Endpoint>(endpoint: E, handler: Handler<E>, check
 export interface Principal {
   readonly platform: Platform;
   readonly permissions?: readonly ApiTokenPermission[];
+  /** An agent, for AgentAuth requests. */
+  readonly agentId?: string;
 }
 
 /** What the HTTP layer needs from the engine: authentication, tenant contexts and idempotency storage. */
 export interface HttpHost {
   /** The principal of an `Authorization` header, or a 401. */
   authenticate(authorization: string | null): Principal;
+  /** The agent of an AgentAuth `Authorization: Bearer …` header, or a 401. */
+  authenticateAgent(authorization: string | null): Principal;
+  /** For `auth: 'none'` endpoints: the platform that issued the credential in the path (an agent's device code). */
+  platformOfCredential(params: Record<string, string>): Platform | undefined;
   tenant(platform: Platform): TenantContext;
   /** The platform with this id, for public endpoints that name it in their path. */
   platformById(platformId: string): Platform | undefined;
@@ -198,7 +206,7 @@ export function createHttpSurface(bindings: readonly Binding[], host: HttpHost):
     }
     const { endpoint, handler, check } = bindings[match.value]!;
     route.public = endpoint.public === true;
-    const principal = endpoint.public ? { platform: publicPlatform(host, match.params) } : host.authenticate(incoming.header('authorization'));
+    const principal = principalOf(host, endpoint, match.params, incoming.header('authorization'));
     if (principal.permissions !== undefined) requirePermission(principal.permissions, endpoint);
     const { platform } = principal;
     const tenant = host.tenant(platform);
@@ -220,6 +228,7 @@ export function createHttpSurface(bindings: readonly Binding[], host: HttpHost):
       if (errors.length > 0) throw invalidInput(dedupeFieldErrors(errors));
       const result = await handler({
         params: input.params, query: input.query, body: input.body, tenant, request, signable: `${method} ${path}\u0000${rawBody?.text ?? ''}`,
+        ...(principal.agentId === undefined ? {} : { agentId: principal.agentId }),
       });
       if (!(result instanceof HttpResult)) return jsonReply(endpoint.response.status, endpoint.response.schema ? result : undefined);
       const type = result.headers['content-type'];
@@ -231,12 +240,25 @@ export function createHttpSurface(bindings: readonly Binding[], host: HttpHost):
     };
 
     if (key === null || !MUTATING.has(method)) return run();
-    return withIdempotency(host, tenant, key, `${method} ${path}?${url.search}\u0000${rawBody?.text ?? ''}\u0000${rawBody?.bytes ? hashBytes(rawBody.bytes, boundaryOf(incoming.header('content-type'))) : ''}`, run);
+    // An agent's keys are its own: the same key from the platform or another agent is another request.
+    return withIdempotency(host, tenant, key, principal.agentId, `${method} ${path}?${url.search}\u0000${rawBody?.text ?? ''}\u0000${rawBody?.bytes ? hashBytes(rawBody.bytes, boundaryOf(incoming.header('content-type'))) : ''}`, run);
   }
 
   const fetchHandler = (request: Request): Promise<Response> => handle(incomingFromRequest(request)).then(toResponse);
   const fetch = Object.assign(fetchHandler, { [IN_MEMORY_DISPATCH]: (wire: WireRequest) => handle(incomingFromWire(wire)) });
   return { fetch, handle };
+}
+
+/** Who a request acts as, by how its endpoint authenticates. */
+function principalOf(host: HttpHost, endpoint: Endpoint, params: Record<string, string>, authorization: string | null): Principal {
+  if (endpoint.public) return { platform: publicPlatform(host, params) };
+  if (endpoint.auth === 'agent') return host.authenticateAgent(authorization);
+  if (endpoint.auth === 'none') {
+    const platform = host.platformOfCredential(params);
+    if (!platform) throw new ApiError(404, 'REFERENCE_NOT_FOUND', `${Object.values(params)[0] ?? 'The credential'} was not found`);
+    return { platform };
+  }
+  return host.authenticate(authorization);
 }
 
 /** 403 FORBIDDEN for an API token without the permission the operation needs (one rule: `requiredPermission`). */
@@ -447,16 +469,19 @@ function queryObject(search: URLSearchParams): Record<string, string | string[]>
   return Object.fromEntries(gathered);
 }
 
-async function withIdempotency(host: HttpHost, tenant: TenantContext, key: string, request: string, run: () => Promise<WireReply>): Promise<WireReply> {
-  if (key.length === 0 || key.length > 255) {
+async function withIdempotency(
+  host: HttpHost, tenant: TenantContext, sentKey: string, scope: string | undefined, request: string, run: () => Promise<WireReply>,
+): Promise<WireReply> {
+  if (sentKey.length === 0 || sentKey.length > 255) {
     throw new ApiError(400, 'INVALID_INPUT', 'Idempotency-Key must be 1 to 255 characters', { errors: [{ field: 'Idempotency-Key', message: 'must be 1 to 255 characters', constraint: { minLength: 1, maxLength: 255 } }] });
   }
+  const key = scope === undefined ? sentKey : `${scope}\u0000${sentKey}`;
   const fingerprint = fingerprintOf(request);
   const tenantId = tenant.platform.id;
   for (;;) {
     const found = host.idempotency.lookup(tenant.store, tenantId, key, fingerprint, tenant.clock.now());
     if (found.kind === 'mismatch') {
-      throw new ApiError(409, 'CONFLICT', `Idempotency-Key ${key} was already used with a different request; use a new key for a new request`, { idempotencyKey: key });
+      throw new ApiError(409, 'CONFLICT', `Idempotency-Key ${sentKey} was already used with a different request; use a new key for a new request`, { idempotencyKey: sentKey });
     }
     if (found.kind === 'replay') return { ...found.response, headers: { ...found.response.headers, 'idempotent-replayed': 'true' } };
     if (found.kind === 'in-flight') {

@@ -289,6 +289,15 @@ function walletSigningInstructions(
  * The signature is checked first; execution itself then runs without yielding.
  */
 export async function executeQuoteFromApi(tenant: TenantContext, quoteId: string, stamp: string | null): Promise<Quote> {
+  await checkExecutionSignature(tenant, quoteId, stamp);
+  return executeQuote(tenant, quoteId);
+}
+
+/**
+ * A quote paid from an embedded wallet is executed only with `Service-Wallet-Signature`, the stamp of its
+ * payloadToSign by an active session of the wallet (401 WALLET_SIGNATURE_* otherwise); other quotes need none.
+ */
+export async function checkExecutionSignature(tenant: TenantContext, quoteId: string, stamp: string | null): Promise<void> {
   const record = findRecord(tenant, quoteId);
   const signing = (findTransaction(tenant, record.transactionId) as OutgoingTransaction).paymentInstructions?.find((i) => i.accountOrWalletInfo.accountType === 'EMBEDDED_WALLET')?.accountOrWalletInfo;
   if (signing && 'payloadToSign' in signing) {
@@ -298,7 +307,6 @@ export async function executeQuoteFromApi(tenant: TenantContext, quoteId: string
     const accountId = (record.source as { accountId: string }).accountId;
     await checkStamp(stamp, signing.payloadToSign, sessionsOf(tenant, accountId));
   }
-  return executeQuote(tenant, quoteId);
 }
 
 /** PENDING → EXPIRED once `expiresAt` has passed (the clock job, and any read or move that finds it overdue). */

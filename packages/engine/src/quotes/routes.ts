@@ -1,6 +1,7 @@
 import { paymentEndpoints as e, umaEndpoints as uma } from '@railyard/contract';
 import { bind, HttpResult } from '../http/app.js';
 import { walletSignatureOf } from '../http/signed.js';
+import { decideAgentTransaction } from '../agents/actions.js';
 import { approveIncoming, approvalTimeoutJob, APPROVAL_TIMEOUT_JOB, rejectIncoming } from '../transactions/incoming.js';
 import { cancelPayment, SETTLEMENT_JOB, settlementJob } from '../transactions/settlement.js';
 import { confirmReceipt, findTransaction, listTransactions } from '../transactions/transactions.js';
@@ -28,8 +29,11 @@ export const paymentRoutes = [
   bind(e.transferOut, ({ tenant, body }) => transferOut(tenant, body)),
   bind(e.listTransactions, ({ tenant, query }) => listTransactions(tenant, query)),
   bind(e.getTransaction, ({ tenant, params }) => findTransaction(tenant, params.transactionId)),
-  bind(e.approveTransaction, ({ tenant, params, body }) => approveIncoming(tenant, params.transactionId, body?.receiverCustomerInfo)),
-  bind(e.rejectTransaction, ({ tenant, params }) => rejectIncoming(tenant, params.transactionId)),
+  // An agent-initiated transaction waiting for the platform (SPEC §4.5) is approved or rejected here too.
+  bind(e.approveTransaction, ({ tenant, params, body }) =>
+    decideAgentTransaction(tenant, params.transactionId, 'approve') ?? approveIncoming(tenant, params.transactionId, body?.receiverCustomerInfo)),
+  bind(e.rejectTransaction, ({ tenant, params, body }) =>
+    decideAgentTransaction(tenant, params.transactionId, 'reject', body?.reason) ?? rejectIncoming(tenant, params.transactionId)),
   bind(e.cancelTransaction, ({ tenant, params }) => cancelPayment(tenant, params.transactionId)),
   bind(e.confirmTransaction, ({ tenant, params, body }) => confirmReceipt(tenant, params.transactionId, body?.receiptDeliveryConfirmedAt)),
   bind(uma.lookupUmaReceiver, ({ tenant, params, query }) => lookupReceiver(tenant, params.receiverUmaAddress, query)),

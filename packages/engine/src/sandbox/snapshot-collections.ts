@@ -24,6 +24,9 @@ import { STABLECOIN_PROVIDER_ACCOUNTS, STABLECOINS } from '../stablecoins/stable
 import { STABLECOIN_LEDGER_STATE, STABLECOIN_OPERATIONS, STABLECOIN_POSITIONS, StablecoinOperationState, StablecoinPosition } from '../stablecoins/operations.js';
 import { API_TOKENS, ApiTokenRecord } from '../tokens/tokens.js';
 import { INVITATIONS, InvitationRecord } from '../invitations/invitations.js';
+import { AGENT_DEVICE_CODES, AGENTS, AgentDeviceCodeRecord, AgentRecord } from '../agents/agents.js';
+import { AGENT_ACTIONS, AgentActionRecord } from '../agents/actions.js';
+import { AGENT_QUOTES, AgentQuoteRecord } from '../agents/me.js';
 import { CARD_ACTIVITY, CARD_SIMULATIONS, CardActivityRecord, CardSimulationRecord } from '../cards/network.js';
 
 /** The snapshot key of the platform's pending jobs. */
@@ -72,4 +75,8 @@ export const SNAPSHOT_COLLECTIONS: Readonly<Record<string, z.ZodType>> = {
   [STABLECOIN_POSITIONS]: StablecoinPosition,
   [API_TOKENS]: ApiTokenRecord,
   [INVITATIONS]: InvitationRecord,
+  [AGENTS]: AgentRecord,
+  [AGENT_DEVICE_CODES]: AgentDeviceCodeRecord,
+  [AGENT_ACTIONS]: AgentActionRecord,
+  [AGENT_QUOTES]: AgentQuoteRecord,
 };
