@@ -19,6 +19,9 @@ import { SignedRetry } from './core/signed-retry.js';
 import { Auth } from './resources/auth.js';
 import { Cards } from './resources/cards.js';
 import { StablecoinOperations, StablecoinProviderAccounts, Stablecoins } from './resources/stablecoins.js';
+import { Tokens } from './resources/tokens.js';
+import { Invitations } from './resources/invitations.js';
+import { Agents } from './resources/agents.js';
 import { BeneficialOwners } from './resources/beneficial-owners.js';
 import { Config } from './resources/config.js';
 import { Customers } from './resources/customers.js';
@@ -61,6 +64,11 @@ export interface ClientOptions {
   clientId?: string;
   /** API client secret (HTTP Basic password). Defaults to env `RAILYARD_CLIENT_SECRET` where `process` exists. */
   clientSecret?: string;
+  /**
+   * An agent's access token (`gat_…`, from redeeming its device code): requests then authenticate with AgentAuth
+   * (`Authorization: Bearer`) instead of Basic credentials. {@link createAgentClient} sets it.
+   */
+  accessToken?: string;
   /** The `fetch` to send requests with, e.g. `engine.fetch` for an in-process sandbox. Defaults to the global `fetch`. */
   fetch?: Fetch;
   /** Retries after a failed attempt (connection error, timeout, 408, 429, 5xx). Default 2. */
@@ -177,6 +185,12 @@ export class RailyardClient {
   readonly stablecoinProviderAccounts: StablecoinProviderAccounts;
   /** Mints and burns by id, and waiting for them. */
   readonly stablecoinOperations: StablecoinOperations;
+  /** API tokens: extra credentials of the platform with limited permissions (REFERENCE §19). */
+  readonly tokens: Tokens;
+  /** UMA invitations (REFERENCE §18). */
+  readonly invitations: Invitations;
+  /** Agents acting for customers, their policies and approvals (REFERENCE §20); an agent's own client is `createAgentClient`. */
+  readonly agents: Agents;
   /**
    * Railyard's sandbox control plane (`/_sandbox/...`): clock, reset, snapshot and restore, events, platforms, limits;
    * and the sandbox moves of the API (`/sandbox/...`): funding, real-time payments, incoming UMA payments. Every call
@@ -200,7 +214,7 @@ export class RailyardClient {
     this.#options = { ...options };
     const clientId = options.clientId ?? readEnv('RAILYARD_CLIENT_ID');
     const clientSecret = options.clientSecret ?? readEnv('RAILYARD_CLIENT_SECRET');
-    if (!clientId || clientSecret === undefined) {
+    if (options.accessToken === undefined && (!clientId || clientSecret === undefined)) {
       throw new RailyardError(
         'Missing credentials: pass `clientId` and `clientSecret` to createClient (or set RAILYARD_CLIENT_ID and RAILYARD_CLIENT_SECRET).',
       );
@@ -215,8 +229,10 @@ export class RailyardClient {
     this.maxRetries = validCount(options.maxRetries, 'maxRetries') ?? DEFAULT_MAX_RETRIES;
     this.timeout = options.timeout ?? DEFAULT_TIMEOUT_MS;
 
-    const credentials = base64Utf8(`${clientId}:${clientSecret}`);
-    this.#logger = new Logger(options.debug, [clientSecret, credentials]);
+    const credentials = options.accessToken ?? base64Utf8(`${clientId}:${clientSecret}`);
+    // An empty access token sends no credentials at all: only redeeming a device code takes none.
+    const authorization = options.accessToken === undefined ? `Basic ${credentials}` : options.accessToken === '' ? undefined : `Bearer ${options.accessToken}`;
+    this.#logger = new Logger(options.debug, [...(clientSecret === undefined ? [] : [clientSecret]), credentials]);
     this.#sleep = options.sleep ?? defaultSleep;
     this.#random = options.random ?? Math.random;
     this.#sandboxRefusal = sandboxRefusal({
@@ -229,7 +245,8 @@ export class RailyardClient {
     const fetchImpl: Fetch = options.fetch ?? ((request, init) => globalThis.fetch(request, init));
     this.#dispatch = inMemoryDispatchOf(options.fetch);
     this.#fetch = fetchImpl;
-    this.#defaultHeaders = lowerCaseKeys({ ...options.defaultHeaders, authorization: `Basic ${credentials}`, accept: 'application/json' });
+    const auth: Record<string, string> = authorization === undefined ? {} : { authorization };
+    this.#defaultHeaders = lowerCaseKeys({ ...options.defaultHeaders, ...auth, accept: 'application/json' });
     this.#ky = ky.create({
       prefixUrl: `${baseUrl}/`,
       fetch: fetchImpl as typeof globalThis.fetch, // ky always passes a Request
@@ -237,7 +254,7 @@ export class RailyardClient {
       retry: 0,
       timeout: false,
       throwHttpErrors: false,
-      headers: { ...options.defaultHeaders, authorization: `Basic ${credentials}`, accept: 'application/json' },
+      headers: { ...options.defaultHeaders, ...auth, accept: 'application/json' },
     });
 
     this.signedRetry = new SignedRetry(this, (ms, signal) => this.#wait(ms, signal), this.#random);
@@ -261,6 +278,9 @@ export class RailyardClient {
     this.stablecoins = new Stablecoins(this, (ms, signal) => this.#wait(ms, signal));
     this.stablecoinProviderAccounts = new StablecoinProviderAccounts(this);
     this.stablecoinOperations = new StablecoinOperations(this, (ms, signal) => this.#wait(ms, signal));
+    this.tokens = new Tokens(this);
+    this.invitations = new Invitations(this);
+    this.agents = new Agents(this);
     this.sandbox = new Sandbox(this);
   }
 
@@ -529,6 +549,15 @@ export class RailyardClient {
     const reply = await dispatch({ method, url: `${this.baseUrl}${path}${search}`, headers: sent, ...(text === undefined ? {} : { body: text }) });
     if (signal?.aborted) throw signal.reason;
     return wireFromReply(reply);
+  }
+
+  /**
+   * Waits `ms` with the client's sleep; an abort of `signal` ends it with {@link APIUserAbortError}. For resources that
+   * poll (built outside this class).
+   * @internal
+   */
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    return this.#wait(ms, signal);
   }
 
   /** Waits between retries; a caller abort ends the wait with {@link APIUserAbortError}. */

@@ -2,7 +2,8 @@
  * @railyard/client: the typed Railyard SDK. Resources typed from `@railyard/contract`, typed errors, retries with
  * idempotency keys, cursor pagination, debug logging with redaction, payments (quotes, transactions and waiting for
  * them to settle), webhook verification, embedded-wallet authentication (credentials, sessions and the signed-retry
- * runner), cards, stablecoin issuance, and the sandbox control plane with its card network and stablecoin provider.
+ * runner), cards, stablecoin issuance, API tokens, invitations, agents (and an agent's own client), and the sandbox control
+ * plane with its card network and stablecoin provider.
  *
  * ```ts
  * import { createClient, ConflictError } from '@railyard/client';
@@ -22,7 +23,7 @@ export {
   RailyardError, APIError, BadRequestError, AuthenticationError, PermissionDeniedError, NotFoundError, MethodNotAllowedError,
   ConflictError, GoneError, PreconditionFailedError, PayloadTooLargeError, UnprocessableEntityError, LockedError,
   FailedDependencyError, RateLimitError, InternalServerError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError,
-  SandboxOnlyError, TransactionWaitTimeoutError, CardWaitTimeoutError, StablecoinWaitTimeoutError, WalletOperationTimeoutError, SignatureRequiredError, type APIErrorInit,
+  SandboxOnlyError, TransactionWaitTimeoutError, CardWaitTimeoutError, StablecoinWaitTimeoutError, AgentActionWaitTimeoutError, WalletOperationTimeoutError, SignatureRequiredError, type APIErrorInit,
   type TransactionWaitTimeoutInit, type CardWaitTimeoutInit, type WalletOperationTimeoutInit,
 } from './core/errors.js';
 export type { DebugLogger } from './core/logger.js';
@@ -88,6 +89,15 @@ export {
   type StablecoinMintParams, type StablecoinMintFundingSource, type StablecoinBurnParams, type StablecoinBurnSource, type StablecoinOperation,
   type StablecoinOperationListParams, type StablecoinOperationWaitForOptions, type StablecoinWaitForOptions,
 } from './resources/stablecoins.js';
+export { Tokens, type ApiToken, type ApiTokenWithSecret, type TokenCreateParams, type TokenListParams } from './resources/tokens.js';
+export { Invitations, type UmaInvitation, type InvitationCreateParams } from './resources/invitations.js';
+export {
+  Agents, AgentQuotes, AgentTransfers, AgentActions, AgentAccounts, type Agent, type AgentPolicy, type AgentCreated, type AgentDeviceCode,
+  type AgentDeviceCodeRedemption, type AgentAction, type AgentCreateParams, type AgentUpdateParams, type AgentPolicyUpdateParams,
+  type AgentListParams, type AgentApprovalListParams, type AgentQuoteCreateParams, type AgentQuote, type AgentTransferOutParams,
+  type AgentTransferInParams, type AgentActionWaitForOptions,
+} from './resources/agents.js';
+export { AgentClient, createAgentClient, redeemAgentDeviceCode, type AgentClientOptions } from './agent-client.js';
 export { APIResource } from './resources/resource.js';
 export {
   Verifications, groupRequirements, type Verification, type VerificationListParams, type VerificationDecision,

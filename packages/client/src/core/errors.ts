@@ -255,6 +255,23 @@ export class StablecoinWaitTimeoutError extends RailyardError {
   }
 }
 
+/** `agentClient.actions.waitFor` spent its `timeout` while the platform had not decided the action. */
+export class AgentActionWaitTimeoutError extends RailyardError {
+  override readonly name: string = 'AgentActionWaitTimeoutError';
+  readonly actionId: string;
+  /** The action as last read. */
+  readonly action: { status: string };
+  readonly timeout: number;
+
+  constructor(init: { actionId: string; action: { status: string }; timeout: number; advancedClock: boolean }) {
+    const how = init.advancedClock ? 'after advancing the sandbox clock' : 'after waiting';
+    super(`Agent action ${init.actionId} is still ${init.action.status} ${how} ${init.timeout}ms.`);
+    this.actionId = init.actionId;
+    this.action = init.action;
+    this.timeout = init.timeout;
+  }
+}
+
 /** What {@link WalletOperationTimeoutError} reports. */
 export interface WalletOperationTimeoutInit {
   /** The contract operation, e.g. `exportWallet`. */
