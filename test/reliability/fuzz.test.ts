@@ -271,6 +271,8 @@ describe.each(ENGINE_AND_SERVER.map((make) => [make().name, make] as const))('fu
   let call: RawCall;
   let doc: OpenApiDocument;
   let populated: PlatformState;
+  /** The populated agent's access token: the agent's own operations are sent with it. */
+  let agentToken: string;
 
   let platformId: string;
 
@@ -290,7 +292,7 @@ describe.each(ENGINE_AND_SERVER.map((make) => [make().name, make] as const))('fu
     const platform = await transport.clientFor(ROOT_CREDENTIALS).sandbox.platforms.create({ name: `fuzz ${name}` });
     platformId = platform.id;
     call = rawCaller(transport, platform);
-    await populate(transport.clientFor(platform), call);
+    ({ agentToken } = await populate(transport.clientFor(platform), call));
     doc = (await call('GET', '/_sandbox/openapi.json')).json;
     populated = new PlatformState((await call('GET', '/_sandbox/snapshot')).json);
   }, 60_000);
@@ -332,10 +334,12 @@ describe.each(ENGINE_AND_SERVER.map((make) => [make().name, make] as const))('fu
   }
 
   /** Sends a draft as it is: exactly one request. */
-  async function send(method: string, draft: Draft) {
+  async function send(ref: OperationRef, draft: Draft) {
+    const method = ref.method;
     const query = draft.query.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
     const path = `${draft.path}${query === '' ? '' : `?${query}`}`;
     const headers: Record<string, string> = draft.contentType === undefined ? {} : { 'content-type': draft.contentType };
+    if (ref.operation.security?.some((scheme) => 'AgentAuth' in scheme)) headers.authorization = `Bearer ${agentToken}`;
     if (draft.body === undefined || method === 'GET') return { path, answer: await call(method, path, { headers }) };
     if ('form' in draft.body) {
       const form = new FormData();
@@ -366,7 +370,7 @@ describe.each(ENGINE_AND_SERVER.map((make) => [make().name, make] as const))('fu
       const applied = random.chance(0.1) ? [] : Array.from({ length: 1 + (random.chance(0.25) ? 1 + random.int(2) : 0) }, () => random.pick(MUTATION_NAMES));
       for (const mutation of applied) MUTATIONS[mutation]!(draft, random, ref, doc);
       for (const mutation of applied.length > 0 ? applied : ['none (valid)']) byMutation.set(mutation, (byMutation.get(mutation) ?? 0) + 1);
-      const { path, answer } = await send(ref.method, draft);
+      const { path, answer } = await send(ref, draft);
       byStatus.set(answer.status, (byStatus.get(answer.status) ?? 0) + 1);
       const label = `${ref.method} ${path.slice(0, 160)} [${applied.join(', ')}] → ${answer.status}`;
       if (answer.status >= 500) serverErrors.push(`${label} ${answer.text.slice(0, 300)}`);

@@ -21,8 +21,25 @@ const VALUE_FIELDS: Record<string, (state: PlatformState) => string[]> = {
   // A kyc link's token is its record's id; so is a card reveal's.
   token: (state) => ['kycLinks', 'cardReveals'].flatMap((name) => (state.snapshot.collections[name] ?? []).map((record) => (record as { id: string }).id)),
   issuerTransactionToken: (state) => (state.snapshot.collections.cardSimulations ?? []).map((record) => (record as { id: string }).id),
+  invitationCode: (state) => (state.snapshot.collections.invitations ?? []).map((record) => (record as { id: string }).id),
+  code: (state) => (state.snapshot.collections.agentDeviceCodes ?? []).map((record) => (record as { id: string }).id),
   receiverUmaAddress: (state) => state.valuesAt('umaAddress'),
 };
+
+/**
+ * Operations that reach another platform's record on purpose, by a value that is itself the credential or is meant to
+ * be shared: not walked as a leak, with why.
+ */
+const SHARED_ON_PURPOSE: Record<string, string> = {
+  'POST /agents/device-codes/{code}/redeem': 'the device code is the credential: whoever holds it connects the agent (REFERENCE §20.4)',
+  'GET /invitations/{invitationCode}': "the invitee's new provider, which may be another platform, reads the invitation by its code (REFERENCE §18)",
+  'POST /invitations/{invitationCode}/claim': "the invitee's new provider, which may be another platform, claims it by its code (REFERENCE §18)",
+};
+/** Operations on another platform's shared record that refuse with another status than 404 (REFERENCE §18: cancel is 403). */
+const REFUSED_WITH: Record<string, number> = { 'POST /invitations/{invitationCode}/cancel': 403 };
+
+/** Whether an operation is an agent's own (AgentAuth): B sends it as B's agent. */
+const isAgentOperation = (ref: OperationRef) => ref.operation.security?.some((scheme) => 'AgentAuth' in scheme) === true;
 
 /**
  * Plain values a sampled body needs to get past validation to the lookup (rules the schema alone cannot say): the first
@@ -35,6 +52,8 @@ const PLAIN_VALUES: Record<string, readonly string[]> = {
   documentNumber: ['X1234567'], issuingAuthority: ['US Department of State'], identifier: ['123-45-6789'],
   // A card change needs one field: a state its enum takes.
   state: ['FROZEN'],
+  // An agent change needs one field: a name.
+  name: ['isolation probe'],
 };
 
 /** Query filters whose values are stored under another name. */
@@ -63,6 +82,8 @@ describe.each(ENGINE_AND_SERVER.map((make) => [make().name, make] as const))('is
   let aClock: string;
   let leaked: string[];
   let plainValues: Record<string, readonly string[]>;
+  /** B's own agent's access token, for the agent operations B probes. */
+  let bAgentToken: string;
 
   const stateOf = async (call: RawCall) => new PlatformState((await call('GET', '/_sandbox/snapshot')).json);
 
@@ -74,6 +95,12 @@ describe.each(ENGINE_AND_SERVER.map((make) => [make().name, make] as const))('is
     const platformB = await root.sandbox.platforms.create({ name: 'isolation B' });
     a = { id: platformA.id, client: transport.clientFor(platformA), call: rawCaller(transport, platformA), credentials: platformA };
     b = { id: platformB.id, client: transport.clientFor(platformB), call: rawCaller(transport, platformB) };
+    const bCustomer = await b.client.customers.create({ customerType: 'INDIVIDUAL', fullName: 'B Agent Owner' });
+    const bAgent = await b.client.agents.create({
+      name: 'B bot', customerId: bCustomer.id,
+      policy: { permissions: ['VIEW_TRANSACTIONS', 'CREATE_QUOTES', 'EXECUTE_QUOTES', 'CREATE_TRANSFERS', 'MANAGE_EXTERNAL_ACCOUNTS'], defaultExecutionMode: 'AUTO', spendingLimits: { currency: 'USD', perTransactionLimit: 100_000 } },
+    });
+    bAgentToken = (await b.call('POST', `/agents/device-codes/${bAgent.deviceCode.code}/redeem`)).json.accessToken;
     await populate(a.client, a.call);
     doc = (await b.call('GET', '/_sandbox/openapi.json')).json;
     before = await stateOf(a.call);
@@ -97,10 +124,11 @@ describe.each(ENGINE_AND_SERVER.map((make) => [make().name, make] as const))('is
 
   let probes = 0;
   /** Sends one request as B, recording what was sent (A's ids in it may be echoed back; nothing else of A may). */
-  async function probe(method: string, path: string, body?: { json: unknown } | { form: FormData }): Promise<Probe> {
+  async function probe(method: string, path: string, body?: { json: unknown } | { form: FormData }, asAgent = false): Promise<Probe> {
     const sent = `${decodeURIComponent(path)} ${describeBody(body)}`;
     // Every change carries a fresh Idempotency-Key, as a client sends it (some operations refuse a change without one).
     const headers: Record<string, string> = method === 'GET' ? {} : { 'idempotency-key': `isolation-${++probes}` };
+    if (asAgent) headers.authorization = `Bearer ${bAgentToken}`;
     const answer = await b.call(method, path, body === undefined ? { headers } : 'json' in body ? { body: body.json, headers } : { form: body.form, headers });
     return { label: `${method} ${path}`, sent, answer };
   }
@@ -171,6 +199,11 @@ describe.each(ENGINE_AND_SERVER.map((make) => [make().name, make] as const))('is
       const query = ref.method === 'GET' ? '' : queryOf(ref, fillWithA);
       const namesAnId = hasPathIds || before.secrets().some((secret) => `${query} ${describeBody(body)}`.includes(secret));
       if (!namesAnId) continue;
+      if (SHARED_ON_PURPOSE[`${ref.method} ${ref.path}`] !== undefined) {
+        walked.add(`${ref.method} ${ref.path}`);
+        continue;
+      }
+      const agent = isAgentOperation(ref);
       const paths = pathsWithA(ref);
       if (!paths) {
         unmapped.push(`${ref.method} ${ref.path}`);
@@ -178,13 +211,14 @@ describe.each(ENGINE_AND_SERVER.map((make) => [make().name, make] as const))('is
       }
       walked.add(`${ref.method} ${ref.path}`);
       // An id in a body may be refused as an invalid field rather than a 404: then exactly as an id nobody has is.
-      const control = hasPathIds ? undefined : (await probe(ref.method, `${ref.path}${queryOf(ref, fillWithNobody)}`, sampleBody(doc, ref.operation, fillWithNobody))).answer;
+      const control = hasPathIds ? undefined : (await probe(ref.method, `${ref.path}${queryOf(ref, fillWithNobody)}`, sampleBody(doc, ref.operation, fillWithNobody), agent)).answer;
       for (const path of paths) {
         // A fresh body each time: a form is consumed by sending it.
-        const result = await probe(ref.method, `${path}${query}`, ref.method === 'GET' ? undefined : sampleBody(doc, ref.operation, fillWithA));
+        const result = await probe(ref.method, `${path}${query}`, ref.method === 'GET' ? undefined : sampleBody(doc, ref.operation, fillWithA), agent);
         calls++;
         const { status, json } = result.answer;
-        const notFound = status === 404 && (ref.operation.security?.length === 0 || isErrorCodeFor(404, String(json?.code)));
+        const expected = REFUSED_WITH[`${ref.method} ${ref.path}`];
+        const notFound = expected !== undefined ? status === expected : status === 404 && (ref.operation.security?.length === 0 || isErrorCodeFor(404, String(json?.code)));
         const asForNobody = control !== undefined && status < 500 && control.status === status && control.json?.code === json?.code;
         if (!notFound && !asForNobody) refused.push(`${result.label} → ${status} ${json?.code ?? ''} ${json?.message ?? ''}`.trim());
         if (!notFound && asForNobody) answeredAsForNobody.add(`${ref.method} ${ref.path} ${status} ${json?.code}`);
@@ -214,7 +248,8 @@ describe.each(ENGINE_AND_SERVER.map((make) => [make().name, make] as const))('is
     let recordLists = 0;
     for (const ref of reads) {
       // What B itself has in this list (its own platform accounts, say): the only items any filter may show it.
-      const own = new Set<string>(((await b.call('GET', ref.path)).json?.data ?? []).map((item: { id?: string }) => item.id));
+      const asB = isAgentOperation(ref) ? { headers: { authorization: `Bearer ${bAgentToken}` } } : {};
+      const own = new Set<string>(((await b.call('GET', ref.path, asB)).json?.data ?? []).map((item: { id?: string }) => item.id));
       const cursor = (await a.call('GET', `${ref.path}?limit=1`)).json?.nextCursor as string | undefined;
       const filters = parametersIn(ref.operation, 'query');
       const required = filters.filter((f) => f.required);
@@ -228,7 +263,7 @@ describe.each(ENGINE_AND_SERVER.map((make) => [make().name, make] as const))('is
           const query = new URLSearchParams();
           for (const other of required) if (other !== filter) query.set(other.name, filterValues(other)?.[0] ?? '');
           query.set(filter.name, value);
-          const result = await probe('GET', `${ref.path}?${query}`);
+          const result = await probe('GET', `${ref.path}?${query}`, undefined, isAgentOperation(ref));
           calls++;
           const data = result.answer.json?.data;
           if (Array.isArray(data)) lists++;

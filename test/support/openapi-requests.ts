@@ -19,7 +19,7 @@ export interface Operation {
   readonly requestBody?: { readonly required?: boolean; readonly content: Record<string, { readonly schema: Schema }> };
   readonly responses: Record<string, unknown>;
   /** `[]`: a public operation (no credentials). */
-  readonly security?: readonly unknown[];
+  readonly security?: readonly Record<string, readonly string[]>[];
 }
 
 export interface OpenApiDocument {

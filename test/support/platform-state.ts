@@ -7,6 +7,7 @@ export const ID_FIELDS: Record<string, readonly string[]> = {
   quoteId: ['Quote'], transactionId: ['Transaction'], credentialId: ['AuthMethod'], sessionId: ['Session'], challengeId: ['ScaChallenge'],
   lookupId: ['Lookup'], cardId: ['Card'], cardholderId: ['Customer'], cardTransactionId: ['CardTransaction'],
   stablecoinId: ['Stablecoin'], stablecoinProviderAccountId: ['StablecoinProviderAccount'], stablecoinOperationId: ['StablecoinOperation'],
+  agentId: ['Agent'], actionId: ['AgentAction'], tokenId: ['Token'],
 };
 
 const ID = /^([A-Z][A-Za-z]*):[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

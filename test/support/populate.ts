@@ -17,9 +17,10 @@ export const EXECUTE_KEY = 'a-execute-key';
  * (funding, a paid quote, a pending quote, an UMA lookup, an incoming UMA payment), its own configuration (UMA domain,
  * a fee), an EU customer with a contact code, a trusted beneficiary and an SCA session, a kyc link, a platform wallet
  * with an ownership challenge, a card with a settled and partly returned purchase and a reveal, an embedded wallet
- * with a session, a stablecoin with mints under way, and Idempotency-Keys.
+ * with a session, a stablecoin with mints under way, an API token, an invitation, an agent with actions (one run, one
+ * waiting for approval) and a device code not redeemed yet, and Idempotency-Keys. Returns the agent's access token.
  */
-export async function populate(client: RailyardClient, call: RawCall): Promise<void> {
+export async function populate(client: RailyardClient, call: RawCall): Promise<{ agentToken: string }> {
   // A stablecoin, provisioned (first: its review moves the clock, which nothing else pending yet feels) and enabled.
   const link = await client.stablecoinProviderAccounts.link({ provider: 'BRALE', apiClientId: 'platform-a-client', apiClientSecret: 'secret' });
   const coin = await client.stablecoins.register({ providerTokenIdentifier: 'usda', networkTokenIdentifier: 'btkn1usda', network: 'SPARK', stablecoinProviderAccountId: link.id });
@@ -94,4 +95,22 @@ export async function populate(client: RailyardClient, call: RawCall): Promise<v
   // Mints of the stablecoin into Wally's wallet: one paid by Ada's account, one waiting for its wire.
   await client.stablecoins.mint(coin.id, { amount: '10000000', fundingSource: { type: 'SERVICE_INTERNAL_ACCOUNT', accountId: usd.id }, destination: { accountId: wallet.id } });
   await client.stablecoins.mint(coin.id, { amount: '5000000', fundingSource: { type: 'WIRE' }, destination: { accountId: wallet.id } });
+
+  // Access: an API token, an invitation, an agent of Ada's with a transfer run and one waiting, and another not connected.
+  await client.tokens.create({ name: 'reporting', permissions: ['VIEW'] });
+  await client.invitations.create({ inviterUma: ada.umaAddress, firstName: 'Grace', amountToSend: 1_000 });
+  const { deviceCode } = await client.agents.create({
+    name: 'Budget bot', customerId: ada.id,
+    policy: {
+      permissions: ['VIEW_TRANSACTIONS', 'CREATE_QUOTES', 'EXECUTE_QUOTES', 'CREATE_TRANSFERS', 'MANAGE_EXTERNAL_ACCOUNTS'], defaultExecutionMode: 'AUTO',
+      spendingLimits: { currency: 'USD', perTransactionLimit: 5_000 }, approvalThresholds: { currency: 'USD', amount: 1_000 },
+    },
+  });
+  const agentToken = (await call('POST', `/agents/device-codes/${deviceCode.code}/redeem`)).json.accessToken as string;
+  const asAgent = { headers: { authorization: `Bearer ${agentToken}` } };
+  for (const amount of [500, 2_000]) {
+    await call('POST', '/agents/me/transfer-out', { ...asAgent, body: { source: { accountId: usd.id }, destination: { accountId: bank.id }, amount } });
+  }
+  await client.agents.create({ name: 'Not connected', customerId: ada.id, policy: { permissions: [], defaultExecutionMode: 'AUTO', spendingLimits: { currency: 'USD', perTransactionLimit: 1 } } });
+  return { agentToken };
 }

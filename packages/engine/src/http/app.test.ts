@@ -132,12 +132,21 @@ describe('bodies that are not objects, and fields named after Object.prototype m
   const ID = 'Customer:00000000-0000-4000-8000-000000000001';
   const jsonOperations = (Object.values(endpoints) as Endpoint[]).filter((e) => e.body && !e.multipart);
 
+  /** An agent's access token, for the operations an agent calls itself. */
+  async function agentToken(): Promise<string> {
+    const customer = (await call('POST', '/customers', { customerType: 'INDIVIDUAL', fullName: 'Agent Owner' })).body;
+    const policy = { permissions: [], defaultExecutionMode: 'AUTO', spendingLimits: { currency: 'USD', perTransactionLimit: 1 } };
+    const { deviceCode } = (await call('POST', '/agents', { name: 'bot', customerId: customer.id, policy })).body;
+    return (await call('POST', `/agents/device-codes/${deviceCode.code}/redeem`)).body.accessToken;
+  }
+
   it('a JSON body of null, an array or a scalar is a 400 "body must be an object" on every operation that takes one', async () => {
     expect(jsonOperations.length).toBeGreaterThan(30);
+    const bearer = { authorization: `Bearer ${await agentToken()}` };
     for (const endpoint of jsonOperations) {
       const path = endpoint.path.replace(/\{[^}]+\}/g, ID);
       for (const [text, kind] of [['null', 'null'], ['[]', 'array'], ['7', 'number'], ['"x"', 'string']] as const) {
-        const { status, body } = await call(endpoint.method, path, text);
+        const { status, body } = await call(endpoint.method, path, text, endpoint.auth === 'agent' ? bearer : {});
         // Operations whose resource does not exist may answer 404 first; none may fail or accept the body.
         expect([400, 404], `${endpoint.method} ${endpoint.path} ${text}`).toContain(status);
         expect(ApiErrorBody.safeParse(body).success).toBe(true);
