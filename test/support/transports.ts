@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { createClient, type RailyardClient } from '@railyard/client';
+import { createClient, type ClientOptions, type RailyardClient } from '@railyard/client';
 import { createEngine, type Engine } from '@railyard/engine';
 import { createHandlers } from '@railyard/engine/msw';
 import { setupServer } from 'msw/node';
@@ -19,6 +19,8 @@ export interface Transport {
   start(): Promise<void>;
   stop(): Promise<void>;
   clientFor(credentials: { clientId: string; clientSecret: string }): RailyardClient;
+  /** How a client reaches this transport (base URL, fetch): for clients built otherwise, such as an agent's. */
+  clientOptions(): Pick<ClientOptions, 'baseUrl' | 'fetch' | 'sandbox'>;
   /** A raw request below the base URL, for what a typed client never sends (bad JSON, wrong methods). */
   raw(path: string, init: RequestInit): Promise<Response>;
   /** The engine, when it runs in this process (in-process and msw): e.g. to await `engine.webhooks.settled()`. */
@@ -34,6 +36,7 @@ export function inProcess(): Transport {
     start: async () => undefined,
     stop: async () => engine.close(),
     clientFor: (credentials) => createClient({ baseUrl: 'http://in-process.test/2025-10-13', ...credentials, fetch: engine.fetch, sandbox: true }),
+    clientOptions: () => ({ baseUrl: 'http://in-process.test/2025-10-13', fetch: engine.fetch, sandbox: true }),
     raw: (path, init) => engine.fetch(new Request(`http://in-process.test/2025-10-13${path}`, init)),
   };
 }
@@ -57,6 +60,7 @@ export function viaMsw(): Transport {
       engine.close();
     },
     clientFor: (credentials) => createClient({ baseUrl: `${origin}/2025-10-13`, ...credentials }),
+    clientOptions: () => ({ baseUrl: `${origin}/2025-10-13` }),
     raw: (path, init) => fetch(`${origin}/2025-10-13${path}`, init),
   };
 }
@@ -110,6 +114,7 @@ export function overHttp(): Transport {
     },
     stop: async () => server?.stop(),
     clientFor: (credentials) => createClient({ baseUrl: server!.baseUrl, ...credentials }),
+    clientOptions: () => ({ baseUrl: server!.baseUrl }),
     raw: (path, init) => fetch(`${server!.baseUrl}${path}`, init),
   };
 }

