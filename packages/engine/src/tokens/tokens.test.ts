@@ -1,4 +1,5 @@
-import { requiredPermission, tokenEndpoints, endpoints, TRANSACT_OPERATIONS } from '@railyard/contract';
+import { readFileSync } from 'node:fs';
+import { requiredPermission, tokenEndpoints, endpoints, TRANSACT_OPERATIONS, type Endpoint } from '@railyard/contract';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../engine.js';
 import { platformTag } from '../platforms/registry.js';
@@ -113,5 +114,16 @@ describe('the permission rule', () => {
     expect(requiredPermission(tokenEndpoints.createToken)).toBe('MANAGE');
     expect(requiredPermission(endpoints.transferOut)).toBe('TRANSACT');
     for (const endpoint of all.filter((e) => e.method === 'GET')) expect(requiredPermission(endpoint)).toBe('VIEW');
+  });
+});
+
+describe('docs/access.md', () => {
+  it('prints the permission of every operation that takes Basic credentials, as the rule gives it', () => {
+    const page = readFileSync(new URL('../../../../docs/access.md', import.meta.url), 'utf8');
+    const table = page.slice(page.indexOf('<!-- permission-table:start -->'), page.indexOf('<!-- permission-table:end -->'));
+    const printed = table.split('\n').filter((line) => line.startsWith('| `')).map((line) => line.split('|').map((cell) => cell.trim()).slice(1, 4));
+    const expected = (Object.values(endpoints) as Endpoint[]).filter((e) => !e.public && e.auth === undefined)
+      .map((e) => [`\`${e.method} ${e.path}\``, e.operationId, requiredPermission(e)]);
+    expect(printed).toEqual(expected);
   });
 });
