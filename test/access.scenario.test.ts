@@ -56,7 +56,7 @@ describeOverTransports('platform access', (scope) => {
     const admin = await make(['MANAGE']);
     expect((await viewer.as.customers.list()).data).toHaveLength(1);
     const quote = { source: { sourceType: 'ACCOUNT' as const, accountId: usd }, destination: { destinationType: 'ACCOUNT' as const, accountId: bank }, lockedCurrencySide: 'SENDING' as const, lockedCurrencyAmount: 100 };
-    expect(await viewer.as.quotes.create(quote).catch((e: PermissionDeniedError) => e.details)).toEqual({ requiredPermission: 'TRANSACT' });
+    expect(await viewer.as.quotes.create(quote).catch((e: unknown) => (e as PermissionDeniedError).details)).toEqual({ requiredPermission: 'TRANSACT' });
     expect((await payer.as.quotes.create(quote)).id).toMatch(/^Quote:/);
     await expect(payer.as.customers.list()).rejects.toBeInstanceOf(PermissionDeniedError);
     expect((await admin.as.tokens.create({ name: 'made by a token', permissions: ['VIEW'] })).clientSecret).toBeDefined();

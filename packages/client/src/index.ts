@@ -23,7 +23,7 @@ export {
   RailyardError, APIError, BadRequestError, AuthenticationError, PermissionDeniedError, NotFoundError, MethodNotAllowedError,
   ConflictError, GoneError, PreconditionFailedError, PayloadTooLargeError, UnprocessableEntityError, LockedError,
   FailedDependencyError, RateLimitError, InternalServerError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError,
-  SandboxOnlyError, TransactionWaitTimeoutError, CardWaitTimeoutError, StablecoinWaitTimeoutError, AgentActionWaitTimeoutError, WalletOperationTimeoutError, SignatureRequiredError, type APIErrorInit,
+  SandboxOnlyError, TransactionWaitTimeoutError, WaitTimeoutError, CardWaitTimeoutError, StablecoinWaitTimeoutError, AgentActionWaitTimeoutError, WalletOperationTimeoutError, SignatureRequiredError, type APIErrorInit,
   type TransactionWaitTimeoutInit, type CardWaitTimeoutInit, type WalletOperationTimeoutInit,
 } from './core/errors.js';
 export type { DebugLogger } from './core/logger.js';

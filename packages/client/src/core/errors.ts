@@ -217,20 +217,32 @@ export interface CardWaitTimeoutInit {
   advancedClock: boolean;
 }
 
+/**
+ * A `waitFor` of the client spent its `timeout` before the resource reached what it waited for; the subclass names
+ * the resource and keeps its last version read.
+ */
+export abstract class WaitTimeoutError extends RailyardError {
+  /** The time budget that was spent, in milliseconds (engine time when the clock was advanced). */
+  readonly timeout: number;
+
+  protected constructor(what: string, state: string | undefined, init: { timeout: number; advancedClock: boolean }) {
+    const how = init.advancedClock ? 'after advancing the sandbox clock' : 'after waiting';
+    super(`${what} is still ${state} ${how} ${init.timeout}ms.`);
+    this.timeout = init.timeout;
+  }
+}
+
 /** `client.cards.waitFor` spent its `timeout` before the card left PROCESSING (or its `until` held). */
-export class CardWaitTimeoutError extends RailyardError {
+export class CardWaitTimeoutError extends WaitTimeoutError {
   override readonly name: string = 'CardWaitTimeoutError';
   readonly cardId: string;
   /** The card as last read. */
   readonly card: { state: string };
-  readonly timeout: number;
 
   constructor(init: CardWaitTimeoutInit) {
-    const how = init.advancedClock ? 'after advancing the sandbox clock' : 'after waiting';
-    super(`Card ${init.cardId} is still ${init.card.state} ${how} ${init.timeout}ms.`);
+    super(`Card ${init.cardId}`, init.card.state, init);
     this.cardId = init.cardId;
     this.card = init.card;
-    this.timeout = init.timeout;
   }
 }
 
@@ -238,37 +250,31 @@ export class CardWaitTimeoutError extends RailyardError {
  * A stablecoin `waitFor` (`client.stablecoins.waitFor`, `client.stablecoinOperations.waitFor`) spent its `timeout`
  * before the coin or the operation reached what it waited for. {@link resource} is the last version read.
  */
-export class StablecoinWaitTimeoutError extends RailyardError {
+export class StablecoinWaitTimeoutError extends WaitTimeoutError {
   override readonly name: string = 'StablecoinWaitTimeoutError';
   /** The stablecoin or operation waited for. */
   readonly resourceId: string;
   /** Its last version read. */
   readonly resource: { status?: string; issuanceStatus?: string };
-  readonly timeout: number;
 
   constructor(init: { resourceId: string; resource: { status?: string; issuanceStatus?: string }; timeout: number; advancedClock: boolean }) {
-    const how = init.advancedClock ? 'after advancing the sandbox clock' : 'after waiting';
-    super(`${init.resourceId} is still ${init.resource.status ?? init.resource.issuanceStatus} ${how} ${init.timeout}ms.`);
+    super(init.resourceId, init.resource.status ?? init.resource.issuanceStatus, init);
     this.resourceId = init.resourceId;
     this.resource = init.resource;
-    this.timeout = init.timeout;
   }
 }
 
 /** `agentClient.actions.waitFor` spent its `timeout` while the platform had not decided the action. */
-export class AgentActionWaitTimeoutError extends RailyardError {
+export class AgentActionWaitTimeoutError extends WaitTimeoutError {
   override readonly name: string = 'AgentActionWaitTimeoutError';
   readonly actionId: string;
   /** The action as last read. */
   readonly action: { status: string };
-  readonly timeout: number;
 
   constructor(init: { actionId: string; action: { status: string }; timeout: number; advancedClock: boolean }) {
-    const how = init.advancedClock ? 'after advancing the sandbox clock' : 'after waiting';
-    super(`Agent action ${init.actionId} is still ${init.action.status} ${how} ${init.timeout}ms.`);
+    super(`Agent action ${init.actionId}`, init.action.status, init);
     this.actionId = init.actionId;
     this.action = init.action;
-    this.timeout = init.timeout;
   }
 }
 
