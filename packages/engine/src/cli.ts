@@ -54,6 +54,9 @@ function serve(settings: ServeSettings): Promise<number> {
     workerData: settings,
     resourceLimits: serverThreadLimits(),
   });
+  // A log reader that goes away (the terminal or pipe closed, e.g. a test runner that launched us and exited) must not
+  // take the server down with an unhandled EPIPE: the banner and stop lines are lost, the server goes on.
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
   return new Promise((resolve) => {
     let stopping = false;
     // Listen for signals before the thread announces readiness, so a signal right after the banner still shuts down cleanly.

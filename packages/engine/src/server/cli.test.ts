@@ -42,6 +42,18 @@ describe('railyard serve', () => {
     expect(output()).toContain('Stopped');
   });
 
+  it('keeps serving, and stops cleanly, once the reader of its output has gone (EPIPE on stdout)', async () => {
+    const { child, ready } = startCli([]);
+    const baseUrl = await ready;
+    child.stdout.destroy();
+    child.stderr.destroy();
+    const auth = { authorization: `Basic ${btoa('sandbox-client-id:sandbox-client-secret')}` };
+    expect((await fetch(`${baseUrl}/customers`, { headers: auth })).status).toBe(200);
+    child.kill('SIGTERM'); // the stop writes "Received SIGTERM" and "Stopped" into the closed pipe
+    const [code] = await once(child, 'exit');
+    expect(code).toBe(0);
+  });
+
   it('stops on SIGINT too', async () => {
     const { child, ready } = startCli([]);
     await ready;
