@@ -110,11 +110,14 @@ export function lookupReceiver(
   };
 }
 
-/** The refusal of a failing sandbox counterparty (SPEC §2.4 shape), naming what it did. */
+/**
+ * The refusal of a failing sandbox counterparty (SPEC §2.4 shape), naming what it did. A 501 says `x-should-retry:
+ * false`, since generated SDKs retry every 5xx and an unknown payee data key stays unknown.
+ */
 function counterpartyError(address: string, failure: CounterpartyFailure): ApiError {
   return new ApiError(failure.status, failure.code, `The counterparty of ${address} ${failure.behaviour} (sandbox receiver)`, {
     receiverUmaAddress: address, step: failure.step,
-  });
+  }, failure.status === 501 ? { 'x-should-retry': 'false' } : undefined);
 }
 
 /** A sandbox receiver that fails at the lookup step refuses here: the lookup, or a quote naming it (which contacts it again). */
