@@ -22,7 +22,7 @@ export { Page, PagePromise, type PageFetcher } from './core/pagination.js';
 export {
   RailyardError, APIError, BadRequestError, AuthenticationError, PermissionDeniedError, NotFoundError, MethodNotAllowedError,
   ConflictError, GoneError, PreconditionFailedError, PayloadTooLargeError, UnprocessableEntityError, LockedError,
-  FailedDependencyError, RateLimitError, InternalServerError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError,
+  FailedDependencyError, RateLimitError, InternalServerError, NotImplementedError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError,
   SandboxOnlyError, TransactionWaitTimeoutError, WaitTimeoutError, CardWaitTimeoutError, StablecoinWaitTimeoutError, AgentActionWaitTimeoutError, WalletOperationTimeoutError, SignatureRequiredError, type APIErrorInit,
   type TransactionWaitTimeoutInit, type CardWaitTimeoutInit, type WalletOperationTimeoutInit,
 } from './core/errors.js';

@@ -91,10 +91,13 @@ export const paymentEndpoints = {
     description:
       'The quote fixes the amounts, fees and rate until `expiresAt`; its transaction exists at once (`transactionId`). ' +
       'Real-time funding quotes carry `paymentInstructions` and are paid by sending the money (in the sandbox, ' +
-      '`POST /sandbox/send`). 202 for an SCA customer with real-time funding: PENDING_AUTHORIZATION with a `scaChallenge`.',
+      '`POST /sandbox/send`). 202 for an SCA customer with real-time funding: PENDING_AUTHORIZATION with a `scaChallenge`. ' +
+      'To an UMA address, the counterparty is contacted: its failures answer 400, 403 (COUNTERPARTY_NOT_ALLOWED, ' +
+      'VELOCITY_LIMIT_EXCEEDED), 412 (UNSUPPORTED_UMA_VERSION), 424 (PAYREQ_REQUEST_FAILED and the lookup failures) or 501 ' +
+      '(UNRECOGNIZED_MANDATORY_PAYEE_DATA_KEY); a mandatory payer field the sender lacks is 400 MISSING_MANDATORY_USER_INFO.',
     response: { status: 201, description: 'The quote', schema: Quote },
     alsoResponds: [{ status: 202, description: 'Real-time funding in an SCA region: PENDING_AUTHORIZATION with a scaChallenge', schema: Quote }],
-    errors: [403, 404, 409, 410, 429],
+    errors: [403, 404, 409, 410, 412, 424, 429, 501],
   }),
   getQuote: defineEndpoint({
     operationId: 'getQuote', method: 'GET', path: '/quotes/{quoteId}', tag: quotesTag, params: quoteParams,

@@ -64,9 +64,11 @@ export const umaEndpoints = {
     description:
       'Malformed address: 400 INVALID_UMA_ADDRESS. No receiver at that address: 404 UMA_NOT_FOUND. The sandbox knows the ' +
       "customers of this platform (at its umaDomain) and the sandbox receivers `$success.<cur>`, `$pending.long.<cur>` and " +
-      '`$fail.compliance.<cur>` at the sandbox UMA domain.',
+      '`$fail.compliance.<cur>` at the sandbox UMA domain, and sandbox receivers that fail as a counterparty would: ' +
+      '412 UNSUPPORTED_UMA_VERSION, 424 (LNURLP_REQUEST_FAILED, COUNTERPARTY_PUBKEY_FETCH_ERROR, NO_COMPATIBLE_UMA_VERSION) ' +
+      'or 400 (the parsing, certificate, signature and parameter failures).',
     response: { status: 200, description: 'The receiver and the lookupId to quote with', schema: UmaReceiverLookup },
-    errors: [404],
+    errors: [404, 412, 424],
   }),
   sandboxUmaReceive: defineEndpoint({
     operationId: 'sandboxUmaReceive', method: 'POST', path: '/sandbox/uma/receive', tag: 'Sandbox', body: SandboxUmaReceiveRequest,

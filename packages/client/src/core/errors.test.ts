@@ -1,7 +1,7 @@
 import type { ErrorCodeFor, FieldError } from '@railyard/contract';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import {
-  APIError, AuthenticationError, BadRequestError, ConflictError, FailedDependencyError, GoneError, InternalServerError, LockedError,
+  APIError, AuthenticationError, BadRequestError, ConflictError, FailedDependencyError, GoneError, InternalServerError, LockedError, NotImplementedError,
   MethodNotAllowedError, NotFoundError, PayloadTooLargeError, PermissionDeniedError, PreconditionFailedError, RailyardError,
   RateLimitError, UnprocessableEntityError,
 } from '../index.js';
@@ -26,7 +26,8 @@ describe('error mapping', () => {
       [424, 'LNURLP_REQUEST_FAILED', FailedDependencyError],
       [429, 'RATE_LIMITED', RateLimitError],
       [500, 'INTERNAL_ERROR', InternalServerError],
-      [501, 'NOT_IMPLEMENTED', InternalServerError],
+      [501, 'NOT_IMPLEMENTED', NotImplementedError],
+      [501, 'UNRECOGNIZED_MANDATORY_PAYEE_DATA_KEY', NotImplementedError],
       [503, 'SERVICE_UNAVAILABLE', InternalServerError],
       [418, 'TEAPOT', APIError],
     ] as const;
@@ -39,6 +40,8 @@ describe('error mapping', () => {
       expect(error).toBeInstanceOf(Error);
       expect((error as APIError).status).toBe(status);
       expect((error as APIError).code).toBe(code);
+      // A 501 is still a server error for code that catches every 5xx.
+      if (status >= 500) expect(error).toBeInstanceOf(InternalServerError);
       expect((error as APIError).name).toBe(Class.name);
     }
   });

@@ -138,6 +138,16 @@ export class RateLimitError extends APIError<429, ErrorCodeFor<429>> {
 export class InternalServerError extends APIError<number, ErrorCodeFor<500> | ErrorCodeFor<501> | ErrorCodeFor<503>> {
   override readonly name: string = 'InternalServerError';
 }
+/**
+ * 501: the service does not implement what the request needs, e.g. a counterparty asking for a mandatory payee data
+ * key it does not know (`UNRECOGNIZED_MANDATORY_PAYEE_DATA_KEY`). A 5xx, so still an {@link InternalServerError}, but
+ * never retried: the same request gets the same answer.
+ */
+export class NotImplementedError extends InternalServerError {
+  override readonly name: string = 'NotImplementedError';
+  declare readonly status: 501;
+  declare readonly code: ErrorCodeFor<501> | undefined;
+}
 
 /** The request never got a response: DNS, refused connection, reset, or a `fetch` that threw. */
 export class APIConnectionError extends RailyardError {
@@ -354,6 +364,7 @@ const STATUS_CLASSES: Record<number, new (init: APIErrorInit) => APIError> = {
   423: LockedError,
   424: FailedDependencyError,
   429: RateLimitError,
+  501: NotImplementedError,
 };
 
 /** Builds the {@link APIError} subclass that matches a response status. */

@@ -11,7 +11,7 @@ const unavailable = errorBody(503, 'SERVICE_UNAVAILABLE', 'provider down');
 
 describe('retry policy (pure)', () => {
   it('retries 408, 429 and 5xx only', () => {
-    expect([400, 401, 403, 404, 405, 408, 409, 410, 422, 423, 429, 500, 502, 503, 504].filter(isRetryableStatus)).toEqual([
+    expect([400, 401, 403, 404, 405, 408, 409, 410, 422, 423, 429, 500, 501, 502, 503, 504].filter(isRetryableStatus)).toEqual([
       408, 429, 500, 502, 503, 504,
     ]);
   });

@@ -14,9 +14,9 @@ export const MAX_RETRY_DELAY_MS = 8_000;
  */
 export const MAX_RETRY_AFTER_MS = 60_000;
 
-/** Statuses worth trying again: request timeout, rate limit, and every server error. */
+/** Statuses worth trying again: request timeout, rate limit, and every server error but 501 (not implemented stays so). */
 export function isRetryableStatus(status: number): boolean {
-  return status === 408 || status === 429 || status >= 500;
+  return status === 408 || status === 429 || (status >= 500 && status !== 501);
 }
 
 /**

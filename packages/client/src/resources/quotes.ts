@@ -39,7 +39,11 @@ export class Quotes extends APIResource {
   /**
    * Prices a payment and creates its PENDING transaction (`transactionId`). With `immediatelyExecute: true` the payment
    * is sent in the same request. A real-time funding quote carries `paymentInstructions`: it is paid by sending the
-   * money there (in the sandbox, {@link Sandbox.send}), never by {@link Quotes.execute}.
+   * money there (in the sandbox, {@link Sandbox.send}), never by {@link Quotes.execute}. To an UMA address the
+   * counterparty is asked for an invoice; its failures reject with a {@link BadRequestError} (`QUOTE_REQUEST_FAILED`
+   * may succeed when retried; `MISSING_MANDATORY_USER_INFO` lists the payer fields to give in `senderCustomerInfo`), a
+   * {@link PermissionDeniedError} (`COUNTERPARTY_NOT_ALLOWED`, `VELOCITY_LIMIT_EXCEEDED`), a
+   * {@link PreconditionFailedError}, a {@link FailedDependencyError} or a {@link NotImplementedError}.
    */
   create(body: QuoteCreateParams, options?: RequestOptions): APIPromise<Quote> {
     return this._client.call(paymentEndpoints.createQuote, { body }, options);

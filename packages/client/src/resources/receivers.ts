@@ -27,7 +27,11 @@ export class Receivers extends APIResource {
    * ```
    *
    * A malformed address rejects with a {@link BadRequestError} (`INVALID_UMA_ADDRESS`), an address nobody receives at
-   * with a {@link NotFoundError} (`UMA_NOT_FOUND`).
+   * with a {@link NotFoundError} (`UMA_NOT_FOUND`). A counterparty that fails rejects with a
+   * {@link PreconditionFailedError} (`UNSUPPORTED_UMA_VERSION`), a {@link FailedDependencyError} (`LNURLP_REQUEST_FAILED`,
+   * `COUNTERPARTY_PUBKEY_FETCH_ERROR`, `NO_COMPATIBLE_UMA_VERSION`) or a {@link BadRequestError} (its answer, keys,
+   * certificates or signature do not check out). `requiredPayerDataFields` lists the payer data the receiver asks for:
+   * give the mandatory ones in the quote's `senderCustomerInfo` unless the paying customer has them.
    */
   lookupUma(address: string, query: UmaLookupParams = {}, options?: RequestOptions): APIPromise<UmaReceiverLookup> {
     return this._client.call(umaEndpoints.lookupUmaReceiver, { params: { receiverUmaAddress: address }, query }, options);

@@ -21,6 +21,7 @@ import { findCustomer } from '../customers/customers.js';
 import { standingFeeOf, umaDomainOf } from '../platforms/config.js';
 import { CROSS_CURRENCY_DESTINATION_OUTCOMES, INTERNAL_TRANSFER_OUTCOME, SettlementOutcome, TRANSFER_OUTCOMES, lookupSuffix } from '../sandbox/magic-values.js';
 import { partiesOf } from '../transactions/incoming.js';
+import { requestSandboxPayment } from '../uma/uma.js';
 import { Delivery, sourceLedgerAccount, startPayment } from '../transactions/settlement.js';
 import { findTransaction, insertTransaction, moveTransaction, patchTransaction } from '../transactions/transactions.js';
 import { fundingNetworkChain, sandboxTransactionHash, WALLET_NETWORKS } from '../transactions/on-chain.js';
@@ -206,6 +207,12 @@ export function createQuote(tenant: TenantContext, request: CreateInput): Quote 
       : new ApiError(400, 'INVALID_AMOUNT', `${request.lockedCurrencyAmount} ${request.lockedCurrencySide === 'SENDING' ? source.currency.code : destination.currency.code} does not cover the fees of this payment`);
   }
   checkPricedPayment(tenant, request, source, destination, priced);
+  if (destination.kind === 'UMA') {
+    requestSandboxPayment(tenant, {
+      address: destination.address, receiver: destination.receiver, lookupId: request.lookupId!, payerCustomerId: source.customerId,
+      senderCustomerInfo: request.senderCustomerInfo,
+    });
+  }
 
   const now = tenant.clock.now();
   const quoteId = tenant.ids('Quote');

@@ -2,7 +2,7 @@
  * The sandbox's magic values (SPEC §4.6), as data: each table is keyed by the last three characters of a value.
  * Later areas add their tables here, so every magic value lives in this one module.
  */
-import { OutgoingFailureReason, PendingReason, Refund, type ResourceType } from '@railyard/contract';
+import { OutgoingFailureReason, PendingReason, Refund, type CustomerInfoFieldName, type ErrorCodeFor, type ResourceType } from '@railyard/contract';
 import { z } from 'zod';
 
 /** The last three characters of a value: the key of every table below. */
@@ -252,17 +252,93 @@ export const UMA_RECEIVERS: Readonly<Record<string, SettlementOutcome>> = {
   'fail.compliance': { settle: 'FAIL', afterMs: 0, failureReason: 'COMPLIANCE_REJECTED' },
 };
 
+/** The statuses a counterparty failure can answer with. */
+type CounterpartyFailureStatus = 400 | 403 | 412 | 424 | 501;
+
+/**
+ * How a sandbox counterparty refuses: at which step of the UMA exchange (`lookup`: the receiver lookup, where the
+ * counterparty's LNURLP answer, keys, certificates and protocol version are fetched and checked; `quote`: the payment
+ * request of `POST /quotes`), with which status and code, and what the counterparty did (for the error message).
+ * `failsOnce`: only the first quote of each lookup fails; a retry with the same lookup succeeds.
+ */
+export type CounterpartyFailure = {
+  [S in CounterpartyFailureStatus]: { step: 'lookup' | 'quote'; status: S; code: ErrorCodeFor<S>; behaviour: string; failsOnce?: boolean };
+}[CounterpartyFailureStatus];
+
+/**
+ * Sandbox UMA receivers that fail (Railyard's triggers: the reference names the codes, not what causes them), at each
+ * of {@link SANDBOX_UMA_DOMAINS}, by the handle before `.<currency>`: `$fail.lnurlp.usd@uma.sandbox.railyard.dev`.
+ * A `lookup` failure answers the receiver lookup, and a quote naming the address (whatever its `lookupId`) too, since a
+ * quote contacts the counterparty again; a `quote` failure looks up fine and refuses the quote. Nothing is created
+ * and no money moves, except that a `failsOnce` receiver remembers, on its lookup, that the first quote failed.
+ */
+export const UMA_COUNTERPARTY_FAILURES = {
+  'fail.lnurlp': { step: 'lookup', status: 424, code: 'LNURLP_REQUEST_FAILED', behaviour: 'does not answer the LNURLP request' },
+  'fail.lnurlp.parse': { step: 'lookup', status: 400, code: 'PARSE_LNURLP_RESPONSE_ERROR', behaviour: 'answers the LNURLP request with a body that cannot be parsed' },
+  'fail.lookup': { step: 'lookup', status: 400, code: 'LOOKUP_REQUEST_FAILED', behaviour: 'refuses the lookup request' },
+  'fail.uma.params': { step: 'lookup', status: 400, code: 'MISSING_REQUIRED_UMA_PARAMETERS', behaviour: 'answers the LNURLP request without the UMA parameters' },
+  'fail.version.unsupported': { step: 'lookup', status: 412, code: 'UNSUPPORTED_UMA_VERSION', behaviour: 'speaks an UMA protocol version this service does not support' },
+  'fail.version.none': { step: 'lookup', status: 424, code: 'NO_COMPATIBLE_UMA_VERSION', behaviour: 'shares no UMA protocol major version with this service' },
+  'fail.pubkey.fetch': { step: 'lookup', status: 424, code: 'COUNTERPARTY_PUBKEY_FETCH_ERROR', behaviour: 'does not serve its public keys' },
+  'fail.pubkey.format': { step: 'lookup', status: 400, code: 'INVALID_PUBKEY_FORMAT', behaviour: 'serves public keys that cannot be parsed' },
+  'fail.cert.invalid': { step: 'lookup', status: 400, code: 'CERT_CHAIN_INVALID', behaviour: 'serves a certificate chain that does not verify' },
+  'fail.cert.expired': { step: 'lookup', status: 400, code: 'CERT_CHAIN_EXPIRED', behaviour: 'serves an expired certificate chain' },
+  'fail.timestamp': { step: 'lookup', status: 400, code: 'INVALID_TIMESTAMP', behaviour: 'signs its answer with a timestamp outside the accepted window' },
+  'fail.nonce': { step: 'lookup', status: 400, code: 'INVALID_NONCE', behaviour: 'signs its answer with a nonce it already used' },
+  'fail.payreq': { step: 'quote', status: 424, code: 'PAYREQ_REQUEST_FAILED', behaviour: 'does not answer the payment request' },
+  'fail.payreq.parse': { step: 'quote', status: 400, code: 'PARSE_PAYREQ_RESPONSE_ERROR', behaviour: 'answers the payment request with a body that cannot be parsed' },
+  'fail.payreq.invalid': { step: 'quote', status: 400, code: 'INVALID_PAYREQ_RESPONSE', behaviour: 'answers the payment request with an invalid invoice' },
+  'fail.receiver': { step: 'quote', status: 400, code: 'INVALID_RECEIVER', behaviour: 'reports that the receiver cannot take payments' },
+  'fail.sender': { step: 'quote', status: 400, code: 'SENDER_NOT_ACCEPTED', behaviour: 'does not accept payments from this sender' },
+  'fail.not.allowed': { step: 'quote', status: 403, code: 'COUNTERPARTY_NOT_ALLOWED', behaviour: 'is not enabled as a counterparty of this platform' },
+  'fail.velocity': { step: 'quote', status: 403, code: 'VELOCITY_LIMIT_EXCEEDED', behaviour: 'has reached its velocity limit with this platform' },
+  'fail.payee.data': { step: 'quote', status: 501, code: 'UNRECOGNIZED_MANDATORY_PAYEE_DATA_KEY', behaviour: 'asks for a mandatory payee data key this service does not know' },
+  'fail.quote.once': { step: 'quote', status: 400, code: 'QUOTE_REQUEST_FAILED', behaviour: 'fails the first quote of each lookup (retry it)', failsOnce: true },
+} as const satisfies Record<string, CounterpartyFailure>;
+
+/**
+ * Sandbox UMA receivers that ask for payer data, by handle: the lookup lists these `requiredPayerDataFields`, and a
+ * quote whose payer lacks a mandatory one (neither in the quote's `senderCustomerInfo` nor on the paying customer)
+ * fails with 400 MISSING_MANDATORY_USER_INFO. Paid, they settle at once.
+ */
+export const UMA_PAYER_DATA_RECEIVERS: Readonly<Record<string, readonly { name: CustomerInfoFieldName; mandatory: boolean }[]>> = {
+  'payer.data': [{ name: 'BIRTH_DATE', mandatory: true }, { name: 'NATIONALITY', mandatory: false }],
+};
+
+/** A sandbox receiver: its handle, the one currency it accepts, how a payment to it settles, and how it fails or what it asks for. */
+export interface SandboxReceiver {
+  readonly handle: string;
+  readonly currency: string;
+  readonly outcome: SettlementOutcome;
+  readonly failure?: CounterpartyFailure;
+  readonly requiredPayerDataFields?: readonly { name: CustomerInfoFieldName; mandatory: boolean }[];
+}
+
+/** Every sandbox receiver handle (each table's keys), for documentation checks. */
+export const SANDBOX_RECEIVER_HANDLES = [...Object.keys(UMA_RECEIVERS), ...Object.keys(UMA_COUNTERPARTY_FAILURES), ...Object.keys(UMA_PAYER_DATA_RECEIVERS)];
+
+/** The receiver a handle names in one of the tables above, if any. */
+function receiverOfHandle(handle: string): Omit<SandboxReceiver, 'handle' | 'currency'> | undefined {
+  if (Object.hasOwn(UMA_RECEIVERS, handle)) return { outcome: UMA_RECEIVERS[handle]! };
+  if (Object.hasOwn(UMA_COUNTERPARTY_FAILURES, handle)) {
+    return { outcome: SETTLES_AT_ONCE, failure: UMA_COUNTERPARTY_FAILURES[handle as keyof typeof UMA_COUNTERPARTY_FAILURES] };
+  }
+  if (Object.hasOwn(UMA_PAYER_DATA_RECEIVERS, handle)) return { outcome: SETTLES_AT_ONCE, requiredPayerDataFields: UMA_PAYER_DATA_RECEIVERS[handle]! };
+  return undefined;
+}
+
 /**
  * The sandbox receiver an UMA address names (`$<handle>.<currency>@<sandbox domain>`), if it is one: its handle in
- * {@link UMA_RECEIVERS} and the currency part (upper case). Lower-case canonical addresses only.
+ * {@link UMA_RECEIVERS}, {@link UMA_COUNTERPARTY_FAILURES} or {@link UMA_PAYER_DATA_RECEIVERS}, and the currency part
+ * (upper case). Lower-case canonical addresses only.
  */
-export function sandboxReceiverOf(address: string): { handle: string; outcome: SettlementOutcome; currency: string } | undefined {
+export function sandboxReceiverOf(address: string): SandboxReceiver | undefined {
   const [user = '', domain = ''] = address.slice(1).split('@');
   if (!address.startsWith('$') || !(SANDBOX_UMA_DOMAINS as readonly string[]).includes(domain)) return undefined;
   const dot = user.lastIndexOf('.');
   const handle = user.slice(0, dot);
-  const outcome = UMA_RECEIVERS[handle];
-  return outcome && dot > 0 ? { handle, outcome, currency: user.slice(dot + 1).toUpperCase() } : undefined;
+  const receiver = dot > 0 ? receiverOfHandle(handle) : undefined;
+  return receiver && { handle, currency: user.slice(dot + 1).toUpperCase(), ...receiver };
 }
 
 /** Whether money sent back to `address` fails: a `$fail.compliance.*` sandbox counterparty takes no refund. */

@@ -1,7 +1,8 @@
 /**
  * UMA addresses (SPEC §4.6; REFERENCE §9, §13, §14): who sits behind an address, the lookup a quote is made with, and
  * UMA payments arriving for the platform's customers. The sandbox reaches two kinds of receiver: the platform's own
- * customers (at its `umaDomain`) and the sandbox receivers of {@link UMA_RECEIVERS} at each of {@link SANDBOX_UMA_DOMAINS}.
+ * customers (at its `umaDomain`) and the sandbox receivers of {@link sandboxReceiverOf} at each of {@link SANDBOX_UMA_DOMAINS}:
+ * some settle, some fail as a counterparty would, at the lookup or at the quote, and some ask for payer data.
  */
 import type { Currency, IncomingTransaction, UmaReceiverLookup } from '@railyard/contract';
 import { SandboxUmaReceiveRequest, UmaAddress } from '@railyard/contract';
@@ -13,14 +14,15 @@ import type { TenantContext } from '../core/context.js';
 import { ApiError, invalidField, notFound } from '../core/errors.js';
 import { findCustomer, findCustomerByUmaAddress, type CustomerRecord } from '../customers/customers.js';
 import { listExternalAccountsOf } from '../external-accounts/external-accounts.js';
-import { SANDBOX_UMA_DOMAINS, UMA_RECEIVERS, sandboxReceiverOf, type SettlementOutcome } from '../sandbox/magic-values.js';
+import { CUSTOMER_FIELD_PATHS, valueAt } from '../customers/required-fields.js';
+import { SANDBOX_UMA_DOMAINS, sandboxReceiverOf, type CounterpartyFailure, type SandboxReceiver, type SettlementOutcome } from '../sandbox/magic-values.js';
 import { settingsOf } from '../platforms/config.js';
 import { receivePayment } from '../transactions/incoming.js';
 
 /** Who receives at an address: a customer of this platform, or a sandbox receiver with its fixed outcome. */
 export type UmaReceiver =
   | { kind: 'CUSTOMER'; customerId: string; currencies: string[] }
-  | { kind: 'SANDBOX'; outcome: SettlementOutcome; currencies: string[] };
+  | { kind: 'SANDBOX'; sandbox: SandboxReceiver; outcome: SettlementOutcome; currencies: string[] };
 
 /** A stored receiver lookup (snapshot-safe): a quote to an UMA address names one. */
 export const UmaLookupRecord = z.object({
@@ -31,6 +33,8 @@ export const UmaLookupRecord = z.object({
   /** The UMA address the payment is sent from, when the lookup named one. */
   senderUmaAddress: z.string().optional(),
   createdAt: z.string(),
+  /** Set when a quote with this lookup failed with a once-failing sandbox receiver: the next quote goes through. */
+  quoteFailedOnce: z.boolean().optional(),
 });
 export type UmaLookupRecord = z.infer<typeof UmaLookupRecord>;
 
@@ -50,7 +54,7 @@ export function parseUmaAddress(address: string, field: string): string {
 /** The receiver behind a canonical address, or undefined when nobody the sandbox knows receives there. */
 export function findReceiver(tenant: TenantContext, address: string): UmaReceiver | undefined {
   const sandbox = sandboxReceiverOf(address);
-  if (sandbox) return marketCurrency(sandbox.currency) ? { kind: 'SANDBOX', outcome: sandbox.outcome, currencies: [sandbox.currency] } : undefined;
+  if (sandbox) return marketCurrency(sandbox.currency) ? { kind: 'SANDBOX', sandbox, outcome: sandbox.outcome, currencies: [sandbox.currency] } : undefined;
   if ((SANDBOX_UMA_DOMAINS as readonly string[]).includes(address.split('@')[1] ?? '')) return undefined;
   const customer = findCustomerByUmaAddress(tenant, address);
   return customer && { kind: 'CUSTOMER', customerId: customer.id, currencies: receivingCurrencies(tenant, customer) };
@@ -87,6 +91,7 @@ export function lookupReceiver(
   if (!receiver) throw notFound('UMA receiver', address, 'UMA_NOT_FOUND');
   assertNotSelf(tenant, query.customerId, address);
   if (sender === address) throw new ApiError(400, 'SELF_PAYMENT', `${address} is the sender's own UMA address`);
+  assertLookupSucceeds(address, receiver);
   const record: UmaLookupRecord = {
     id: tenant.ids('Lookup'), receiverUmaAddress: address, createdAt: tenant.nowIso(),
     ...(query.customerId === undefined ? {} : { customerId: query.customerId }), ...(sender === undefined ? {} : { senderUmaAddress: sender }),
@@ -99,7 +104,26 @@ export function lookupReceiver(
       const currency = marketCurrency(code)!;
       return { currency, estimatedExchangeRate: ratioToNumber(midRate('USD', code)), min: 1, max: maxAmountOf(currency) };
     }),
+    ...(receiver.kind === 'SANDBOX' && receiver.sandbox.requiredPayerDataFields
+      ? { requiredPayerDataFields: receiver.sandbox.requiredPayerDataFields.map((field) => ({ ...field })) }
+      : {}),
   };
+}
+
+/**
+ * The refusal of a failing sandbox counterparty (SPEC §2.4 shape), naming what it did. A 501 says `x-should-retry:
+ * false`, since generated SDKs retry every 5xx and an unknown payee data key stays unknown.
+ */
+function counterpartyError(address: string, failure: CounterpartyFailure): ApiError {
+  return new ApiError(failure.status, failure.code, `The counterparty of ${address} ${failure.behaviour} (sandbox receiver)`, {
+    receiverUmaAddress: address, step: failure.step,
+  }, failure.status === 501 ? { 'x-should-retry': 'false' } : undefined);
+}
+
+/** A sandbox receiver that fails at the lookup step refuses here: the lookup, or a quote naming it (which contacts it again). */
+function assertLookupSucceeds(address: string, receiver: UmaReceiver | undefined): void {
+  const failure = receiver?.kind === 'SANDBOX' ? receiver.sandbox.failure : undefined;
+  if (failure?.step === 'lookup') throw counterpartyError(address, failure);
 }
 
 const maxAmountOf = (currency: Currency): number => CURRENCIES[currency.code]?.maxAmount ?? 1_000_000 * 10 ** currency.decimals;
@@ -113,6 +137,7 @@ export function receiverForQuote(
   tenant: TenantContext, lookupId: string, rawAddress: string, payerCustomerId: string | undefined,
 ): { address: string; receiver: UmaReceiver; senderUmaAddress: string | undefined } {
   const address = parseUmaAddress(rawAddress, 'destination.umaAddress');
+  assertLookupSucceeds(address, findReceiver(tenant, address));
   const lookup = lookups(tenant).get(lookupId);
   if (!lookup) throw notFound('Lookup', lookupId, 'LOOKUP_REQUEST_NOT_FOUND');
   if (lookup.receiverUmaAddress !== address) throw invalidField('lookupId', `This lookup is for ${lookup.receiverUmaAddress}, not ${address}`);
@@ -122,6 +147,42 @@ export function receiverForQuote(
   // The sender address a lookup named is the looking-up payer's: another payer sends from its own address.
   const senderUmaAddress = lookup.customerId === payerCustomerId ? lookup.senderUmaAddress : undefined;
   return { address, receiver, senderUmaAddress };
+}
+
+/**
+ * The payment request of a quote to a sandbox receiver (after the quote's own checks, before anything is stored): a
+ * receiver failing at the quote step refuses it (a once-failing one only the first quote of each lookup, which its
+ * lookup remembers), and a receiver asking for payer data refuses with 400 MISSING_MANDATORY_USER_INFO, listing every
+ * mandatory field that neither `senderCustomerInfo` nor the paying customer's own record gives.
+ */
+export function requestSandboxPayment(
+  tenant: TenantContext,
+  request: { address: string; receiver: UmaReceiver; lookupId: string; payerCustomerId: string | undefined; senderCustomerInfo: Record<string, unknown> | undefined },
+): void {
+  if (request.receiver.kind !== 'SANDBOX') return;
+  const { failure, requiredPayerDataFields = [] } = request.receiver.sandbox;
+  if (failure?.step === 'quote') {
+    if (!failure.failsOnce) throw counterpartyError(request.address, failure);
+    const lookup = lookups(tenant).get(request.lookupId)!;
+    if (!lookup.quoteFailedOnce) {
+      lookups(tenant).replace({ ...lookup, quoteFailedOnce: true });
+      throw counterpartyError(request.address, failure);
+    }
+  }
+  const payer = request.payerCustomerId === undefined ? undefined : findCustomer(tenant, request.payerCustomerId);
+  const given = (value: unknown) => value !== undefined && value !== null && value !== '';
+  const missing = requiredPayerDataFields.filter(({ name, mandatory }) => {
+    if (!mandatory || given(request.senderCustomerInfo?.[name])) return false;
+    const path = CUSTOMER_FIELD_PATHS[name]?.[payer?.customerType ?? 'INDIVIDUAL'];
+    return payer === undefined || path === undefined || !given(valueAt(payer, path));
+  });
+  if (missing.length > 0) {
+    const names = missing.map((field) => field.name);
+    throw new ApiError(400, 'MISSING_MANDATORY_USER_INFO',
+      `The receiver ${request.address} requires payer data the sender lacks: ${names.join(', ')}; give it in senderCustomerInfo or on the customer`, {
+        errors: names.map((name) => ({ field: `senderCustomerInfo.${name}`, message: 'is mandatory for this receiver', constraint: { required: true } })),
+      });
+  }
 }
 
 /**
