@@ -285,7 +285,7 @@ function coveringSource(tenant: TenantContext, card: Card, amount: number): { ac
 /** Whether the transaction's own funding source may be pulled from and holds `amount` funding units: where its later pulls come from. */
 function ownSourceCovers(tenant: TenantContext, transaction: CardTransaction, amount: number): boolean {
   const account = findInternalAccountOrUndefined(tenant, transaction.accountId);
-  return account !== undefined && account.status === 'ACTIVE' && walletMayFund(tenant, transaction.cardId, account) && account.balance.amount >= amount;
+  return account !== undefined && account.status === 'ACTIVE' && walletMayFund(tenant, activityOf(tenant, transaction.id).cardId, account) && account.balance.amount >= amount;
 }
 
 function findInternalAccountOrUndefined(tenant: TenantContext, accountId: string) {
@@ -544,7 +544,7 @@ function payCardholder(tenant: TenantContext, transaction: CardTransaction, acti
  */
 function chargeCardholder(tenant: TenantContext, transaction: CardTransaction, activity: CardActivityRecord, paid: number, kind: string): CardActivityRecord {
   const account = findInternalAccountOrUndefined(tenant, transaction.accountId);
-  const fromAccount = account?.status === 'ACTIVE' && walletMayFund(tenant, transaction.cardId, account) ? Math.min(account.balance.amount, paid) : 0;
+  const fromAccount = account?.status === 'ACTIVE' && walletMayFund(tenant, activity.cardId, account) ? Math.min(account.balance.amount, paid) : 0;
   const fronted = paid - fromAccount;
   const postings = [{ account: outsideWorld(activity.fundingCurrency), amount: paid }];
   if (fromAccount > 0) postings.push({ account: transaction.accountId, amount: -fromAccount });
