@@ -23,14 +23,18 @@ export const existingFundingSource = (tenant: TenantContext, cardId: string, acc
   bindings(tenant).findBy('cardId', cardId).find((binding) => binding.accountId === accountId);
 
 /**
- * The binding of `accountId` to `card`, recorded on first use. 404 when the account does not fund the card, or the
- * card is closed (closing a card detaches its bindings).
+ * 404 unless `accountId` funds `card` (a closed card has no funding source: closing it detaches them); otherwise the
+ * binding recorded so far, if any. Records nothing: a request refused later must leave no trace.
  */
-export function fundingSourceOf(tenant: TenantContext, card: Card, accountId: string): CardFundingSourceRecord {
+export function checkFundingSource(tenant: TenantContext, card: Card, accountId: string): CardFundingSourceRecord | undefined {
   if (card.state === 'CLOSED' || !card.fundingSources.includes(accountId)) {
     throw notFound('Funding source', `${accountId} of card ${card.id}`);
   }
-  const existing = existingFundingSource(tenant, card.id, accountId);
-  if (existing) return existing;
-  return bindings(tenant).insert({ id: tenant.ids('CardFundingSource'), cardId: card.id, accountId, createdAt: tenant.nowIso() });
+  return existingFundingSource(tenant, card.id, accountId);
+}
+
+/** The binding of `accountId` to `card` (see {@link checkFundingSource}), recorded on first use. */
+export function fundingSourceOf(tenant: TenantContext, card: Card, accountId: string): CardFundingSourceRecord {
+  return checkFundingSource(tenant, card, accountId)
+    ?? bindings(tenant).insert({ id: tenant.ids('CardFundingSource'), cardId: card.id, accountId, createdAt: tenant.nowIso() });
 }

@@ -106,6 +106,15 @@ describe('creating a delegated key', () => {
     expect(await refusal(await headersFor(second.body, key))).toEqual([409, 'CONFLICT']);
   });
 
+  it('a refused request records nothing, not even the funding source binding', async () => {
+    const { key, body } = await walletCard();
+    const before = engine.sandbox().snapshot().collections;
+    const refused = await call('POST', '/auth/delegated-keys', body, { 'Service-Wallet-Signature': await key.stamp('x'), 'Request-Id': 'Request:00000000-0000-4000-8000-000000000000' });
+    expect([refused.status, refused.body.code]).toEqual([401, 'UNAUTHORIZED']);
+    expect(engine.sandbox().snapshot().collections).toEqual(before);
+    expect(before.cardFundingSources ?? []).toEqual([]);
+  });
+
   it('a flow left after leg 2 stays PENDING and blocks nothing; an ACTIVE key blocks a new one (409) until revoked', async () => {
     const { wallet, key, body } = await walletCard();
     const first = (await call('POST', '/auth/delegated-keys', body)).body;

@@ -11,14 +11,14 @@
  * A flow left after leg 2 leaves the key PENDING, which blocks nothing. At most one ACTIVE key per funding source.
  * Revoking needs no signature and deletes the key's private half: a revoked key approves nothing.
  */
-import type { DelegatedKey, DelegatedKeyListQuery, InternalAccount } from '@railyard/contract';
+import type { Card, DelegatedKey, DelegatedKeyListQuery, InternalAccount } from '@railyard/contract';
 import { DelegatedKey as DelegatedKeySchema, DelegatedKeyCreateRequest, generateP256KeyPairHex } from '@railyard/contract';
 import { z } from 'zod';
 import { findInternalAccount } from '../accounts/internal-accounts.js';
 import { sessionsOf } from '../auth/sessions.js';
 import { signedAction, type SignedLegAnswer, type SignedRequest } from '../auth/signed-retry.js';
 import { findCard } from '../cards/cards.js';
-import { existingFundingSource, fundingSourceOf, type CardFundingSourceRecord } from '../cards/funding-sources.js';
+import { checkFundingSource, existingFundingSource, fundingSourceOf, type CardFundingSourceRecord } from '../cards/funding-sources.js';
 import type { TenantContext } from '../core/context.js';
 import { ApiError, conflict, invalidField, invalidInput, notFound } from '../core/errors.js';
 import { onField } from '../core/store.js';
@@ -57,8 +57,13 @@ export const delegatedKeyView = (record: DelegatedKeyRecord): DelegatedKey => ({
   nickname: record.nickname, status: record.status, createdAt: record.createdAt, updatedAt: record.updatedAt,
 });
 
-/** What a create names: the card, the embedded wallet and their binding (404 for each that is not there). */
-function targetOf(tenant: TenantContext, body: z.output<typeof DelegatedKeyCreateRequest>): { wallet: InternalAccount; fundingSource: CardFundingSourceRecord } {
+/**
+ * What a create names: the card, the embedded wallet and their binding as recorded so far (404 for each that is not
+ * there). Nothing is recorded here.
+ */
+function targetOf(
+  tenant: TenantContext, body: z.output<typeof DelegatedKeyCreateRequest>,
+): { card: Card; wallet: InternalAccount; fundingSource: CardFundingSourceRecord | undefined } {
   const card = findCard(tenant, body.cardId);
   let wallet: InternalAccount | undefined;
   try {
@@ -67,7 +72,7 @@ function targetOf(tenant: TenantContext, body: z.output<typeof DelegatedKeyCreat
     wallet = undefined;
   }
   if (wallet?.type !== 'EMBEDDED_WALLET') throw notFound('Embedded wallet', body.internalAccountId);
-  return { wallet, fundingSource: fundingSourceOf(tenant, card, wallet.id) };
+  return { card, wallet, fundingSource: checkFundingSource(tenant, card, wallet.id) };
 }
 
 const activeKeyOf = (tenant: TenantContext, fundingSourceId: string): DelegatedKeyRecord | undefined =>
@@ -83,12 +88,13 @@ function assertNoActiveKey(tenant: TenantContext, fundingSourceId: string): void
 export async function createDelegatedKey(
   tenant: TenantContext, body: z.output<typeof DelegatedKeyCreateRequest>, request: SignedRequest,
 ): Promise<DelegatedKey | SignedLegAnswer> {
-  const { wallet, fundingSource } = targetOf(tenant, body);
-  assertNoActiveKey(tenant, fundingSource.id);
+  const { card, wallet, fundingSource } = targetOf(tenant, body);
+  if (fundingSource) assertNoActiveKey(tenant, fundingSource.id);
   const action = {
     accountId: wallet.id, activity: 'ACTIVITY_TYPE_CREATE_API_KEYS', signers: sessionsOf(tenant, wallet.id),
   };
-  if (request.stamp === null && request.requestId === null) return keyPairLeg(tenant, body, wallet.id, fundingSource.id, request);
+  // The binding gets its id when the first leg is answered (a refused request records nothing).
+  if (request.stamp === null && request.requestId === null) return keyPairLeg(tenant, body, wallet.id, fundingSourceOf(tenant, card, wallet.id).id, request);
   const draft = request.requestId === null ? undefined : drafts(tenant).get(request.requestId);
   if (draft) {
     const leg = await signedAction(tenant, request, { ...action, parameters: {} });
