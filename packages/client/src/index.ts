@@ -63,10 +63,11 @@ export {
   type OtpAuthChallenge, type AuthCredentialVerifyParams, type OtpVerifyParams, type OauthVerifyParams, type PasskeyVerifyParams,
   type PasskeyVerifyOptions, type AuthSession, type AuthSessionListParams, type AuthSessionList, type AuthSessionRefreshParams,
 } from './resources/auth.js';
+export { DelegatedKeys, type DelegatedKey, type DelegatedKeyCreateParams, type DelegatedKeyListParams, type DelegatedKeyList } from './resources/delegated-keys.js';
 export {
   SignedRetry, DEFAULT_PROCESSING_TIMEOUT_MS, type WalletStamper, type SignedRequest, type SignatureRequired, type SignedCompleted,
   type SignedResult, type SignedRequestOptions, type StampedRequestOptions, type UnstampedRequestOptions, type SignedRetryOptions,
-  type ProcessingOptions, type WalletOperationId, type SignedOperationId, type WalletOperationResult,
+  type ProcessingOptions, type WalletOperationId, type SignedOperationId, type WalletOperationResult, type MultiLegOperationId, type Completion,
 } from './core/signed-retry.js';
 export {
   ExternalAccounts, PlatformExternalAccounts, type ExternalAccount, type ExternalAccountCreateParams, type ExternalAccountListParams,

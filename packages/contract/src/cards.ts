@@ -170,9 +170,10 @@ export const CardSimulationResult = z
     outcome: z.enum(['APPROVED', 'DECLINED']),
     /**
      * Why the network declined. `STATE_CHANGED` (Railyard): what the call was checked against changed before the event
-     * ran (another event on the same card transaction ran first); nothing moved.
+     * ran (another event on the same card transaction ran first); nothing moved. `NO_ACTIVE_DELEGATED_KEY` (Railyard):
+     * only embedded wallets without an ACTIVE delegated key for the card held enough.
      */
-    declineReason: z.enum(['INSUFFICIENT_FUNDS', 'CARD_PAUSED', 'CARD_CLOSED', 'CARD_NOT_ACTIVE', 'SPEND_LIMIT_EXCEEDED', 'STATE_CHANGED']).optional(),
+    declineReason: z.enum(['INSUFFICIENT_FUNDS', 'CARD_PAUSED', 'CARD_CLOSED', 'CARD_NOT_ACTIVE', 'SPEND_LIMIT_EXCEEDED', 'STATE_CHANGED', 'NO_ACTIVE_DELEGATED_KEY']).optional(),
     cardTransactionId: CardTransactionId.optional(),
     at: Timestamp,
   })

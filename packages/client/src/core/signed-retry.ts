@@ -10,7 +10,7 @@
  * @module
  */
 import {
-  customerEndpoints, authEndpoints, REQUEST_ID_HEADER, WALLET_SIGNATURE_HEADER, type Endpoint, type HttpMethod, type SignedRetryChallenge,
+  customerEndpoints, authEndpoints, delegatedKeyEndpoints, REQUEST_ID_HEADER, WALLET_SIGNATURE_HEADER, type Endpoint, type HttpMethod, type SignedRetryChallenge,
 } from '@railyard/contract';
 import type { RailyardClient } from '../client.js';
 import { buildPath, type ResultOf } from './endpoint.js';
@@ -37,7 +37,10 @@ export interface WalletStamper {
  */
 type Reading200 = 'status' | 'processing';
 
-/** The operations the runner sends, with their endpoint and how their 200 reads. */
+/**
+ * The operations the runner sends, with their endpoint and how their 200 reads; `stampedLegs`: how many signed retries
+ * the operation takes, each answered by a new challenge until the last (1 when absent).
+ */
 const WALLET_OPERATIONS = {
   createAuthCredential: { endpoint: authEndpoints.createAuthCredential, on200: 'processing' },
   challengeAuthCredential: { endpoint: authEndpoints.challengeAuthCredential, on200: 'status' },
@@ -49,7 +52,9 @@ const WALLET_OPERATIONS = {
   updateInternalAccount: { endpoint: authEndpoints.updateInternalAccount, on200: 'status' },
   // A customer's email tied to EMAIL_OTP wallet credentials changes by a signed retry (SPEC §4.2).
   updateCustomer: { endpoint: customerEndpoints.updateCustomer, on200: 'status' },
-} as const satisfies Record<string, { endpoint: Endpoint; on200: Reading200 }>;
+  // A delegated key takes two stamped legs: its signer, then its policy.
+  createDelegatedKey: { endpoint: delegatedKeyEndpoints.createDelegatedKey, on200: 'processing', stampedLegs: 2 },
+} as const satisfies Record<string, { endpoint: Endpoint; on200: Reading200; stampedLegs?: number }>;
 
 /** Every wallet operation the runner sends (its contract `operationId`). */
 export type WalletOperationId = keyof typeof WALLET_OPERATIONS;
@@ -57,6 +62,8 @@ export type WalletOperationId = keyof typeof WALLET_OPERATIONS;
 export type SignedOperationId = Exclude<WalletOperationId, 'challengeAuthCredential'>;
 /** The terminal result of a wallet operation, typed from its contract endpoint (`void` for the 204s). */
 export type WalletOperationResult<Op extends WalletOperationId> = ResultOf<(typeof WALLET_OPERATIONS)[Op]['endpoint']>;
+/** The operations with more than one stamped leg: a signed retry may be answered by the next challenge. */
+export type MultiLegOperationId = { [Op in WalletOperationId]: (typeof WALLET_OPERATIONS)[Op] extends { stampedLegs: number } ? Op : never }[WalletOperationId];
 
 /** Milliseconds a wallet operation is re-sent for while it answers PROCESSING, by default (the sum of the waits). */
 export const DEFAULT_PROCESSING_TIMEOUT_MS = 60_000;
@@ -135,6 +142,18 @@ export type UnstampedRequestOptions = SignedRequestOptions & { stamper?: undefin
 
 /** Options of {@link SignedRetry.complete}: request options for the retry and its re-sends, and the PROCESSING budget. */
 export type SignedRetryOptions = RequestOptions & ProcessingOptions;
+
+/**
+ * What {@link SignedRetry.complete} resolves with: the terminal result or, for an operation of several stamped legs
+ * completed with a stamp string, `SIGNATURE_REQUIRED` with the next challenge (complete that one the same way).
+ */
+export type Completion<Op extends SignedOperationId> = Op extends MultiLegOperationId ? WalletOperationResult<Op> | SignatureRequired<Op> : WalletOperationResult<Op>;
+
+/** How many stamped legs an operation takes (1 for anything that is not a known operation: `complete` refuses it). */
+const stampedLegsOf = (operationId: unknown): number => {
+  const operations: Readonly<Record<string, { endpoint: Endpoint; stampedLegs?: number }>> = WALLET_OPERATIONS;
+  return typeof operationId === 'string' && Object.hasOwn(operations, operationId) ? operations[operationId]!.stampedLegs ?? 1 : 1;
+};
 
 const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
@@ -223,16 +242,30 @@ export class SignedRetry {
    * `WALLET_SIGNATURE_MALFORMED`, `WALLET_SIGNATURE_BODY_MISMATCH` (the request is not the one challenged),
    * `WALLET_SIGNATURE_INVALID` (a key that may not sign, or a signature that does not verify), `REQUEST_ID_MISSING`,
    * or `UNAUTHORIZED` for a used, unknown or expired `requestId` (start the operation again).
+   *
+   * An operation of several stamped legs (`createDelegatedKey`): each signed retry but the last is answered by a new
+   * challenge. A stamper stamps them all and the call resolves with the result; with a stamp string it resolves with
+   * `SIGNATURE_REQUIRED` and the next challenge, to complete in turn.
    */
-  async complete<Op extends SignedOperationId>(
-    pending: SignatureRequired<Op>, stamp: string | WalletStamper, options: SignedRetryOptions = {},
-  ): Promise<WalletOperationResult<Op>> {
+  complete<Op extends SignedOperationId>(pending: SignatureRequired<Op>, stamp: string | WalletStamper, options: SignedRetryOptions = {}): Promise<Completion<Op>> {
+    return this.#complete(pending, stamp, options, stampedLegsOf(isRecord(pending) && isRecord(pending.request) ? pending.request.operationId : undefined) - 1) as Promise<Completion<Op>>;
+  }
+
+  /** {@link SignedRetry.complete}, with the number of further challenges the operation may still answer. */
+  async #complete<Op extends SignedOperationId>(
+    pending: SignatureRequired<Op>, stamp: string | WalletStamper, options: SignedRetryOptions, challengesLeft: number,
+  ): Promise<WalletOperationResult<Op> | SignatureRequired<Op>> {
     this.#check(pending);
     const header = typeof stamp === 'string' ? stamp : await untilAborted(stamp.stamp(pending.challenge.payloadToSign), options.signal);
     if (typeof header !== 'string' || header === '') throw new RailyardError('The stamp must be a non-empty string: the Service-Wallet-Signature header value.');
     const { key, headers } = takeIdempotencyKey(options);
     const signedHeaders = { ...headers, [WALLET_SIGNATURE_HEADER]: header, [REQUEST_ID_HEADER]: pending.challenge.requestId };
     const answer = await this.#settle(pending.request.operationId, pending.request, { ...options, headers: signedHeaders }, key, { pending, stamp: header });
+    if ('challenge' in answer && challengesLeft > 0) {
+      const next: SignatureRequired<Op> = { status: 'SIGNATURE_REQUIRED', challenge: answer.challenge, request: pending.request };
+      if (typeof stamp === 'string') return next;
+      return this.#complete(next, stamp, { ...options, idempotencyKey: typeof key === 'string' ? `${key}:next` : key }, challengesLeft - 1);
+    }
     if ('challenge' in answer) {
       throw new RailyardError(
         `The signed retry of ${pending.request.operationId} was answered with a new challenge (202): the service did not take the ` +
@@ -262,6 +295,7 @@ export class SignedRetry {
     const pending: SignatureRequired = { status: 'SIGNATURE_REQUIRED', challenge: answer.challenge, request };
     if (!stamper) return pending as Out;
     const signedKey = typeof key === 'string' ? `${key}:signed` : key;
+    // With a stamper, every stamped leg is stamped: the completion is the terminal result.
     const data = await this.complete(pending, stamper, { ...rest, headers, idempotencyKey: signedKey });
     return { status: 'COMPLETED', data } as Out;
   }

@@ -8,6 +8,7 @@ import type {
 } from '../core/signed-retry.js';
 import type { RequestOptions } from '../core/types.js';
 import { APIResource } from './resource.js';
+import { DelegatedKeys } from './delegated-keys.js';
 
 /** A credential of an embedded wallet (SPEC §2.5): `id`, `accountId`, `type`, `nickname`, `credentialId` (passkeys). */
 export type AuthMethod = ResultOf<typeof authEndpoints.createAuthCredential>;
@@ -176,7 +177,7 @@ export class AuthSessions extends APIResource {
 }
 
 /**
- * Embedded-wallet authentication (SPEC §2.5, §4.2, §5 items 3–4): credentials and sessions. The device side (keys,
+ * Embedded-wallet authentication (SPEC §2.5, §4.2, §5 items 3–4): credentials, sessions and delegated keys. The device side (keys,
  * stamps, OTP encryption, passkeys) is `@railyard/wallet`; this client only ever sees stamps.
  */
 export class Auth extends APIResource {
@@ -184,10 +185,13 @@ export class Auth extends APIResource {
   readonly credentials: AuthCredentials;
   /** Sessions: list, revoke, refresh. */
   readonly sessions: AuthSessions;
+  /** Delegated keys (card funding from the wallet): create (signed, two stamped legs), list, retrieve, revoke. */
+  readonly delegatedKeys: DelegatedKeys;
 
   constructor(client: RailyardClient) {
     super(client);
     this.credentials = new AuthCredentials(client);
     this.sessions = new AuthSessions(client);
+    this.delegatedKeys = new DelegatedKeys(client);
   }
 }

@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../engine.js';
 import { callApi, type Json } from '../testing/requests.js';
 import { CARD_AUTHORIZATION_TTL_MS } from '../sandbox/magic-values.js';
+import { delegatedKeyLegs, walletSession } from '../../../../test/support/wallet-signing.js';
 
 // The sandbox card network (REFERENCE §13, §15.5, §16; SPEC §3.6): the ten simulators, card transactions in
 // GET /transactions, funding pulls in priority order through the ledger, the merchant suffixes, settlement, returns.
@@ -107,7 +108,7 @@ describe('authorization and clearing', () => {
     expect(await balanceOf(account)).toBe(0);
   });
 
-  it('pulls from the funding sources in priority order, the first that covers the amount; a USDB wallet at 1 USDB = 1 USD', async () => {
+  it('pulls from the funding sources in priority order, the first that covers the amount; a USDB wallet (with an ACTIVE delegated key) at 1 USDB = 1 USD', async () => {
     const customer = (await call('POST', '/customers', { customerType: 'INDIVIDUAL', fullName: 'Two Sources', currencies: ['USD', 'USDB'], email: 'two@example.com' })).body;
     const accounts = (await call('GET', `/customers/internal-accounts?customerId=${customer.id}`)).body.data as Json[];
     const wallet = accounts.find((a) => a.balance.currency.code === 'USDB')!.id;
@@ -118,11 +119,15 @@ describe('authorization and clearing', () => {
     const first = await authorize(card.id, 1_250);
     expect(await transaction(first.cardTransactionId)).toMatchObject({ accountId: usd, pullSummary: { totalAmount: 1_250 } });
     await call('POST', `/sandbox/internal-accounts/${wallet}/fund`, { amount: 20_000_000 });
+    // The wallet holds enough, but funds a card only with an ACTIVE delegated key: the USD account pays again.
+    const beforeKey = await authorize(card.id, 1_250);
+    expect(await transaction(beforeKey.cardTransactionId)).toMatchObject({ accountId: usd });
+    await delegatedKeyLegs(engine, { cardId: card.id, internalAccountId: wallet, nickname: 'card' }, await walletSession(engine, wallet));
     // Now the wallet covers it: 12.50 USD pulls 12.500000 USDB.
     const second = await authorize(card.id, 1_250);
     expect(await transaction(second.cardTransactionId)).toMatchObject({ accountId: wallet, authorizedAmount: { amount: 1_250, currency: { code: 'USD' } }, pullSummary: { totalAmount: 12_500_000 } });
     expect(await balanceOf(wallet)).toBe(7_500_000);
-    expect(await balanceOf(usd)).toBe(3_750);
+    expect(await balanceOf(usd)).toBe(2_500);
     // Neither covers 80 USD.
     expect(await authorize(card.id, 8_000)).toMatchObject({ outcome: 'DECLINED', declineReason: 'INSUFFICIENT_FUNDS' });
     expect(ledgerTotals()).toEqual({ USD: 0, USDB: 0 });

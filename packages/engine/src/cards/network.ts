@@ -8,6 +8,8 @@
  * - a purchase's authorization pulls the amount from the first funding source that covers it, in priority order,
  *   into the card program's account `card-network:<currency>` (none covers it: declined INSUFFICIENT_FUNDS); that
  *   source is the transaction's `accountId`, and its later pulls come from it too;
+ * - an embedded wallet funds nothing, and no pull is taken from it, unless an ACTIVE delegated key approves it for the
+ *   card (when only such a wallet would have covered a purchase, it is declined NO_ACTIVE_DELEGATED_KEY);
  * - a clearing settles from there to the merchant (the outside world); above what was authorized, the difference is
  *   pulled first; a clearing of 0, or an authorization left 7 days, expires it and the rest held goes back;
  * - returns and credits pay the outside world's money into the funding source; a return reversal takes it back;
@@ -26,6 +28,7 @@ import { findCustomer } from '../customers/customers.js';
 import { ledgerAccount, outsideWorld } from '../ledger/ledger.js';
 import { CARD_AUTHORIZATION_TTL_MS, CARD_MERCHANT_TRIGGERS, lookupSuffix } from '../sandbox/magic-values.js';
 import { findTransaction, saveCardTransaction } from '../transactions/transactions.js';
+import { walletMayFund } from '../delegated-keys/delegated-keys.js';
 import { findCard, fundingUnitsPerCardUnit } from './cards.js';
 
 export const CARD_ACTIVITY = 'cardActivity';
@@ -261,24 +264,28 @@ const merchantTrigger = (merchant: CardMerchant): { decline?: Declined; pullAfte
   lookupSuffix(CARD_MERCHANT_TRIGGERS, merchant.descriptor);
 
 /**
- * The first funding source, in priority order, that is open and holds `amount` card units in its own currency, with
- * that currency and its units per card unit; undefined when none does.
+ * The first funding source, in priority order, that is open, may be pulled from ({@link walletMayFund}) and holds
+ * `amount` card units in its own currency, with that currency and its units per card unit; when none does, the decline:
+ * NO_ACTIVE_DELEGATED_KEY when only wallets without an ACTIVE delegated key hold enough, else INSUFFICIENT_FUNDS.
  */
-function coveringSource(tenant: TenantContext, card: Card, amount: number): { accountId: string; currency: string; units: number } | undefined {
+function coveringSource(tenant: TenantContext, card: Card, amount: number): { accountId: string; currency: string; units: number } | { declined: Declined } {
+  let declined: Declined = 'INSUFFICIENT_FUNDS';
   for (const accountId of card.fundingSources) {
     const account = findInternalAccountOrUndefined(tenant, accountId);
     if (account === undefined || account.status !== 'ACTIVE') continue;
     const currency = account.balance.currency.code;
     const units = fundingUnitsPerCardUnit(card, currency);
-    if (account.balance.amount >= amount * units) return { accountId, currency, units };
+    if (account.balance.amount < amount * units) continue;
+    if (walletMayFund(tenant, card.id, account)) return { accountId, currency, units };
+    declined = 'NO_ACTIVE_DELEGATED_KEY';
   }
-  return undefined;
+  return { declined };
 }
 
-/** Whether the transaction's own funding source holds `amount` funding units: where its later pulls come from. */
+/** Whether the transaction's own funding source may be pulled from and holds `amount` funding units: where its later pulls come from. */
 function ownSourceCovers(tenant: TenantContext, transaction: CardTransaction, amount: number): boolean {
   const account = findInternalAccountOrUndefined(tenant, transaction.accountId);
-  return account !== undefined && account.status === 'ACTIVE' && account.balance.amount >= amount;
+  return account !== undefined && account.status === 'ACTIVE' && walletMayFund(tenant, activityOf(tenant, transaction.id).cardId, account) && account.balance.amount >= amount;
 }
 
 function findInternalAccountOrUndefined(tenant: TenantContext, accountId: string) {
@@ -303,7 +310,7 @@ function authorize(tenant: TenantContext, kind: CardSimulationKind, card: Card, 
   const funding = direction === 'DEBIT'
     ? coveringSource(tenant, card, amount)
     : { accountId: card.fundingSources[0]!, currency: firstCurrency, units: fundingUnitsPerCardUnit(card, firstCurrency) };
-  if (funding === undefined) return { outcome: 'DECLINED', declineReason: 'INSUFFICIENT_FUNDS' };
+  if ('declined' in funding) return { outcome: 'DECLINED', declineReason: funding.declined };
   const { accountId: source, currency: fundingCurrency, units } = funding;
 
   const now = tenant.nowIso();
@@ -359,7 +366,7 @@ function confirmPull(tenant: TenantContext, cardTransactionId: string): void {
   const pending = activity.pendingPull;
   if (!pending) return;
   const account = findInternalAccountOrUndefined(tenant, pending.accountId);
-  const succeeds = !pending.fails && account !== undefined && account.status === 'ACTIVE' && account.balance.amount >= pending.amount;
+  const succeeds = !pending.fails && account !== undefined && account.status === 'ACTIVE' && walletMayFund(tenant, activity.cardId, account) && account.balance.amount >= pending.amount;
   const { pendingPull: _done, ...rest } = activity;
   const summary = transaction.pullSummary!;
   const after = { ...summary, pendingCount: Math.max(0, (summary.pendingCount ?? 0) - 1) };
@@ -537,7 +544,7 @@ function payCardholder(tenant: TenantContext, transaction: CardTransaction, acti
  */
 function chargeCardholder(tenant: TenantContext, transaction: CardTransaction, activity: CardActivityRecord, paid: number, kind: string): CardActivityRecord {
   const account = findInternalAccountOrUndefined(tenant, transaction.accountId);
-  const fromAccount = account?.status === 'ACTIVE' ? Math.min(account.balance.amount, paid) : 0;
+  const fromAccount = account?.status === 'ACTIVE' && walletMayFund(tenant, activity.cardId, account) ? Math.min(account.balance.amount, paid) : 0;
   const fronted = paid - fromAccount;
   const postings = [{ account: outsideWorld(activity.fundingCurrency), amount: paid }];
   if (fromAccount > 0) postings.push({ account: transaction.accountId, amount: -fromAccount });

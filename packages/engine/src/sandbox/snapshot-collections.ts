@@ -27,6 +27,8 @@ import { INVITATIONS, InvitationRecord } from '../invitations/invitations.js';
 import { AGENT_DEVICE_CODES, AGENTS, AgentDeviceCodeRecord, AgentRecord } from '../agents/agents.js';
 import { AGENT_ACTIONS, AgentActionRecord } from '../agents/actions.js';
 import { AGENT_QUOTES, AgentQuoteRecord } from '../agents/me.js';
+import { CARD_FUNDING_SOURCES, CardFundingSourceRecord } from '../cards/funding-sources.js';
+import { DELEGATED_KEY_DRAFTS, DELEGATED_KEYS, DelegatedKeyDraftRecord, DelegatedKeyRecord } from '../delegated-keys/delegated-keys.js';
 import { CARD_ACTIVITY, CARD_SIMULATIONS, CardActivityRecord, CardSimulationRecord } from '../cards/network.js';
 
 /** The snapshot key of the platform's pending jobs. */
@@ -79,4 +81,7 @@ export const SNAPSHOT_COLLECTIONS: Readonly<Record<string, z.ZodType>> = {
   [AGENT_DEVICE_CODES]: AgentDeviceCodeRecord,
   [AGENT_ACTIONS]: AgentActionRecord,
   [AGENT_QUOTES]: AgentQuoteRecord,
+  [CARD_FUNDING_SOURCES]: CardFundingSourceRecord,
+  [DELEGATED_KEYS]: DelegatedKeyRecord,
+  [DELEGATED_KEY_DRAFTS]: DelegatedKeyDraftRecord,
 };
