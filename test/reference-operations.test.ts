@@ -29,7 +29,6 @@ const NOT_SERVED_YET: readonly [prefix: RegExp, why: string][] = [
 const STATUS_GAPS: Readonly<Record<string, string>> = {
   'PATCH /customers/{} 424': 'EMAIL_OTP_CREDENTIAL_SYNC_FAILED has no trigger yet',
   'POST /customers 501': 'no 501 of customer creation is known yet',
-  'POST /quotes/{}/authorize 429': 'authorize is not rate limited yet (resend is)',
   'POST /quotes 412': 'UMA counterparty failures have no trigger yet',
   'POST /quotes 424': 'UMA counterparty failures have no trigger yet',
   'POST /quotes 501': 'UNRECOGNIZED_MANDATORY_PAYEE_DATA_KEY has no trigger yet',
