@@ -27,7 +27,6 @@ const NOT_SERVED_YET: readonly [prefix: RegExp, why: string][] = [
  * makes every code of SPEC §7 reachable). Taken off as they come.
  */
 const STATUS_GAPS: Readonly<Record<string, string>> = {
-  'PATCH /customers/{} 424': 'EMAIL_OTP_CREDENTIAL_SYNC_FAILED has no trigger yet',
   'POST /customers 501': 'no 501 of customer creation is known yet',
   'POST /quotes 412': 'UMA counterparty failures have no trigger yet',
   'POST /quotes 424': 'UMA counterparty failures have no trigger yet',

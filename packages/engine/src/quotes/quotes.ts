@@ -19,7 +19,7 @@ import type { TenantContext } from '../core/context.js';
 import { ApiError, conflict, invalidField, notFound, rateLimited } from '../core/errors.js';
 import { findCustomer } from '../customers/customers.js';
 import { standingFeeOf, umaDomainOf } from '../platforms/config.js';
-import { CROSS_CURRENCY_DESTINATION_OUTCOMES, INTERNAL_TRANSFER_OUTCOME, SettlementOutcome, TRANSFER_OUTCOMES, lookupSuffix } from '../sandbox/magic-values.js';
+import { CROSS_CURRENCY_DESTINATION_OUTCOMES, INTERNAL_TRANSFER_OUTCOME, SERVER_ERROR_TRIGGERS, SettlementOutcome, TRANSFER_OUTCOMES, lookupSuffix } from '../sandbox/magic-values.js';
 import { partiesOf } from '../transactions/incoming.js';
 import { Delivery, sourceLedgerAccount, startPayment } from '../transactions/settlement.js';
 import { findTransaction, insertTransaction, moveTransaction, patchTransaction } from '../transactions/transactions.js';
@@ -73,6 +73,16 @@ export const SCA_TIMEOUT_JOB = 'quotes.scaTimeout';
 
 /** Every SMS resend waits this long after the previous one (REFERENCE §9: resends are rate limited). */
 export const SCA_RESEND_INTERVAL_MS = 30_000;
+
+/** The sandbox's deliberate 500s (see {@link SERVER_ERROR_TRIGGERS}): a quote request that would be created fails instead. */
+function failOnServerErrorTrigger(description: string | undefined): void {
+  // An own key only: a description such as `constructor` must not find Object's.
+  if (description === undefined || !Object.hasOwn(SERVER_ERROR_TRIGGERS, description)) return;
+  const code = SERVER_ERROR_TRIGGERS[description as keyof typeof SERVER_ERROR_TRIGGERS];
+  throw new ApiError(500, code, code === 'SERVICE_SWITCH_ERROR'
+    ? 'The payment switch failed to take this payment (sandbox trigger: the description names a switch error)'
+    : 'The service failed inside while creating this quote (sandbox trigger: the description names an internal error)');
+}
 
 /**
  * At most this many answers to a quote's SCA challenge within {@link SCA_AUTHORIZE_WINDOW_MS} (REFERENCE §9: authorize
@@ -215,6 +225,7 @@ export function createQuote(tenant: TenantContext, request: CreateInput): Quote 
       : new ApiError(400, 'INVALID_AMOUNT', `${request.lockedCurrencyAmount} ${request.lockedCurrencySide === 'SENDING' ? source.currency.code : destination.currency.code} does not cover the fees of this payment`);
   }
   checkPricedPayment(tenant, request, source, destination, priced);
+  failOnServerErrorTrigger(request.description);
 
   const now = tenant.clock.now();
   const quoteId = tenant.ids('Quote');
