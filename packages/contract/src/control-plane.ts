@@ -141,7 +141,7 @@ export const SandboxWalletProcessing = z
   .meta({ id: 'SandboxWalletProcessing' });
 
 /** A webhook delivery's body as received, for `POST /_sandbox/webhook-key/verify` (checked byte for byte as sent). */
-export const SandboxSignedWebhook = z.record(z.string(), z.unknown()).meta({ id: 'SandboxSignedWebhook' });
+export const SandboxSignedWebhook = z.object({}).catchall(z.unknown()).meta({ id: 'SandboxSignedWebhook' });
 
 const tag = 'Sandbox control plane';
 const controlPlane = true;
