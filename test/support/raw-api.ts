@@ -27,7 +27,7 @@ export const basicAuth = (credentials: { clientId: string; clientSecret: string 
  * Raw calls through a transport as the platform of `credentials` (none: a public call). A string body is sent as it is
  * (a signed retry must repeat its first leg byte for byte); anything else as JSON.
  */
-export function rawCaller(transport: Transport, credentials?: { clientId: string; clientSecret: string }): RawCall {
+export function rawCaller(transport: Pick<Transport, 'raw'>, credentials?: { clientId: string; clientSecret: string }): RawCall {
   return async (method, path, options = {}) => {
     const headers: Record<string, string> = { ...(credentials ? { authorization: basicAuth(credentials) } : {}), ...options.headers };
     let body: BodyInit | undefined;

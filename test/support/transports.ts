@@ -27,6 +27,14 @@ export interface Transport {
   readonly engine?: Engine;
 }
 
+/** Where the in-process transport puts the API (its base URL). */
+const IN_PROCESS_BASE = 'http://in-process.test/2025-10-13';
+
+/** Raw requests to an engine in this process, below the base URL (for raw calls as any of its platforms). */
+export const inProcessRaw = (engine: Engine): Pick<Transport, 'raw'> => ({
+  raw: (path, init) => engine.fetch(new Request(`${IN_PROCESS_BASE}${path}`, init)),
+});
+
 /** `createClient({ fetch: engine.fetch })`: no sockets. */
 export function inProcess(): Transport {
   const engine = createEngine({ platform: ROOT_CREDENTIALS });
@@ -35,9 +43,9 @@ export function inProcess(): Transport {
     engine,
     start: async () => undefined,
     stop: async () => engine.close(),
-    clientFor: (credentials) => createClient({ baseUrl: 'http://in-process.test/2025-10-13', ...credentials, fetch: engine.fetch, sandbox: true }),
-    clientOptions: () => ({ baseUrl: 'http://in-process.test/2025-10-13', fetch: engine.fetch, sandbox: true }),
-    raw: (path, init) => engine.fetch(new Request(`http://in-process.test/2025-10-13${path}`, init)),
+    clientFor: (credentials) => createClient({ baseUrl: IN_PROCESS_BASE, ...credentials, fetch: engine.fetch, sandbox: true }),
+    clientOptions: () => ({ baseUrl: IN_PROCESS_BASE, fetch: engine.fetch, sandbox: true }),
+    ...inProcessRaw(engine),
   };
 }
 

@@ -140,6 +140,9 @@ export const SandboxWalletProcessing = z
   .object({ retries: z.number().int().min(0).max(100) })
   .meta({ id: 'SandboxWalletProcessing' });
 
+/** A webhook delivery's body as received, for `POST /_sandbox/webhook-key/verify` (checked byte for byte as sent). */
+export const SandboxSignedWebhook = z.object({}).catchall(z.unknown()).meta({ id: 'SandboxSignedWebhook' });
+
 const tag = 'Sandbox control plane';
 const controlPlane = true;
 export const controlPlaneEndpoints = {
@@ -185,6 +188,14 @@ export const controlPlaneEndpoints = {
     operationId: 'getSandboxWebhookKey', method: 'GET', path: '/_sandbox/webhook-key', tag, controlPlane,
     summary: "The platform's webhook signing public key (SPKI PEM): verify X-Service-Signature with it",
     response: { status: 200, description: 'The public key', schema: z.object({ publicKeyPem: z.string() }).meta({ id: 'SandboxWebhookKey' }) },
+  }),
+  verifySandboxWebhookSignature: defineEndpoint({
+    operationId: 'verifySandboxWebhookSignature', method: 'POST', path: '/_sandbox/webhook-key/verify', tag, controlPlane, body: SandboxSignedWebhook,
+    summary: "Check an X-Service-Signature against the body it came with, as a receiver does, with the platform's key",
+    description:
+      'Send a delivery exactly as it was received: the raw body and its `X-Service-Signature` header. 204 when the ' +
+      "signature is the platform's over these bytes; 401 INVALID_SIGNATURE when the header is missing, malformed or does not match.",
+    response: { status: 204, description: 'The signature is valid' },
   }),
   getSandboxEnclaveKey: defineEndpoint({
     operationId: 'getSandboxEnclaveKey', method: 'GET', path: '/_sandbox/enclave-key', tag, controlPlane,

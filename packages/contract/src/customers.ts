@@ -409,11 +409,12 @@ export const customerEndpoints = {
     summary: 'Update a customer (partial; customerType is required)', params: CustomerPath,
     description:
       'Changing an email that EMAIL_OTP wallet credentials are tied to is a signed action of the wallet: 202 with a ' +
-      'SignedRetryChallenge, then the signed retry (see the embedded-wallet operations).',
+      'SignedRetryChallenge, then the signed retry (see the embedded-wallet operations). 424 ' +
+      'EMAIL_OTP_CREDENTIAL_SYNC_FAILED when the tied credentials could not follow the new email (the email is unchanged).',
     body: CustomerUpdateRequest,
     response: { status: 200, description: 'The updated customer', schema: Customer },
     alsoResponds: signedLegs,
-    errors: [409, 410],
+    errors: [409, 410, 424],
   }),
   deleteCustomer: defineEndpoint({
     operationId: 'deleteCustomer', method: 'DELETE', path: '/customers/{customerId}', tag,

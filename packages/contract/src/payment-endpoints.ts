@@ -120,9 +120,10 @@ export const paymentEndpoints = {
     summary: 'Answer the SCA challenge of a quote',
     description:
       'Needs an SCA login session (409 SCA_SESSION_REQUIRED otherwise). A wrong code is 400 and counts towards the lockout (423). ' +
-      'An account-funded payment is then sent; a real-time funding quote gets its paymentInstructions. No challenge outstanding: 409.',
+      'An account-funded payment is then sent; a real-time funding quote gets its paymentInstructions. No challenge outstanding: 409. ' +
+      'At most 10 answers per quote within a minute (429 RATE_LIMITED with Retry-After).',
     response: { status: 200, description: 'The quote, authorized', schema: Quote },
-    errors: [409, 423],
+    errors: [409, 423, 429],
   }),
   resendQuoteAuthorization: defineEndpoint({
     operationId: 'resendQuoteAuthorization', method: 'POST', path: '/quotes/{quoteId}/authorize/resend', tag: quotesTag, params: quoteParams,

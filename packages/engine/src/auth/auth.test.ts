@@ -3,7 +3,7 @@ import { computeOauthNonce, createWalletStamp, decodeWalletStamp, encodeWalletSt
 import { createHash } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../engine.js';
-import { LEGACY_WALLET_SIGNATURE, WALLET_OTP_CODE } from '../sandbox/magic-values.js';
+import { LEGACY_WALLET_SIGNATURE, OTP_SYNC_FAILURE_MARKER, WALLET_OTP_CODE } from '../sandbox/magic-values.js';
 import { callApi, type Json } from '../testing/requests.js';
 import { SANDBOX_ENCLAVE_PUBLIC_KEY_HEX } from './enclave.js';
 import { OTP_REISSUE_INTERVAL_MS } from './credentials.js';
@@ -480,6 +480,17 @@ describe('a customer email tied to EMAIL_OTP credentials', () => {
     const retry = await call('PATCH', `/customers/${a.customerId}`, change, await retryHeaders(first, smsKey));
     expect(retry).toMatchObject({ status: 409, body: { code: 'EMAIL_OTP_CREDENTIAL_SET_CHANGED' } });
     expect((await call('GET', `/customers/${a.customerId}`)).body.email).toBe('wally@example.com');
+  });
+
+  it('424 EMAIL_OTP_CREDENTIAL_SYNC_FAILED when the credentials cannot follow (the sandbox marker): nothing changes', async () => {
+    const { customerId, emailCredential, accountId } = await wallet();
+    const { key } = await signIn(emailCredential.id);
+    const change = { customerType: 'INDIVIDUAL', email: `wally${OTP_SYNC_FAILURE_MARKER}@example.com` };
+    const { first, retry } = await signed('PATCH', `/customers/${customerId}`, change, key);
+    expect(first.status).toBe(202);
+    expect(retry).toMatchObject({ status: 424, body: { code: 'EMAIL_OTP_CREDENTIAL_SYNC_FAILED' } });
+    expect((await call('GET', `/customers/${customerId}`)).body.email).toBe('wally@example.com');
+    expect((await call('GET', `/auth/credentials?accountId=${accountId}`)).body.data[0].nickname).toBe('wally@example.com');
   });
 
   it('two wallets changing to one address at once: one change lands, the other is 409 EMAIL_OTP_EMAIL_ALREADY_EXISTS', async () => {

@@ -2,13 +2,15 @@
  * A customer's email is tied to the EMAIL_OTP credentials of its embedded wallets (SPEC §4.2; REFERENCE §11): changing
  * it is a signed action of the wallet, and the credentials follow the new address. 409 EMAIL_OTP_EMAIL_ALREADY_EXISTS
  * when another wallet's EMAIL_OTP credential uses the address; 409 EMAIL_OTP_CREDENTIAL_SET_CHANGED when the tied
- * credentials changed between the challenge and the signed retry.
+ * credentials changed between the challenge and the signed retry; 424 EMAIL_OTP_CREDENTIAL_SYNC_FAILED when the
+ * credentials could not follow the new address (a sandbox trigger), and then nothing changes.
  */
 import type { Customer, CustomerUpdateRequest } from '@railyard/contract';
 import type { z } from 'zod';
 import { accountsOf } from '../accounts/internal-accounts.js';
 import type { TenantContext } from '../core/context.js';
-import { conflict } from '../core/errors.js';
+import { ApiError, conflict } from '../core/errors.js';
+import { failsOtpSync } from '../sandbox/magic-values.js';
 import { findCustomer, prepareCustomerUpdate, updateCustomer } from '../customers/customers.js';
 import { credentials, type AuthCredentialRecord } from './records.js';
 import { sessionsOf } from './sessions.js';
@@ -57,6 +59,9 @@ export async function updateCustomerTiedToWallets(
   }
   // Again without yielding before the write: another wallet's change to the same address may have landed meanwhile.
   assertEmailFree(tenant, email, now);
+  if (now.length > 0 && failsOtpSync(email)) {
+    throw new ApiError(424, 'EMAIL_OTP_CREDENTIAL_SYNC_FAILED', `The wallet provider could not move the EMAIL_OTP credentials to ${email}: the email is unchanged`);
+  }
   const updated = updateCustomer(tenant, customerId, body);
   const at = tenant.nowIso();
   for (const credential of now) credentials(tenant).replace({ ...credential, nickname: email, updatedAt: at });

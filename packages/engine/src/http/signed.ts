@@ -12,6 +12,9 @@ export const signedRequestOf = (request: Incoming, signable: string): SignedRequ
   signable,
 });
 
+/** The exact body text of a request, from the `signable` fingerprint a route gets (method and path, NUL, body). */
+export const bodyTextOf = (signable: string): string => signable.slice(signable.indexOf('\u0000') + 1);
+
 /**
  * A signed operation's answer as HTTP: the first leg's challenge is a 202, accepted-but-not-settled a 200; neither is
  * replayed under an Idempotency-Key (the signed retry carries the same key and must reach the operation). The

@@ -4,7 +4,7 @@ import { SCA_CODE } from '../sandbox/magic-values.js';
 import { SCA_SESSION_MS } from '../sca/login.js';
 import { SCA_CHALLENGE_TTL_MS } from '../sca/sca.js';
 import { callApi, type Json } from '../testing/requests.js';
-import { SCA_RESEND_INTERVAL_MS } from './quotes.js';
+import { SCA_AUTHORIZE_ATTEMPTS, SCA_AUTHORIZE_WINDOW_MS, SCA_RESEND_INTERVAL_MS } from './quotes.js';
 
 // Strong customer authentication of payments (SPEC §3.5, §5 item 7; REFERENCE §4.1, §4.2, §9) through the public API.
 
@@ -134,6 +134,20 @@ describe('quote authorization', () => {
     expect(answers.slice(0, 4).map((a) => a.status)).toEqual([400, 400, 400, 400]);
     expect(answers[4]).toMatchObject({ status: 423, body: { code: 'ACCOUNT_LOCKED', details: { failedAttempts: 5, suspended: false } } });
     expect((await call('POST', `/quotes/${quote.id}/authorize`, { code: SCA_CODE })).status).toBe(423);
+  });
+
+  it('authorize is rate limited per quote: 429 with Retry-After once the window is full, answered again after it', async () => {
+    const marie = await euCustomer();
+    const quote = await payout(marie);
+    await call('POST', `/quotes/${quote.id}/execute`);
+    // Without a login session every answer is 409, so the lockout never starts: only the rate limit counts them.
+    for (let i = 0; i < SCA_AUTHORIZE_ATTEMPTS; i++) expect((await call('POST', `/quotes/${quote.id}/authorize`, { code: SCA_CODE })).body.code).toBe('SCA_SESSION_REQUIRED');
+    const limited = await call('POST', `/quotes/${quote.id}/authorize`, { code: SCA_CODE });
+    expect(limited).toMatchObject({ status: 429, body: { code: 'RATE_LIMITED' } });
+    expect(limited.headers.get('retry-after')).toBe(String(SCA_AUTHORIZE_WINDOW_MS / 1000));
+    engine.sandbox().advance(SCA_AUTHORIZE_WINDOW_MS);
+    await login(marie.id);
+    expect((await call('POST', `/quotes/${quote.id}/authorize`, { code: SCA_CODE })).body.status).toBe('PROCESSING');
   });
 
   it('resend is rate limited (429 with Retry-After) and 409 when nothing waits', async () => {

@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../engine.js';
 import { callApi, type Json } from '../testing/requests.js';
+import { SERVER_ERROR_TRIGGERS } from '../sandbox/magic-values.js';
 import { QUOTE_LIFETIME_MS } from './rules.js';
 
 // Quotes, execution and settlement (SPEC §3.5, §4.5, §4.6; REFERENCE §4) through the public API.
@@ -162,6 +163,19 @@ describe('execution and the state moves of §3.5', () => {
     expect(created).toMatchObject({ status: 201, body: { status: 'PROCESSING' } });
     expect((await call('GET', `/quotes/${created.body.id}`)).body.status).toBe('COMPLETED');
     expect(await balance(source)).toBe(1_000_000 - 500);
+  });
+
+  it('the deliberate 500s: a quote whose description names one fails with that code and stores nothing', async () => {
+    const { source, account } = await payout(usdBank('123456789'));
+    for (const [description, code] of Object.entries(SERVER_ERROR_TRIGGERS)) {
+      const refused = await quote({ source: fromAccount(source), destination: toAccount(account.id), lockedCurrencyAmount: 500, immediatelyExecute: true, description });
+      expect(refused).toMatchObject({ status: 500, body: { status: 500, code } });
+    }
+    expect((await call('GET', '/transactions?type=OUTGOING')).body.data).toEqual([]);
+    expect(await balance(source)).toBe(1_000_000);
+    // Only the whole description triggers.
+    const created = await quote({ source: fromAccount(source), destination: toAccount(account.id), lockedCurrencyAmount: 500, description: 'about sandbox:switch-error' });
+    expect(created.status).toBe(201);
   });
 
   it('1,000 concurrent executes of one quote make one payment and one debit', async () => {

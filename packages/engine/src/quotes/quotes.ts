@@ -19,7 +19,7 @@ import type { TenantContext } from '../core/context.js';
 import { ApiError, conflict, invalidField, notFound, rateLimited } from '../core/errors.js';
 import { findCustomer } from '../customers/customers.js';
 import { standingFeeOf, umaDomainOf } from '../platforms/config.js';
-import { CROSS_CURRENCY_DESTINATION_OUTCOMES, INTERNAL_TRANSFER_OUTCOME, SettlementOutcome, TRANSFER_OUTCOMES, lookupSuffix } from '../sandbox/magic-values.js';
+import { CROSS_CURRENCY_DESTINATION_OUTCOMES, INTERNAL_TRANSFER_OUTCOME, SERVER_ERROR_TRIGGERS, SettlementOutcome, TRANSFER_OUTCOMES, lookupSuffix } from '../sandbox/magic-values.js';
 import { partiesOf } from '../transactions/incoming.js';
 import { requestSandboxPayment } from '../uma/uma.js';
 import { Delivery, sourceLedgerAccount, startPayment } from '../transactions/settlement.js';
@@ -58,6 +58,8 @@ export const QuoteRecord = z.object({
   scaChallenge: ScaChallengeSchema.optional(),
   /** When the SMS code was last sent (resends are rate limited). */
   scaCodeSentAt: z.string().optional(),
+  /** When the recent answers to the SCA challenge came (authorize is rate limited). */
+  authorizeAttemptsAt: z.array(z.string()).optional(),
 });
 type QuoteRecord = z.infer<typeof QuoteRecord>;
 
@@ -72,6 +74,23 @@ export const SCA_TIMEOUT_JOB = 'quotes.scaTimeout';
 
 /** Every SMS resend waits this long after the previous one (REFERENCE §9: resends are rate limited). */
 export const SCA_RESEND_INTERVAL_MS = 30_000;
+
+/** The sandbox's deliberate 500s (see {@link SERVER_ERROR_TRIGGERS}): a quote request that would be created fails instead. */
+function failOnServerErrorTrigger(description: string | undefined): void {
+  // An own key only: a description such as `constructor` must not find Object's.
+  if (description === undefined || !Object.hasOwn(SERVER_ERROR_TRIGGERS, description)) return;
+  const code = SERVER_ERROR_TRIGGERS[description as keyof typeof SERVER_ERROR_TRIGGERS];
+  throw new ApiError(500, code, code === 'SERVICE_SWITCH_ERROR'
+    ? 'The payment switch failed to take this payment (sandbox trigger: the description names a switch error)'
+    : 'The service failed inside while creating this quote (sandbox trigger: the description names an internal error)');
+}
+
+/**
+ * At most this many answers to a quote's SCA challenge within {@link SCA_AUTHORIZE_WINDOW_MS} (REFERENCE §9: authorize
+ * is rate limited): above the lockout's five failures, so only a caller hammering the endpoint meets it.
+ */
+export const SCA_AUTHORIZE_ATTEMPTS = 10;
+export const SCA_AUTHORIZE_WINDOW_MS = 60_000;
 
 /**
  * The quote as GET returns it: while it waits for authorization it carries its `scaChallenge`, and a real-time
@@ -213,6 +232,7 @@ export function createQuote(tenant: TenantContext, request: CreateInput): Quote 
       senderCustomerInfo: request.senderCustomerInfo,
     });
   }
+  failOnServerErrorTrigger(request.description);
 
   const now = tenant.clock.now();
   const quoteId = tenant.ids('Quote');
@@ -433,7 +453,8 @@ function awaitingAuthorization(tenant: TenantContext, quoteId: string): { record
  * before the answer is taken, so a refused payment keeps its challenge.
  */
 export function authorizeQuote(tenant: TenantContext, quoteId: string, answer: z.output<typeof QuoteAuthorizeRequest>): Quote {
-  const { record, transaction } = awaitingAuthorization(tenant, quoteId);
+  const { record: waiting, transaction } = awaitingAuthorization(tenant, quoteId);
+  const record = countAuthorizeAttempt(tenant, waiting);
   const customerId = record.customerId!;
   assertScaSession(tenant, customerId);
   const realtime = record.source.sourceType === 'REALTIME_FUNDING';
@@ -446,6 +467,22 @@ export function authorizeQuote(tenant: TenantContext, quoteId: string, answer: z
   if (realtime) moveTransaction(tenant, transaction.id, 'PENDING');
   else pay(tenant, record, findTransaction(tenant, transaction.id) as OutgoingTransaction, record.fundFrom, transaction.sentAmount.amount);
   return quoteView(tenant, record);
+}
+
+/**
+ * Counts one answer to the quote's challenge, or 429 RATE_LIMITED when {@link SCA_AUTHORIZE_ATTEMPTS} already came within
+ * the last {@link SCA_AUTHORIZE_WINDOW_MS} (Retry-After: until the oldest of them leaves the window). Refused answers
+ * are not counted.
+ */
+function countAuthorizeAttempt(tenant: TenantContext, record: QuoteRecord): QuoteRecord {
+  const now = tenant.clock.now();
+  const recent = (record.authorizeAttemptsAt ?? []).filter((at) => Date.parse(at) > now - SCA_AUTHORIZE_WINDOW_MS);
+  if (recent.length >= SCA_AUTHORIZE_ATTEMPTS) {
+    throw rateLimited(`More than ${SCA_AUTHORIZE_ATTEMPTS} answers to this challenge within ${SCA_AUTHORIZE_WINDOW_MS / 1000} seconds`, Date.parse(recent[0]!) + SCA_AUTHORIZE_WINDOW_MS - now);
+  }
+  const counted: QuoteRecord = { ...record, authorizeAttemptsAt: [...recent, new Date(now).toISOString()] };
+  quotes(tenant).replace(counted);
+  return counted;
 }
 
 /** `POST /quotes/{id}/authorize/resend`: the SMS code again, at most every {@link SCA_RESEND_INTERVAL_MS}. */

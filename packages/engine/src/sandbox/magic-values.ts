@@ -443,3 +443,26 @@ export const RESERVED_ID_ENDINGS: Readonly<Partial<Record<ResourceType, Readonly
 
 /** An authorization not settled in full this long after it was approved expires: what is still held goes back. */
 export const CARD_AUTHORIZATION_TTL_MS = 7 * 24 * 3_600_000;
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Failures of the service's own dependencies (Railyard's triggers: the reference names these errors, not their causes)
+
+/**
+ * A new customer email whose local part (before '@') ends with this marker, e.g. `ada+otp_sync_fail@example.com`: the
+ * signed change reaches the wallet provider, which cannot move the tied EMAIL_OTP credentials to it, so the customer
+ * PATCH is refused with 424 EMAIL_OTP_CREDENTIAL_SYNC_FAILED and the email stays as it was.
+ */
+export const OTP_SYNC_FAILURE_MARKER = '+otp_sync_fail';
+
+/** Whether `email`'s local part ends with {@link OTP_SYNC_FAILURE_MARKER}. */
+export const failsOtpSync = (email: string): boolean => email.slice(0, email.lastIndexOf('@')).toLowerCase().endsWith(OTP_SYNC_FAILURE_MARKER);
+
+/**
+ * Deliberate server errors, by the WHOLE `description` of a quote request that would otherwise be created: the payment
+ * switch fails (500 SERVICE_SWITCH_ERROR), or the service fails inside (500 INTERNAL_ERROR). Nothing is stored. They
+ * exist so an integration can rehearse its handling of a 500; no other request of the sandbox answers one on purpose.
+ */
+export const SERVER_ERROR_TRIGGERS = {
+  'sandbox:switch-error': 'SERVICE_SWITCH_ERROR',
+  'sandbox:internal-error': 'INTERNAL_ERROR',
+} as const;

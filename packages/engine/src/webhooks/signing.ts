@@ -5,7 +5,7 @@
  * SPKI PEM at `GET /_sandbox/webhook-key`.
  */
 
-import { p1363ToDer } from '@railyard/contract';
+import { derToP1363, p1363ToDer, WebhookSignature } from '@railyard/contract';
 
 const ALGORITHM = { name: 'ECDSA', namedCurve: 'P-256' } as const;
 
@@ -53,4 +53,40 @@ export async function importWebhookKey(privateKeyPem: string): Promise<WebhookKe
 export async function signatureHeader(key: WebhookKey, body: string): Promise<string> {
   const raw = new Uint8Array(await crypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, key.privateKey, new TextEncoder().encode(body)));
   return JSON.stringify({ v: '1', s: base64(p1363ToDer(raw)) });
+}
+
+/** The DER signature an `X-Service-Signature` value carries (the JSON form, or a bare base64 value as the reference's examples tolerate), or undefined. */
+function signatureBytes(header: string): Uint8Array<ArrayBuffer> | undefined {
+  let encoded = header.trim();
+  if (encoded.startsWith('{')) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(encoded);
+    } catch {
+      return undefined;
+    }
+    const signature = WebhookSignature.safeParse(parsed);
+    if (!signature.success) return undefined;
+    encoded = signature.data.s;
+  }
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(encoded)) return undefined;
+  try {
+    return Uint8Array.from(atob(encoded), (c) => c.charCodeAt(0));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether `header` (an `X-Service-Signature` value) is `key`'s signature over the exact `body`; false for a malformed one. */
+export async function isValidSignatureHeader(key: WebhookKey, body: string, header: string | null): Promise<boolean> {
+  const der = header === null ? undefined : signatureBytes(header);
+  if (der === undefined) return false;
+  let raw: Uint8Array;
+  try {
+    raw = derToP1363(der);
+  } catch {
+    return false;
+  }
+  const publicKey = await crypto.subtle.importKey('spki', unpem(key.publicKeyPem), ALGORITHM, false, ['verify']);
+  return crypto.subtle.verify({ name: 'ECDSA', hash: 'SHA-256' }, publicKey, new Uint8Array(raw), new TextEncoder().encode(body));
 }
