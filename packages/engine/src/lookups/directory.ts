@@ -17,6 +17,7 @@ export const BANK_DIRECTORY: readonly Discovery[] = [
   bank('US', 'USD', 'JPMorgan Chase Bank, N.A.', 'Chase'),
   bank('US', 'USD', 'Bank of America, N.A.', 'Bank of America'),
   bank('US', 'USD', 'Wells Fargo Bank, N.A.', 'Wells Fargo'),
+  bank('SV', 'USD', 'Banco Agrícola, S.A.', 'Banco Agrícola'),
   bank('DE', 'EUR', 'Deutsche Bank AG', 'Deutsche Bank'),
   bank('DE', 'EUR', 'Commerzbank AG', 'Commerzbank'),
   bank('FR', 'EUR', 'BNP Paribas SA', 'BNP Paribas'),

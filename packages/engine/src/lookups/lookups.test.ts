@@ -68,10 +68,10 @@ async function customerWithAccounts() {
   const customer = (await call('POST', '/customers', { customerType: 'INDIVIDUAL', fullName: 'Lookup Payer', currencies: ['USD'] })).body;
   const usd = (await call('GET', `/customers/internal-accounts?customerId=${customer.id}`)).body.data[0].id;
   const bank = (await call('POST', '/customers/external-accounts', {
-    customerId: customer.id, currency: 'MXN',
+    customerId: customer.id, currency: 'NGN',
     accountInfo: {
-      accountType: 'MXN_ACCOUNT', clabeNumber: '002010077777777771', bankName: 'BBVA México, S.A.',
-      beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ana Receiver', birthDate: '1990-01-01', nationality: 'MX' },
+      accountType: 'NGN_ACCOUNT', accountNumber: '0123456789', bankName: 'Access Bank PLC',
+      beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Receiver', birthDate: '1990-01-01', nationality: 'NG' },
     },
   }));
   expect(bank.status, JSON.stringify(bank.body)).toBe(201);
@@ -85,7 +85,7 @@ describe('external-account receiver lookup', () => {
     expect(found.status, JSON.stringify(found.body)).toBe(200);
     expect(found.body).toEqual({
       lookupId: expect.stringMatching(/^Lookup:/), accountId: bank,
-      supportedCurrencies: [{ currency: { code: 'MXN', name: 'Mexican Peso', symbol: '$', decimals: 2 }, estimatedExchangeRate: 17.25, min: 1, max: 100_000_000 }],
+      supportedCurrencies: [{ currency: { code: 'NGN', name: 'Nigerian Naira', symbol: '₦', decimals: 2 }, estimatedExchangeRate: 1550, min: 1, max: 100_000_000 }],
     });
     await call('POST', `/sandbox/internal-accounts/${usd}/fund`, { amount: 10_000 });
     const quote = (lookupId: string, accountId = bank) => call('POST', '/quotes', {
