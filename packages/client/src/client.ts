@@ -29,6 +29,7 @@ import { InternalAccounts } from './resources/internal-accounts.js';
 import { ExternalAccounts, PlatformExternalAccounts } from './resources/external-accounts.js';
 import { Quotes } from './resources/quotes.js';
 import { Receivers } from './resources/receivers.js';
+import { Crypto, Discoveries, UmaProviders, Vasps } from './resources/lookups.js';
 import { Sandbox } from './resources/sandbox.js';
 import { Transactions } from './resources/transactions.js';
 import { Verifications } from './resources/verifications.js';
@@ -191,6 +192,14 @@ export class RailyardClient {
   readonly invitations: Invitations;
   /** Agents acting for customers, their policies and approvals (REFERENCE §20); an agent's own client is `createAgentClient`. */
   readonly agents: Agents;
+  /** The bank directory: banks to name as `bankName` in external accounts. */
+  readonly discoveries: Discoveries;
+  /** The VASPs custodial wallet accounts name as `vaspName`. */
+  readonly vasps: Vasps;
+  /** The UMA providers whose users can be paid. */
+  readonly umaProviders: UmaProviders;
+  /** Crypto withdrawals: fee estimates. */
+  readonly crypto: Crypto;
   /**
    * Railyard's sandbox control plane (`/_sandbox/...`): clock, reset, snapshot and restore, events, platforms, limits;
    * and the sandbox moves of the API (`/sandbox/...`): funding, real-time payments, incoming UMA payments. Every call
@@ -267,6 +276,10 @@ export class RailyardClient {
     this.quotes = new Quotes(this);
     this.transactions = new Transactions(this, (ms, signal) => this.#wait(ms, signal));
     this.receivers = new Receivers(this);
+    this.discoveries = new Discoveries(this);
+    this.vasps = new Vasps(this);
+    this.umaProviders = new UmaProviders(this);
+    this.crypto = new Crypto(this);
     this.sca = new Sca(this);
     this.exchangeRates = new ExchangeRates(this);
     this.transfers = new Transfers(this);

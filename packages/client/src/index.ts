@@ -52,7 +52,13 @@ export {
 export {
   isTransactionSettled, DEFAULT_WAIT_INTERVAL_MS, DEFAULT_WAIT_TIMEOUT_MS, DEFAULT_CLOCK_STEP_MS, type WaitForOptions,
 } from './resources/wait-for-transaction.js';
-export { Receivers, type UmaLookupParams, type UmaReceiverLookup } from './resources/receivers.js';
+export {
+  Receivers, type ExternalAccountLookupParams, type ExternalAccountReceiverLookup, type UmaLookupParams, type UmaReceiverLookup,
+} from './resources/receivers.js';
+export {
+  Crypto, Discoveries, UmaProviders, Vasps, type CryptoWithdrawalFeeEstimate, type CryptoWithdrawalFeeParams, type Discovery,
+  type DiscoveryListParams, type UmaProvider, type UmaProviderListParams, type Vasp, type VaspListParams,
+} from './resources/lookups.js';
 export {
   InternalAccounts, type InternalAccount, type InternalAccountListParams, type InternalAccountUpdateParams, type WalletExportParams,
   type WalletExport,

@@ -18,6 +18,7 @@ import { tokenEndpoints } from './tokens.js';
 import { invitationEndpoints } from './invitations.js';
 import { agentEndpoints, agentSideEndpoints } from './agents.js';
 import { delegatedKeyEndpoints } from './delegated-keys.js';
+import { lookupEndpoints } from './lookups.js';
 
 /**
  * The type of {@link endpoints}, spelled as references so declaration files name the groups instead of inlining every
@@ -28,7 +29,7 @@ export type Endpoints = typeof customerEndpoints & typeof internalAccountEndpoin
   & typeof externalAccountEndpoints & typeof ownershipEndpoints & typeof beneficiaryTrustEndpoints & typeof paymentEndpoints & typeof umaEndpoints & typeof scaLoginEndpoints & typeof webhookEndpoints & typeof authEndpoints
   & typeof cardEndpoints & typeof cardControlEndpoints & typeof stablecoinEndpoints & typeof stablecoinControlEndpoints & typeof tokenEndpoints & typeof invitationEndpoints
   & typeof agentEndpoints & typeof agentSideEndpoints
-  & typeof delegatedKeyEndpoints;
+  & typeof delegatedKeyEndpoints & typeof lookupEndpoints;
 
 /** Every operation of the API, by operationId: the engine serves these and the OpenAPI document describes them. */
 export const endpoints: Endpoints = {
@@ -57,4 +58,5 @@ export const endpoints: Endpoints = {
   ...agentEndpoints,
   ...agentSideEndpoints,
   ...delegatedKeyEndpoints,
+  ...lookupEndpoints,
 };

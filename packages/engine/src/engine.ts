@@ -26,6 +26,7 @@ import { cardJobs, cardRoutes } from './cards/routes.js';
 import { stablecoinJobs, stablecoinRoutes } from './stablecoins/routes.js';
 import { authenticateWithTokens } from './tokens/tokens.js';
 import { tokenRoutes } from './tokens/routes.js';
+import { lookupRoutes } from './lookups/routes.js';
 import { invitationJobs, invitationRoutes } from './invitations/routes.js';
 import { authenticateAgent, platformOfDeviceCode } from './agents/auth.js';
 import { agentRoutes } from './agents/routes.js';
@@ -191,7 +192,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
   });
 
   const http = createHttpSurface(
-    [...customerRoutes, ...documentRoutes, ...contactVerificationRoutes, ...hostedRoutes, ...accountRoutes, ...platformRoutes, ...beneficialOwnerRoutes, ...externalAccountRoutes, ...ownershipRoutes(externalAccountPort), ...beneficiaryTrustRoutes, ...scaLoginRoutes, ...paymentRoutes, ...cardRoutes, ...stablecoinRoutes, ...tokenRoutes, ...invitationRoutes({ all: () => platforms.all().map(tenant) }), ...agentRoutes, ...webhookRoutes(dispatcher, keyOf), ...authRoutes, ...delegatedKeyRoutes, ...verificationRoutes, ...controlPlaneRoutes(platforms, openapi)],
+    [...customerRoutes, ...documentRoutes, ...contactVerificationRoutes, ...hostedRoutes, ...accountRoutes, ...platformRoutes, ...beneficialOwnerRoutes, ...externalAccountRoutes, ...ownershipRoutes(externalAccountPort), ...beneficiaryTrustRoutes, ...scaLoginRoutes, ...paymentRoutes, ...cardRoutes, ...stablecoinRoutes, ...tokenRoutes, ...invitationRoutes({ all: () => platforms.all().map(tenant) }), ...agentRoutes, ...webhookRoutes(dispatcher, keyOf), ...authRoutes, ...delegatedKeyRoutes, ...lookupRoutes, ...verificationRoutes, ...controlPlaneRoutes(platforms, openapi)],
     {
       authenticate: (header) => authenticateWithTokens(platforms, tenant, header),
       authenticateAgent: (header) => authenticateAgent(platforms, tenant, header),

@@ -1,4 +1,4 @@
-import { umaEndpoints } from '@railyard/contract';
+import { lookupEndpoints, umaEndpoints } from '@railyard/contract';
 import type { APIPromise } from '../core/api-promise.js';
 import type { QueryParams, ResultOf } from '../core/endpoint.js';
 import type { RequestOptions } from '../core/types.js';
@@ -8,6 +8,10 @@ import { APIResource } from './resource.js';
 export type UmaLookupParams = QueryParams<typeof umaEndpoints.lookupUmaReceiver>;
 /** Who receives at an UMA address: the `lookupId` to quote with, the currencies it takes and the payer data it asks for. */
 export type UmaReceiverLookup = ResultOf<typeof umaEndpoints.lookupUmaReceiver>;
+/** Query of {@link Receivers.lookupExternalAccount}: the same as the UMA lookup's. */
+export type ExternalAccountLookupParams = QueryParams<typeof lookupEndpoints.lookupExternalAccount>;
+/** What an external account receives: the `lookupId` to quote with and its currency with the amounts it takes. */
+export type ExternalAccountReceiverLookup = ResultOf<typeof lookupEndpoints.lookupExternalAccount>;
 
 /** Receivers of payments (REFERENCE §9, §14): look one up before quoting a payment to it. */
 export class Receivers extends APIResource {
@@ -35,5 +39,26 @@ export class Receivers extends APIResource {
    */
   lookupUma(address: string, query: UmaLookupParams = {}, options?: RequestOptions): APIPromise<UmaReceiverLookup> {
     return this._client.call(umaEndpoints.lookupUmaReceiver, { params: { receiverUmaAddress: address }, query }, options);
+  }
+
+  /**
+   * Looks up the receiver behind an external account. Quote a payment to the account with the returned `lookupId`
+   * (optional for accounts, but when given it must be this account's):
+   *
+   * ```ts
+   * const receiver = await client.receivers.lookupExternalAccount(externalAccountId, { customerId });
+   * await client.quotes.create({
+   *   source: { sourceType: 'ACCOUNT', accountId },
+   *   destination: { destinationType: 'ACCOUNT', accountId: receiver.accountId },
+   *   lookupId: receiver.lookupId,
+   *   lockedCurrencySide: 'SENDING',
+   *   lockedCurrencyAmount: 2_500,
+   * });
+   * ```
+   *
+   * An unknown account rejects with a {@link NotFoundError} (`REFERENCE_NOT_FOUND`).
+   */
+  lookupExternalAccount(accountId: string, query: ExternalAccountLookupParams = {}, options?: RequestOptions): APIPromise<ExternalAccountReceiverLookup> {
+    return this._client.call(lookupEndpoints.lookupExternalAccount, { params: { accountId }, query }, options);
   }
 }

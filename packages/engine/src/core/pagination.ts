@@ -86,3 +86,15 @@ export const rangeStart = (bound: string): number => Date.parse(bound.length ===
 
 /** Epoch ms an upper time bound ends at: a timestamp as given, a date-only bound at its UTC day's last millisecond. */
 export const rangeEnd = (bound: string): number => Date.parse(bound.length === 10 ? `${bound}T23:59:59.999Z` : bound);
+
+/**
+ * One page of a fixed, ordered list (a sandbox directory rather than a collection), with the same cursors as
+ * {@link listPage}: the cursor holds the position after the last returned item.
+ */
+export function pageOfList<T>(items: readonly T[], page: { limit: number; cursor?: string | undefined }): Page<T> {
+  const start = page.cursor === undefined ? 0 : decodeCursor(page.cursor);
+  const end = start + page.limit;
+  const out: Page<T> = { data: items.slice(start, end), hasMore: end < items.length, totalCount: items.length };
+  if (out.hasMore) out.nextCursor = encodeCursor(end);
+  return out;
+}

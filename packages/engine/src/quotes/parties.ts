@@ -13,6 +13,7 @@ import { findCustomer, statusOf } from '../customers/customers.js';
 import { findExternalAccount, primaryIdentifier } from '../external-accounts/external-accounts.js';
 import { currencyTermsOf } from '../platforms/config.js';
 import { receiverForQuote, type UmaReceiver } from '../uma/uma.js';
+import { assertLookupFor } from '../lookups/lookups.js';
 import { PULLABLE_ACCOUNT_TYPES } from './rules.js';
 
 type Request = QuoteRequest & { destination: QuoteRequest['destination'] };
@@ -100,6 +101,8 @@ export function resolveDestination(tenant: TenantContext, request: Request, paye
   }
   // Any external account of the platform may be paid, whoever holds it: the reference does not tie payer and payee.
   const account = findExternalAccount(tenant, destination.accountId);
+  // A lookup is optional for an account (the reference requires one only for UMA destinations), but one given must be of it.
+  if (request.lookupId !== undefined) assertLookupFor(tenant, request.lookupId, account.id);
   if (account.status === 'INACTIVE' || account.status === 'UNDER_REVIEW' || account.status === 'PENDING') {
     throw invalidField('destination.accountId', `External account ${account.id} is ${account.status} and cannot receive`);
   }

@@ -24,10 +24,17 @@ export type UmaReceiver =
   | { kind: 'CUSTOMER'; customerId: string; currencies: string[] }
   | { kind: 'SANDBOX'; sandbox: SandboxReceiver; outcome: SettlementOutcome; currencies: string[] };
 
-/** A stored receiver lookup (snapshot-safe): a quote to an UMA address names one. */
+/**
+ * A stored receiver lookup (snapshot-safe): a quote to an UMA address names one, and a quote to an external account
+ * may. One collection for both kinds keeps one `Lookup:` id space, so a lookup of one kind used for the other is a 400
+ * (another receiver), never a 404.
+ */
 export const UmaLookupRecord = z.object({
   id: z.string(),
-  receiverUmaAddress: z.string(),
+  /** The receiver of an UMA address lookup. */
+  receiverUmaAddress: z.string().optional(),
+  /** The receiver of an external-account lookup (`GET /receiver/external-account/{accountId}`). */
+  accountId: z.string().optional(),
   /** The paying customer; absent when the platform pays. */
   customerId: z.string().optional(),
   /** The UMA address the payment is sent from, when the lookup named one. */
@@ -77,6 +84,46 @@ function assertNotSelf(tenant: TenantContext, payerCustomerId: string | undefine
   }
 }
 
+/** Who asks a receiver lookup: the paying customer (404 if unknown) and the sender address (400 if malformed). */
+export interface LookupParties {
+  customerId: string | undefined;
+  senderUmaAddress: string | undefined;
+}
+
+/** The parties of a lookup query, checked: the same rules for every kind of receiver lookup. */
+export function lookupPartiesOf(tenant: TenantContext, query: { customerId?: string | undefined; senderUmaAddress?: string | undefined }): LookupParties {
+  const senderUmaAddress = query.senderUmaAddress === undefined ? undefined : parseUmaAddress(query.senderUmaAddress, 'senderUmaAddress');
+  if (query.customerId !== undefined) findCustomer(tenant, query.customerId);
+  return { customerId: query.customerId, senderUmaAddress };
+}
+
+/** Stores a lookup of `receiver` by `parties` and returns its `Lookup:` id, the one a quote names. */
+export function storeLookup(tenant: TenantContext, receiver: { receiverUmaAddress: string } | { accountId: string }, parties: LookupParties): string {
+  const record: UmaLookupRecord = {
+    id: tenant.ids('Lookup'), ...receiver, createdAt: tenant.nowIso(),
+    ...(parties.customerId === undefined ? {} : { customerId: parties.customerId }),
+    ...(parties.senderUmaAddress === undefined ? {} : { senderUmaAddress: parties.senderUmaAddress }),
+  };
+  lookups(tenant).insert(record);
+  return record.id;
+}
+
+/** A stored lookup by id, or 404 LOOKUP_REQUEST_NOT_FOUND. */
+export function findLookup(tenant: TenantContext, lookupId: string): UmaLookupRecord {
+  const lookup = lookups(tenant).get(lookupId);
+  if (!lookup) throw notFound('Lookup', lookupId, 'LOOKUP_REQUEST_NOT_FOUND');
+  return lookup;
+}
+
+/**
+ * What a receiver takes in a currency, as lookups answer it: the rate from USD at the sandbox mid rate (an estimate,
+ * not locked), and receiving amounts from 1 minor unit to the currency's maximum.
+ */
+export function receiverCurrencyTerms(code: string): UmaReceiverLookup['supportedCurrencies'][number] {
+  const currency = marketCurrency(code)!;
+  return { currency, estimatedExchangeRate: ratioToNumber(midRate('USD', code)), min: 1, max: maxAmountOf(currency) };
+}
+
 /**
  * `GET /receiver/uma/{address}`: 404 UMA_NOT_FOUND when nobody receives there; 400 SELF_PAYMENT when the address is the
  * payer's own, or the `senderUmaAddress` given.
@@ -85,25 +132,16 @@ export function lookupReceiver(
   tenant: TenantContext, rawAddress: string, query: { customerId?: string | undefined; senderUmaAddress?: string | undefined },
 ): UmaReceiverLookup {
   const address = parseUmaAddress(rawAddress, 'receiverUmaAddress');
-  const sender = query.senderUmaAddress === undefined ? undefined : parseUmaAddress(query.senderUmaAddress, 'senderUmaAddress');
-  if (query.customerId !== undefined) findCustomer(tenant, query.customerId);
+  const parties = lookupPartiesOf(tenant, query);
   const receiver = findReceiver(tenant, address);
   if (!receiver) throw notFound('UMA receiver', address, 'UMA_NOT_FOUND');
-  assertNotSelf(tenant, query.customerId, address);
-  if (sender === address) throw new ApiError(400, 'SELF_PAYMENT', `${address} is the sender's own UMA address`);
+  assertNotSelf(tenant, parties.customerId, address);
+  if (parties.senderUmaAddress === address) throw new ApiError(400, 'SELF_PAYMENT', `${address} is the sender's own UMA address`);
   assertLookupSucceeds(address, receiver);
-  const record: UmaLookupRecord = {
-    id: tenant.ids('Lookup'), receiverUmaAddress: address, createdAt: tenant.nowIso(),
-    ...(query.customerId === undefined ? {} : { customerId: query.customerId }), ...(sender === undefined ? {} : { senderUmaAddress: sender }),
-  };
-  lookups(tenant).insert(record);
   return {
-    lookupId: record.id,
+    lookupId: storeLookup(tenant, { receiverUmaAddress: address }, parties),
     receiverUmaAddress: address,
-    supportedCurrencies: receiver.currencies.map((code) => {
-      const currency = marketCurrency(code)!;
-      return { currency, estimatedExchangeRate: ratioToNumber(midRate('USD', code)), min: 1, max: maxAmountOf(currency) };
-    }),
+    supportedCurrencies: receiver.currencies.map(receiverCurrencyTerms),
     ...(receiver.kind === 'SANDBOX' && receiver.sandbox.requiredPayerDataFields
       ? { requiredPayerDataFields: receiver.sandbox.requiredPayerDataFields.map((field) => ({ ...field })) }
       : {}),
@@ -138,9 +176,8 @@ export function receiverForQuote(
 ): { address: string; receiver: UmaReceiver; senderUmaAddress: string | undefined } {
   const address = parseUmaAddress(rawAddress, 'destination.umaAddress');
   assertLookupSucceeds(address, findReceiver(tenant, address));
-  const lookup = lookups(tenant).get(lookupId);
-  if (!lookup) throw notFound('Lookup', lookupId, 'LOOKUP_REQUEST_NOT_FOUND');
-  if (lookup.receiverUmaAddress !== address) throw invalidField('lookupId', `This lookup is for ${lookup.receiverUmaAddress}, not ${address}`);
+  const lookup = findLookup(tenant, lookupId);
+  if (lookup.receiverUmaAddress !== address) throw invalidField('lookupId', `This lookup is for ${lookup.receiverUmaAddress ?? lookup.accountId}, not ${address}`);
   assertNotSelf(tenant, payerCustomerId, address);
   const receiver = findReceiver(tenant, address);
   if (!receiver) throw notFound('UMA receiver', address, 'UMA_NOT_FOUND');
