@@ -1,6 +1,7 @@
 // `pnpm demo`: starts the standalone server, runs examples/quickstart (onboarding), examples/payout (money movement),
 // examples/cards (a card and its network) and examples/agent (an agent paying under its policy) against it over HTTP; then starts one with a virtual clock (a coin's
-// review and provisioning take minutes of engine time) and runs examples/stablecoin against it; then stops them.
+// review and provisioning take minutes of engine time) and runs examples/stablecoin and examples/sca-factors (a TOTP, a lockout,
+// a factor reset through the sandbox liveness check) against it; then stops them.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
@@ -57,6 +58,6 @@ async function runAgainst(args, examples) {
 }
 
 let code = await runAgainst([], ['quickstart', 'payout', 'cards', 'agent']);
-if (code === 0) code = await runAgainst(['--clock', 'virtual'], ['stablecoin']);
+if (code === 0) code = await runAgainst(['--clock', 'virtual'], ['stablecoin', 'sca-factors']);
 console.log(code === 0 ? '\n[demo] done' : `\n[demo] an example failed (exit ${code})`);
 process.exit(code ?? 1);
