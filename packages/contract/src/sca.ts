@@ -103,7 +103,7 @@ export const SCA_SESSION_DAYS = 180;
 /** Query of the SCA login calls: the customer logging in. */
 export const ScaCustomerQuery = z.object({ customerId: z.string().regex(/^Customer:/, { message: 'must be a Customer id' }) });
 
-/** `POST /sca/login/start`: which factor to log in with (SMS_OTP in the sandbox). */
+/** `POST /sca/login/start`: which factor to log in with: SMS_OTP, or an enrolled TOTP or PASSKEY. */
 export const ScaLoginStartRequest = z.object({ factor: ScaFactor }).meta({ id: 'ScaLoginStartRequest' });
 export const ScaLoginStart = z
   .object({
@@ -136,8 +136,8 @@ const scaTag = 'Strong customer authentication';
 export const scaLoginEndpoints = {
   startScaLogin: defineEndpoint({
     operationId: 'startScaLogin', method: 'POST', path: '/sca/login/start', tag: scaTag, query: ScaCustomerQuery, body: ScaLoginStartRequest,
-    summary: 'Start an SCA login: sends an SMS code to the customer (sandbox code 123456)',
-    description: 'Only for customers in an SCA region (409 otherwise); 423 ACCOUNT_LOCKED while locked.',
+    summary: 'Start an SCA login: SMS_OTP sends a code (sandbox code 123456); TOTP needs nothing; PASSKEY answers WebAuthn request options',
+    description: 'Only for customers in an SCA region (409 otherwise, and for a TOTP or PASSKEY not enrolled); 423 ACCOUNT_LOCKED while locked.',
     response: { status: 200, description: 'The login challenge', schema: ScaLoginStart },
     errors: [409, 423],
   }),
@@ -196,7 +196,8 @@ export const WebAuthnRegistrationResponse = z
       attestationObject: z.string().min(1),
       transports: z.array(z.string()).optional(),
     }),
-    clientExtensionResults: z.record(z.string(), z.unknown()).optional(),
+    /** Not read: the sandbox asks for no extensions. */
+    clientExtensionResults: z.unknown().optional(),
     authenticatorAttachment: z.string().optional(),
   })
   .meta({ id: 'WebAuthnRegistrationResponse' });

@@ -5,7 +5,7 @@ import type { BodyParams, ResultOf } from '../core/endpoint.js';
 import type { RequestOptions } from '../core/types.js';
 import { APIResource } from './resource.js';
 
-/** Body of {@link ScaLogin.start}: the `factor` to log in with (`SMS_OTP` in the sandbox). */
+/** Body of {@link ScaLogin.start}: the `factor` to log in with: `SMS_OTP`, or a TOTP or passkey the customer enrolled ({@link ScaFactors}). */
 export type ScaLoginStartParams = BodyParams<typeof scaLoginEndpoints.startScaLogin>;
 /** The login challenge: `factor`, and for SMS the `challengeId` to answer and its `expiresAt`. */
 export type ScaLoginChallenge = ResultOf<typeof scaLoginEndpoints.startScaLogin>;
