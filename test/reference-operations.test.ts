@@ -16,7 +16,6 @@ const shape = (path: string) => path.replace(/\{[^}]+\}/g, '{}');
 
 /** Areas not served yet, by path prefix, with the issue that brings them. */
 const NOT_SERVED_YET: readonly [prefix: RegExp, why: string][] = [
-  [/^\/sca\/(factors|record-event)\b/, 'SCA factors and resets (issue 18)'],
   [/^\/customers\/bulk\b/, 'bulk import (issue 18)'],
 ];
 

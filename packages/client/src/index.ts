@@ -36,6 +36,9 @@ export { Config, type PlatformConfig, type PlatformConfigUpdateParams } from './
 export { Quotes, type Quote, type QuoteCreateParams, type QuoteExecuteParams, type QuoteAuthorizeParams } from './resources/quotes.js';
 export {
   Sca, ScaLogin, type ScaLoginStartParams, type ScaLoginChallenge, type ScaLoginCompleteParams, type ScaLoginSession,
+  ScaFactors, ScaResets, SandboxSca, type ScaFactorList, type ScaFactorEntry, type ScaFactorEnrollmentParams, type ScaFactorEnrollment,
+  type ScaFactorConfirmParams, type ScaFactorConfirmation, type SecurityEventParams, type SecurityEventResult, type TwoFactorResetParams,
+  type TwoFactorResetStart, type TwoFactorResetStatus, type TwoFactorResetCompleteParams, type SandboxLivenessParams,
 } from './resources/sca.js';
 export { ExchangeRates, type ExchangeRate, type ExchangeRateList, type ExchangeRateListParams } from './resources/exchange-rates.js';
 export { Transfers, type TransferInParams, type TransferOutParams } from './resources/transfers.js';

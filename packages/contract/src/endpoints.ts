@@ -2,7 +2,7 @@ import { internalAccountEndpoints } from './accounts.js';
 import { externalAccountEndpoints } from './external-accounts.js';
 import { configEndpoints } from './config.js';
 import { ownershipEndpoints } from './ownership.js';
-import { beneficiaryTrustEndpoints, scaLoginEndpoints } from './sca.js';
+import { beneficiaryTrustEndpoints, scaFactorEndpoints, scaLoginEndpoints, scaSandboxEndpoints } from './sca.js';
 import { controlPlaneEndpoints } from './control-plane.js';
 import { customerEndpoints } from './customers.js';
 import { documentEndpoints } from './onboarding.js';
@@ -29,7 +29,7 @@ export type Endpoints = typeof customerEndpoints & typeof internalAccountEndpoin
   & typeof externalAccountEndpoints & typeof ownershipEndpoints & typeof beneficiaryTrustEndpoints & typeof paymentEndpoints & typeof umaEndpoints & typeof scaLoginEndpoints & typeof webhookEndpoints & typeof authEndpoints
   & typeof cardEndpoints & typeof cardControlEndpoints & typeof stablecoinEndpoints & typeof stablecoinControlEndpoints & typeof tokenEndpoints & typeof invitationEndpoints
   & typeof agentEndpoints & typeof agentSideEndpoints
-  & typeof delegatedKeyEndpoints & typeof lookupEndpoints;
+  & typeof delegatedKeyEndpoints & typeof lookupEndpoints & typeof scaFactorEndpoints & typeof scaSandboxEndpoints;
 
 /** Every operation of the API, by operationId: the engine serves these and the OpenAPI document describes them. */
 export const endpoints: Endpoints = {
@@ -59,4 +59,6 @@ export const endpoints: Endpoints = {
   ...agentSideEndpoints,
   ...delegatedKeyEndpoints,
   ...lookupEndpoints,
+  ...scaFactorEndpoints,
+  ...scaSandboxEndpoints,
 };

@@ -103,10 +103,18 @@ export const SCA_SESSION_DAYS = 180;
 /** Query of the SCA login calls: the customer logging in. */
 export const ScaCustomerQuery = z.object({ customerId: z.string().regex(/^Customer:/, { message: 'must be a Customer id' }) });
 
-/** `POST /sca/login/start`: which factor to log in with (SMS_OTP in the sandbox). */
+/** `POST /sca/login/start`: which factor to log in with: SMS_OTP, or an enrolled TOTP or PASSKEY. */
 export const ScaLoginStartRequest = z.object({ factor: ScaFactor }).meta({ id: 'ScaLoginStartRequest' });
 export const ScaLoginStart = z
-  .object({ factor: ScaFactor, challengeId: z.string().optional(), expiresAt: Timestamp.optional() })
+  .object({
+    factor: ScaFactor,
+    challengeId: z.string().optional(),
+    expiresAt: Timestamp.optional(),
+    /** PASSKEY: WebAuthn request options to pass to the device, the origins it may answer from, and the RP ID. */
+    passkeyOptions: z.record(z.string(), z.unknown()).optional(),
+    allowedOrigins: z.array(z.string()).optional(),
+    relyingPartyId: z.string().optional(),
+  })
   .meta({ id: 'ScaLoginStart' });
 export type ScaLoginStart = z.infer<typeof ScaLoginStart>;
 
@@ -128,8 +136,8 @@ const scaTag = 'Strong customer authentication';
 export const scaLoginEndpoints = {
   startScaLogin: defineEndpoint({
     operationId: 'startScaLogin', method: 'POST', path: '/sca/login/start', tag: scaTag, query: ScaCustomerQuery, body: ScaLoginStartRequest,
-    summary: 'Start an SCA login: sends an SMS code to the customer (sandbox code 123456)',
-    description: 'Only for customers in an SCA region (409 otherwise); 423 ACCOUNT_LOCKED while locked.',
+    summary: 'Start an SCA login: SMS_OTP sends a code (sandbox code 123456); TOTP needs nothing; PASSKEY answers WebAuthn request options',
+    description: 'Only for customers in an SCA region (409 otherwise, and for a TOTP or PASSKEY not enrolled); 423 ACCOUNT_LOCKED while locked.',
     response: { status: 200, description: 'The login challenge', schema: ScaLoginStart },
     errors: [409, 423],
   }),
@@ -139,5 +147,195 @@ export const scaLoginEndpoints = {
     description: 'A wrong code is 400 and counts towards the lockout (423 with lockedUntil, failedAttempts, suspended).',
     response: { status: 200, description: 'The session', schema: ScaLoginComplete },
     errors: [409, 423],
+  }),
+} as const;
+
+// ---------------------------------------------------------------------------------------------------------------------
+// SCA factors, security events and factor reset (REFERENCE §22). Every operation takes the `customerId` query.
+
+/** The factors a customer can enrol: SMS_OTP is never enrolled (it uses the verified phone). */
+export const ScaEnrollableFactor = z.enum(['TOTP', 'PASSKEY']).meta({ id: 'ScaEnrollableFactor' });
+export type ScaEnrollableFactor = z.infer<typeof ScaEnrollableFactor>;
+
+/** One factor the customer can authenticate with; only passkeys carry a `credentialId` (and only they can be deleted). */
+export const ScaFactorEntry = z
+  .object({ factor: ScaFactor, credentialId: z.string().optional(), name: z.string().optional() })
+  .meta({ id: 'ScaFactorEntry' });
+export type ScaFactorEntry = z.infer<typeof ScaFactorEntry>;
+export const ScaFactorList = z.object({ factors: z.array(ScaFactorEntry) }).meta({ id: 'ScaFactorList' });
+export type ScaFactorList = z.infer<typeof ScaFactorList>;
+
+/** `POST /sca/factors`: the factor to enrol. */
+export const ScaFactorEnrollmentRequest = z.object({ type: ScaEnrollableFactor }).meta({ id: 'ScaFactorEnrollmentRequest' });
+export type ScaFactorEnrollmentRequest = z.input<typeof ScaFactorEnrollmentRequest>;
+
+/** A TOTP enrolment: the shared secret as issued, base32-encoded, and as an `otpauth://totp/` URI for authenticator apps. */
+export const TotpEnrollment = z
+  .object({ type: z.literal('TOTP'), secret: z.string(), secretBase32Encoded: z.string(), totpUri: z.string() })
+  .meta({ id: 'TotpEnrollment' });
+/** A passkey enrolment: WebAuthn creation options to pass to the device unmodified, and where it may be created. */
+export const PasskeyEnrollment = z
+  .object({
+    type: z.literal('PASSKEY'),
+    options: z.record(z.string(), z.unknown()),
+    allowedOrigins: z.array(z.string()),
+    relyingPartyId: z.string(),
+  })
+  .meta({ id: 'PasskeyEnrollment' });
+export const ScaFactorEnrollment = z.discriminatedUnion('type', [TotpEnrollment, PasskeyEnrollment]).meta({ id: 'ScaFactorEnrollment' });
+export type ScaFactorEnrollment = z.infer<typeof ScaFactorEnrollment>;
+
+/** What `navigator.credentials.create` returns, as JSON (`PublicKeyCredential.toJSON()`): binary fields base64url. */
+export const WebAuthnRegistrationResponse = z
+  .object({
+    id: z.string().min(1),
+    rawId: z.string().min(1),
+    type: z.literal('public-key'),
+    response: z.object({
+      clientDataJSON: z.string().min(1),
+      attestationObject: z.string().min(1),
+      transports: z.array(z.string()).optional(),
+    }),
+    /** Not read: the sandbox asks for no extensions. */
+    clientExtensionResults: z.unknown().optional(),
+    authenticatorAttachment: z.string().optional(),
+  })
+  .meta({ id: 'WebAuthnRegistrationResponse' });
+
+/** `POST /sca/factors/confirm`: the proof, tied to its start by the echoed `secret` (TOTP) or the signed challenge (PASSKEY). */
+export const ScaFactorConfirmRequest = z
+  .discriminatedUnion('type', [
+    z.object({ type: z.literal('TOTP'), secret: z.string().min(1), code: z.string().min(1) }),
+    z.object({ type: z.literal('PASSKEY'), origin: z.string().min(1), credential: WebAuthnRegistrationResponse }),
+  ])
+  .meta({ id: 'ScaFactorConfirmRequest' });
+export type ScaFactorConfirmRequest = z.input<typeof ScaFactorConfirmRequest>;
+export const ScaFactorConfirmation = z
+  .discriminatedUnion('type', [
+    z.object({ type: z.literal('TOTP'), recoveryCodes: z.array(z.string()) }),
+    z.object({ type: z.literal('PASSKEY'), factor: ScaFactorEntry }),
+  ])
+  .meta({ id: 'ScaFactorConfirmation' });
+export type ScaFactorConfirmation = z.infer<typeof ScaFactorConfirmation>;
+
+/** Security events the platform reports for a customer. */
+export const SecurityEventType = z.enum(['RESET_PASSWORD_COMPLETED', 'FAILED_LOGIN_ATTEMPT']).meta({ id: 'SecurityEventType' });
+export const SecurityEventRequest = z.object({ eventType: SecurityEventType }).meta({ id: 'SecurityEventRequest' });
+export type SecurityEventRequest = z.input<typeof SecurityEventRequest>;
+/** The customer's lockout after the event: `lockedUntil` is null when unlocked, and also while suspended. */
+export const SecurityEventResult = z
+  .object({ eventType: SecurityEventType, suspended: z.boolean(), lockedUntil: Timestamp.nullable(), failedAttempts: z.number().int() })
+  .meta({ id: 'SecurityEventResult' });
+export type SecurityEventResult = z.infer<typeof SecurityEventResult>;
+
+/** `POST /sca/factors/reset`: the factor the customer lost. */
+export const TwoFactorResetRequest = z.object({ factor: ScaFactor }).meta({ id: 'TwoFactorResetRequest' });
+export type TwoFactorResetRequest = z.input<typeof TwoFactorResetRequest>;
+export const TwoFactorResetStart = z
+  .object({ resetId: z.string(), livenessAccessToken: z.string().optional(), verificationLink: z.string().optional(), expiresAt: Timestamp.optional() })
+  .meta({ id: 'TwoFactorResetStart' });
+export type TwoFactorResetStart = z.infer<typeof TwoFactorResetStart>;
+/** Where a reset stands: INITIATED, PENDING_REVIEW, LIVENESS_PASSED, then COMPLETED; or REJECTED, or EXPIRED. */
+export const TwoFactorResetStatusValue = z
+  .enum(['INITIATED', 'PENDING_REVIEW', 'LIVENESS_PASSED', 'COMPLETED', 'REJECTED', 'EXPIRED'])
+  .meta({ id: 'TwoFactorResetStatusValue' });
+export type TwoFactorResetStatusValue = z.infer<typeof TwoFactorResetStatusValue>;
+export const TwoFactorResetStatus = z
+  .object({
+    status: TwoFactorResetStatusValue,
+    factor: ScaFactor,
+    /** PENDING until the replacement factor is enrolled; null for SMS_OTP (complete enrols the new number). */
+    enrollmentStatus: z.enum(['PENDING', 'COMPLETED']).nullable(),
+    expiresAt: Timestamp,
+    completedAt: Timestamp.nullable(),
+  })
+  .meta({ id: 'TwoFactorResetStatus' });
+export type TwoFactorResetStatus = z.infer<typeof TwoFactorResetStatus>;
+/** `POST /sca/factors/reset/{resetId}/complete`: for SMS_OTP the new `mobile` (ignored for the other factors). */
+export const TwoFactorResetCompleteRequest = z
+  .object({
+    mobile: z.object({
+      countryCode: z.string().regex(/^\+[0-9]{1,4}$/, { message: 'must be a calling code with its +, e.g. +33' }),
+      number: z.string().regex(/^[0-9]{4,14}$/, { message: 'must be the national number, digits only' }),
+    }).optional(),
+  })
+  .meta({ id: 'TwoFactorResetCompleteRequest' });
+export type TwoFactorResetCompleteRequest = z.input<typeof TwoFactorResetCompleteRequest>;
+
+const credentialParams = z.object({ credentialId: z.string() });
+const resetParams = z.object({ resetId: z.string() });
+
+/** SCA factor enrolment, security events and the liveness-gated factor reset (REFERENCE §22). */
+export const scaFactorEndpoints = {
+  listScaFactors: defineEndpoint({
+    operationId: 'listScaFactors', method: 'GET', path: '/sca/factors', tag: scaTag, query: ScaCustomerQuery,
+    summary: "List the customer's SCA factors: SMS_OTP (with a phone on file), TOTP and the passkey once enrolled",
+    response: { status: 200, description: 'The factors', schema: ScaFactorList },
+    errors: [404, 409],
+  }),
+  startScaFactorEnrollment: defineEndpoint({
+    operationId: 'startScaFactorEnrollment', method: 'POST', path: '/sca/factors', tag: scaTag, query: ScaCustomerQuery, body: ScaFactorEnrollmentRequest,
+    summary: 'Start enrolling a TOTP app or a passkey',
+    description: 'TOTP: the secret to load into the app. PASSKEY: creation options for the device; one passkey per customer (409 PASSKEY_ALREADY_ENROLLED).',
+    response: { status: 200, description: 'What the device needs', schema: ScaFactorEnrollment },
+    errors: [404, 409],
+  }),
+  confirmScaFactorEnrollment: defineEndpoint({
+    operationId: 'confirmScaFactorEnrollment', method: 'POST', path: '/sca/factors/confirm', tag: scaTag, query: ScaCustomerQuery, body: ScaFactorConfirmRequest,
+    summary: 'Confirm an enrolment: a current TOTP code with the echoed secret, or the passkey registration',
+    description: 'A wrong proof is 400. TOTP recovery codes are shown once.',
+    response: { status: 200, description: 'The enrolled factor', schema: ScaFactorConfirmation },
+    errors: [404, 409],
+  }),
+  deleteScaFactor: defineEndpoint({
+    operationId: 'deleteScaFactor', method: 'DELETE', path: '/sca/factors/{credentialId}', tag: scaTag, params: credentialParams, query: ScaCustomerQuery,
+    summary: "Delete the customer's passkey (only passkeys have a credentialId)",
+    response: { status: 204, description: 'Deleted' },
+    errors: [404, 409],
+  }),
+  recordSecurityEvent: defineEndpoint({
+    operationId: 'recordSecurityEvent', method: 'POST', path: '/sca/record-event', tag: scaTag, query: ScaCustomerQuery, body: SecurityEventRequest,
+    summary: 'Report a security event: a failed login attempt (counts towards the lockout) or a completed password reset (clears it)',
+    description: 'A failed attempt while locked or suspended is 423 ACCOUNT_LOCKED.',
+    response: { status: 200, description: "The customer's lockout now", schema: SecurityEventResult },
+    errors: [404, 409, 423],
+  }),
+  startTwoFactorReset: defineEndpoint({
+    operationId: 'startTwoFactorReset', method: 'POST', path: '/sca/factors/reset', tag: scaTag, query: ScaCustomerQuery, body: TwoFactorResetRequest,
+    summary: 'Start resetting a lost factor: the customer then passes a liveness check',
+    description: 'At most 5 starts per customer in any 24 hours (429 RATE_LIMITED with Retry-After).',
+    response: { status: 201, description: 'The reset', schema: TwoFactorResetStart },
+    errors: [404, 409, 429],
+  }),
+  getTwoFactorResetStatus: defineEndpoint({
+    operationId: 'getTwoFactorResetStatus', method: 'GET', path: '/sca/factors/reset/{resetId}', tag: scaTag, params: resetParams, query: ScaCustomerQuery,
+    summary: 'Poll a factor reset',
+    response: { status: 200, description: 'Where the reset stands', schema: TwoFactorResetStatus },
+    errors: [404, 409],
+  }),
+  completeTwoFactorReset: defineEndpoint({
+    operationId: 'completeTwoFactorReset', method: 'POST', path: '/sca/factors/reset/{resetId}/complete', tag: scaTag, params: resetParams, query: ScaCustomerQuery,
+    body: TwoFactorResetCompleteRequest,
+    summary: 'Complete a reset once liveness passed: clears the lost factor (SMS_OTP: enrols the new mobile)',
+    description: 'Only from LIVENESS_PASSED (400 otherwise).',
+    response: { status: 204, description: 'Completed' },
+    errors: [404, 409],
+  }),
+} as const;
+
+/** The outcome of a sandbox liveness check. */
+export const LivenessOutcome = z.enum(['PASSED', 'FAILED']).meta({ id: 'LivenessOutcome' });
+export const SandboxLivenessRequest = z.object({ result: LivenessOutcome }).meta({ id: 'SandboxLivenessRequest' });
+export type SandboxLivenessRequest = z.input<typeof SandboxLivenessRequest>;
+
+/** Sandbox move: the customer submits the reset's liveness check, which then passes or fails after review. */
+export const scaSandboxEndpoints = {
+  submitSandboxLiveness: defineEndpoint({
+    operationId: 'submitSandboxLiveness', method: 'POST', path: '/sandbox/sca/factors/reset/{resetId}/liveness', tag: 'Sandbox', params: resetParams,
+    query: ScaCustomerQuery, body: SandboxLivenessRequest,
+    summary: 'Submit the liveness check of a factor reset (sandbox): PENDING_REVIEW, then LIVENESS_PASSED or REJECTED after review',
+    description: 'Only from INITIATED (409 otherwise).',
+    response: { status: 200, description: 'The reset, now in review', schema: TwoFactorResetStatus },
+    errors: [404, 409],
   }),
 } as const;

@@ -20,7 +20,7 @@ import * as control from './sandbox/control.js';
 import { controlPlaneRoutes, publicPlatform } from './sandbox/routes.js';
 import { verificationJobs, verificationRoutes } from './verification/routes.js';
 import { externalAccountPort, ownershipJobs, ownershipRoutes } from './ownership/routes.js';
-import { beneficiaryTrustRoutes, scaLoginRoutes } from './sca/routes.js';
+import { beneficiaryTrustRoutes, factorResetJobs, scaFactorRoutes, scaLoginRoutes } from './sca/routes.js';
 import { paymentJobs, paymentRoutes } from './quotes/routes.js';
 import { cardJobs, cardRoutes } from './cards/routes.js';
 import { stablecoinJobs, stablecoinRoutes } from './stablecoins/routes.js';
@@ -175,7 +175,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
 
   // Timed transitions of every area: each job runs against the platform that scheduled it.
   const jobs: Record<string, (context: TenantContext, payload: unknown) => void> = {
-    ...verificationJobs, ...ownershipJobs(externalAccountPort), ...paymentJobs, ...cardJobs, ...stablecoinJobs, ...invitationJobs, [RETRY_JOB]: dispatcher.retryJob,
+    ...verificationJobs, ...ownershipJobs(externalAccountPort), ...paymentJobs, ...cardJobs, ...stablecoinJobs, ...invitationJobs, ...factorResetJobs, [RETRY_JOB]: dispatcher.retryJob,
   };
   for (const [kind, run] of Object.entries(jobs)) {
     scheduler.register(kind, (job) => {
@@ -192,7 +192,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
   });
 
   const http = createHttpSurface(
-    [...customerRoutes, ...documentRoutes, ...contactVerificationRoutes, ...hostedRoutes, ...accountRoutes, ...platformRoutes, ...beneficialOwnerRoutes, ...externalAccountRoutes, ...ownershipRoutes(externalAccountPort), ...beneficiaryTrustRoutes, ...scaLoginRoutes, ...paymentRoutes, ...cardRoutes, ...stablecoinRoutes, ...tokenRoutes, ...invitationRoutes({ all: () => platforms.all().map(tenant) }), ...agentRoutes, ...webhookRoutes(dispatcher, keyOf), ...authRoutes, ...delegatedKeyRoutes, ...lookupRoutes, ...verificationRoutes, ...controlPlaneRoutes(platforms, openapi)],
+    [...customerRoutes, ...documentRoutes, ...contactVerificationRoutes, ...hostedRoutes, ...accountRoutes, ...platformRoutes, ...beneficialOwnerRoutes, ...externalAccountRoutes, ...ownershipRoutes(externalAccountPort), ...beneficiaryTrustRoutes, ...scaLoginRoutes, ...scaFactorRoutes, ...paymentRoutes, ...cardRoutes, ...stablecoinRoutes, ...tokenRoutes, ...invitationRoutes({ all: () => platforms.all().map(tenant) }), ...agentRoutes, ...webhookRoutes(dispatcher, keyOf), ...authRoutes, ...delegatedKeyRoutes, ...lookupRoutes, ...verificationRoutes, ...controlPlaneRoutes(platforms, openapi)],
     {
       authenticate: (header) => authenticateWithTokens(platforms, tenant, header),
       authenticateAgent: (header) => authenticateAgent(platforms, tenant, header),

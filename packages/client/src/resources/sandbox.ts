@@ -9,6 +9,7 @@ import type { IncomingTransaction, Transaction } from './transactions.js';
 import { APIResource } from './resource.js';
 import { SandboxCards } from './cards.js';
 import { SandboxStablecoins } from './stablecoins.js';
+import { SandboxSca } from './sca.js';
 
 
 /** The engine's clock: `{ now, mode }` where mode is `virtual` or `real`. */
@@ -117,6 +118,8 @@ export class Sandbox extends APIResource {
   readonly cards: SandboxCards;
   /** The stablecoin operator and provider: enablement, link statuses, provider outages, funds an operation waits for. */
   readonly stablecoins: SandboxStablecoins;
+  /** Strong customer authentication: the liveness check of a factor reset. */
+  readonly sca: SandboxSca;
 
   constructor(client: RailyardClient) {
     super(client);
@@ -126,6 +129,7 @@ export class Sandbox extends APIResource {
     this.limits = new SandboxLimitsResource(client);
     this.cards = new SandboxCards(client);
     this.stablecoins = new SandboxStablecoins(client);
+    this.sca = new SandboxSca(client);
   }
 
   /** Erases the platform's data: customers, accounts, events and idempotency records. */

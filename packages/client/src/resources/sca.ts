@@ -1,11 +1,11 @@
-import { scaLoginEndpoints } from '@railyard/contract';
+import { scaFactorEndpoints, scaLoginEndpoints, scaSandboxEndpoints } from '@railyard/contract';
 import type { RailyardClient } from '../client.js';
 import type { APIPromise } from '../core/api-promise.js';
 import type { BodyParams, ResultOf } from '../core/endpoint.js';
 import type { RequestOptions } from '../core/types.js';
 import { APIResource } from './resource.js';
 
-/** Body of {@link ScaLogin.start}: the `factor` to log in with (`SMS_OTP` in the sandbox). */
+/** Body of {@link ScaLogin.start}: the `factor` to log in with: `SMS_OTP`, or a TOTP or passkey the customer enrolled ({@link ScaFactors}). */
 export type ScaLoginStartParams = BodyParams<typeof scaLoginEndpoints.startScaLogin>;
 /** The login challenge: `factor`, and for SMS the `challengeId` to answer and its `expiresAt`. */
 export type ScaLoginChallenge = ResultOf<typeof scaLoginEndpoints.startScaLogin>;
@@ -50,13 +50,135 @@ export class ScaLogin extends APIResource {
   }
 }
 
-/** Strong customer authentication (SPEC §5 item 7): the login session payments in SCA regions need. */
+/** A customer's factors: `{ factors: [{ factor, credentialId? (passkeys only), name }] }`. */
+export type ScaFactorList = ResultOf<typeof scaFactorEndpoints.listScaFactors>;
+/** One factor of {@link ScaFactorList}. */
+export type ScaFactorEntry = ScaFactorList['factors'][number];
+/** Body of {@link ScaFactors.startEnrollment}: `{ type: 'TOTP' | 'PASSKEY' }`. */
+export type ScaFactorEnrollmentParams = BodyParams<typeof scaFactorEndpoints.startScaFactorEnrollment>;
+/**
+ * A started enrolment. TOTP: `secret`, `secretBase32Encoded` and `totpUri` (`otpauth://totp/…`, for a QR code).
+ * PASSKEY: `options` for `navigator.credentials.create` (pass them unmodified), `allowedOrigins`, `relyingPartyId`.
+ */
+export type ScaFactorEnrollment = ResultOf<typeof scaFactorEndpoints.startScaFactorEnrollment>;
+/**
+ * Body of {@link ScaFactors.confirmEnrollment}: TOTP `{ type, secret (echoed), code }`; PASSKEY `{ type, origin, credential }`
+ * where `credential` is the registration as JSON (`PublicKeyCredential.toJSON()`).
+ */
+export type ScaFactorConfirmParams = BodyParams<typeof scaFactorEndpoints.confirmScaFactorEnrollment>;
+/** A confirmed enrolment: TOTP `{ type, recoveryCodes }` (shown once); PASSKEY `{ type, factor }`. */
+export type ScaFactorConfirmation = ResultOf<typeof scaFactorEndpoints.confirmScaFactorEnrollment>;
+/** Body of {@link Sca.recordEvent}: `{ eventType: 'FAILED_LOGIN_ATTEMPT' | 'RESET_PASSWORD_COMPLETED' }`. */
+export type SecurityEventParams = BodyParams<typeof scaFactorEndpoints.recordSecurityEvent>;
+/** The lockout after an event: `{ eventType, suspended, lockedUntil (null unless locked), failedAttempts }`. */
+export type SecurityEventResult = ResultOf<typeof scaFactorEndpoints.recordSecurityEvent>;
+/** Body of {@link ScaResets.start}: `{ factor }`, the factor the customer lost. */
+export type TwoFactorResetParams = BodyParams<typeof scaFactorEndpoints.startTwoFactorReset>;
+/** A started reset: `resetId`, `livenessAccessToken`, `expiresAt`. */
+export type TwoFactorResetStart = ResultOf<typeof scaFactorEndpoints.startTwoFactorReset>;
+/** Where a reset stands: `status`, `factor`, `enrollmentStatus`, `expiresAt`, `completedAt`. */
+export type TwoFactorResetStatus = ResultOf<typeof scaFactorEndpoints.getTwoFactorResetStatus>;
+/** Body of {@link ScaResets.complete}: `{ mobile: { countryCode: '+33', number } }` for SMS_OTP, nothing otherwise. */
+export type TwoFactorResetCompleteParams = BodyParams<typeof scaFactorEndpoints.completeTwoFactorReset>;
+/** Body of {@link SandboxSca.submitLiveness}: `{ result: 'PASSED' | 'FAILED' }`. */
+export type SandboxLivenessParams = BodyParams<typeof scaSandboxEndpoints.submitSandboxLiveness>;
+
+/**
+ * A customer's SCA factors (REFERENCE §22): SMS_OTP is listed while the customer has a phone number; a TOTP app and one
+ * passkey can be enrolled. Only the passkey has a `credentialId`, so only it can be deleted.
+ *
+ * ```ts
+ * const started = await client.sca.factors.startEnrollment(customer.id, { type: 'TOTP' });
+ * // show started.totpUri as a QR code; the customer types the app's current code
+ * const { recoveryCodes } = await client.sca.factors.confirmEnrollment(customer.id, { type: 'TOTP', secret: started.secret, code });
+ * ```
+ */
+export class ScaFactors extends APIResource {
+  /** The customer's factors (`GET /sca/factors?customerId=`). */
+  list(customerId: string, options?: RequestOptions): APIPromise<ScaFactorList> {
+    return this._client.call(scaFactorEndpoints.listScaFactors, { query: { customerId } }, options);
+  }
+
+  /**
+   * Starts enrolling a TOTP app or a passkey (`POST /sca/factors`). A second passkey rejects with a
+   * {@link ConflictError} `PASSKEY_ALREADY_ENROLLED`.
+   */
+  startEnrollment(customerId: string, body: ScaFactorEnrollmentParams, options?: RequestOptions): APIPromise<ScaFactorEnrollment> {
+    return this._client.call(scaFactorEndpoints.startScaFactorEnrollment, { query: { customerId }, body }, options);
+  }
+
+  /** Confirms the enrolment (`POST /sca/factors/confirm`); a wrong proof rejects with a {@link BadRequestError}. */
+  confirmEnrollment(customerId: string, body: ScaFactorConfirmParams, options?: RequestOptions): APIPromise<ScaFactorConfirmation> {
+    return this._client.call(scaFactorEndpoints.confirmScaFactorEnrollment, { query: { customerId }, body }, options);
+  }
+
+  /** Deletes the customer's passkey (`DELETE /sca/factors/{credentialId}`). */
+  delete(customerId: string, credentialId: string, options?: RequestOptions): APIPromise<void> {
+    return this._client.call(scaFactorEndpoints.deleteScaFactor, { params: { credentialId }, query: { customerId } }, options) as APIPromise<void>;
+  }
+}
+
+/**
+ * Resets of a lost factor (REFERENCE §22), gated by a liveness check and followed by polling: INITIATED, PENDING_REVIEW,
+ * LIVENESS_PASSED (then {@link ScaResets.complete}), COMPLETED; or REJECTED, or EXPIRED. At most 5 starts per customer
+ * in 24 hours ({@link RateLimitError}). In the sandbox, {@link SandboxSca.submitLiveness} plays the customer's check.
+ */
+export class ScaResets extends APIResource {
+  /** Starts a reset of `factor` (`POST /sca/factors/reset`). */
+  start(customerId: string, body: TwoFactorResetParams, options?: RequestOptions): APIPromise<TwoFactorResetStart> {
+    return this._client.call(scaFactorEndpoints.startTwoFactorReset, { query: { customerId }, body }, options);
+  }
+
+  /** Where the reset stands (`GET /sca/factors/reset/{resetId}`). */
+  retrieve(customerId: string, resetId: string, options?: RequestOptions): APIPromise<TwoFactorResetStatus> {
+    return this._client.call(scaFactorEndpoints.getTwoFactorResetStatus, { params: { resetId }, query: { customerId } }, options);
+  }
+
+  /**
+   * Completes a reset whose liveness passed (`POST .../complete`): clears the lost factor; for SMS_OTP `mobile` is the
+   * new number. Before LIVENESS_PASSED it rejects with a {@link BadRequestError}.
+   */
+  complete(customerId: string, resetId: string, body: TwoFactorResetCompleteParams = {}, options?: RequestOptions): APIPromise<void> {
+    return this._client.call(scaFactorEndpoints.completeTwoFactorReset, { params: { resetId }, query: { customerId }, body }, options) as APIPromise<void>;
+  }
+}
+
+/** Sandbox moves of SCA: the liveness check of a factor reset. */
+export class SandboxSca extends APIResource {
+  /**
+   * Submits the liveness check of an INITIATED reset (`POST /sandbox/sca/factors/reset/{resetId}/liveness`): it is
+   * PENDING_REVIEW for 2 seconds of engine time, then LIVENESS_PASSED or REJECTED as `result` says.
+   */
+  submitLiveness(customerId: string, resetId: string, body: SandboxLivenessParams, options?: RequestOptions): APIPromise<TwoFactorResetStatus> {
+    return this._client.call(scaSandboxEndpoints.submitSandboxLiveness, { params: { resetId }, query: { customerId }, body }, options);
+  }
+}
+
+/**
+ * Strong customer authentication (SPEC §5 item 7): the login session payments in SCA regions need, the customer's
+ * factors, security events and factor resets.
+ */
 export class Sca extends APIResource {
   /** SCA login: start, then complete with the code. */
   readonly login: ScaLogin;
+  /** Enrolled factors: TOTP and passkey. */
+  readonly factors: ScaFactors;
+  /** Resets of a lost factor. */
+  readonly resets: ScaResets;
 
   constructor(client: RailyardClient) {
     super(client);
     this.login = new ScaLogin(client);
+    this.factors = new ScaFactors(client);
+    this.resets = new ScaResets(client);
+  }
+
+  /**
+   * Reports a security event (`POST /sca/record-event`): `FAILED_LOGIN_ATTEMPT` counts towards the lockout (5 lock for
+   * 15 minutes, 6 for 30, 7 for an hour, 8 for a day, 9 suspend; while locked a {@link LockedError}),
+   * `RESET_PASSWORD_COMPLETED` ends the SCA sessions and clears the lockout and any suspension.
+   */
+  recordEvent(customerId: string, body: SecurityEventParams, options?: RequestOptions): APIPromise<SecurityEventResult> {
+    return this._client.call(scaFactorEndpoints.recordSecurityEvent, { query: { customerId }, body }, options);
   }
 }

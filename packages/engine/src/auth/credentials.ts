@@ -8,13 +8,7 @@ import {
   AuthCredentialChallengeRequest, AuthCredentialCreateRequest, AuthCredentialVerifyRequest, base64UrlDecode, base64UrlEncode, createOtpTargetBundle, EMBEDDED_WALLET_CONFIG_DEFAULTS,
   generateP256KeyPairHex, oauthNonceMatches, openEncryptedOtpBundle, REQUEST_ID_HEADER, sha256Hex, SIGNED_RETRY_TTL_MS, utf8Encode,
 } from '@railyard/contract';
-import type { verifyAuthenticationResponse, verifyRegistrationResponse } from '@simplewebauthn/server';
 
-/**
- * The WebAuthn verifier, loaded on the first passkey operation: it brings a large dependency tree (ASN.1, X.509)
- * whose loading would otherwise be most of the sandbox's start-up time.
- */
-const webauthn = () => import('@simplewebauthn/server');
 import type { z } from 'zod';
 import { findInternalAccount } from '../accounts/internal-accounts.js';
 import type { TenantContext } from '../core/context.js';
@@ -27,6 +21,7 @@ import { AuthCredentialRecord, credentials } from './records.js';
 import { activeSessions, endSessionsOf, openSession, sessionsOf, signsFor } from './sessions.js';
 import { signedAction, type SignedLegAnswer, type SignedRequest } from './signed-retry.js';
 import { originWithinRpId, rpIdCandidates, secureOrigin } from './webauthn-binding.js';
+import { originOf, verifyPasskeyAssertion, verifyPasskeyRegistration } from './passkey-verify.js';
 
 /** OTP codes are re-issued at most this often (REFERENCE §6: 429 with Retry-After). */
 export const OTP_REISSUE_INTERVAL_MS = 30_000;
@@ -187,41 +182,20 @@ async function verifyPasskey(
     if (!originWithinRpId(origin, rpId)) {
       throw unauthorized(`The assertion comes from ${origin.origin}, which may not use this passkey: it is registered for the RP ID ${rpId}`);
     }
-    let verification: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
+    let newCounter: number;
     try {
-      verification = await (await webauthn()).verifyAuthenticationResponse({
-        response: {
-          id: assertion.credentialId, rawId: assertion.credentialId, type: 'public-key', clientExtensionResults: {},
-          response: {
-            clientDataJSON: assertion.clientDataJson, authenticatorData: assertion.authenticatorData, signature: assertion.signature,
-            ...(assertion.userHandle === undefined ? {} : { userHandle: assertion.userHandle }),
-          },
-        },
-        // The WebAuthn challenge is the UTF-8 text of the hex challenge (REFERENCE §7).
-        expectedChallenge: base64UrlEncode(utf8Encode(pending.challenge)),
-        expectedOrigin: origin.origin,
-        expectedRPID: rpId,
-        credential: { id: record.credentialId!, publicKey: base64UrlDecode(record.passkey!.publicKey), counter: record.passkey!.counter },
-        requireUserVerification: false,
-      });
+      // The WebAuthn challenge is the UTF-8 text of the hex challenge (REFERENCE §7).
+      newCounter = await verifyPasskeyAssertion(
+        assertion, { credentialId: record.credentialId!, publicKey: record.passkey!.publicKey, counter: record.passkey!.counter },
+        { challenge: base64UrlEncode(utf8Encode(pending.challenge)), origin: origin.origin, rpId },
+      );
     } catch (error) {
       throw unauthorized(`Passkey assertion refused: ${(error as Error).message}`);
     }
-    if (!verification.verified) throw unauthorized('Passkey assertion refused');
     const current = findCredential(tenant, record.id);
-    credentials(tenant).replace({ ...current, passkey: { ...current.passkey!, counter: verification.authenticationInfo.newCounter } });
+    credentials(tenant).replace({ ...current, passkey: { ...current.passkey!, counter: newCounter } });
   }
   return openSession(tenant, record, pending.clientPublicKey);
-}
-
-/** The origin in a base64url clientDataJSON, when it has one. */
-function originOf(clientDataJson: string): string | undefined {
-  try {
-    const parsed = JSON.parse(new TextDecoder().decode(base64UrlDecode(clientDataJson))) as { origin?: unknown };
-    return typeof parsed.origin === 'string' && URL.canParse(parsed.origin) ? parsed.origin : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 interface OidcClaims { iss: string; sub: string; aud: string; email?: string }
@@ -331,29 +305,18 @@ async function prepareCredential(tenant: TenantContext, body: z.output<typeof Au
   if (!origin) throw invalidField('attestation.clientDataJson', 'names no secure origin: it must be https (http only on localhost)');
   const rpIds = rpIdCandidates(origin);
   if (rpIds.length === 0) throw invalidField('attestation.clientDataJson', `names ${origin.origin}, whose host cannot be an RP ID (use a domain name)`);
-  let verification: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
+  let registered: Awaited<ReturnType<typeof verifyPasskeyRegistration>>;
   try {
-    verification = await (await webauthn()).verifyRegistrationResponse({
-      response: {
-        id: body.attestation.credentialId, rawId: body.attestation.credentialId, type: 'public-key', clientExtensionResults: {},
-        response: { clientDataJSON: body.attestation.clientDataJson, attestationObject: body.attestation.attestationObject, ...(body.attestation.transports ? { transports: body.attestation.transports } : {}) },
-      },
-      expectedChallenge: body.challenge,
-      expectedOrigin: origin.origin,
-      expectedRPID: rpIds,
-      requireUserVerification: false,
-    });
+    registered = await verifyPasskeyRegistration(body.attestation, { challenge: body.challenge, origin: origin.origin, rpIds });
   } catch (error) {
     const message = (error as Error).message;
     const hint = /RP ID/i.test(message) ? ` (the RP ID must be ${rpIds.join(' or ')}, the host of ${origin.origin} or a registrable parent of it)` : '';
     throw invalidField('attestation', `The passkey registration does not verify: ${message}${hint}`);
   }
-  if (!verification.verified || !verification.registrationInfo) throw invalidField('attestation', 'The passkey registration does not verify');
-  const { credential, rpID } = verification.registrationInfo;
   return {
     type: 'PASSKEY', nickname: body.nickname, credentialId: body.attestation.credentialId,
     passkey: {
-      publicKey: base64UrlEncode(credential.publicKey), counter: credential.counter, rpId: rpID ?? origin.hostname,
+      publicKey: registered.publicKey, counter: registered.counter, rpId: registered.rpId ?? origin.hostname,
       ...(body.attestation.transports ? { transports: body.attestation.transports } : {}),
     },
   };

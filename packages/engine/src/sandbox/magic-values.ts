@@ -133,6 +133,9 @@ export { SANDBOX_CONTACT_VERIFICATION_CODE as CONTACT_VERIFICATION_CODE } from '
 /** The SMS code of every SCA challenge in the sandbox (trusting a beneficiary, authorizing a payment). */
 export const SCA_CODE = '123456';
 
+/** How long a submitted liveness check of an SCA factor reset is in review (PENDING_REVIEW), in engine time. */
+export const LIVENESS_REVIEW_MS = 2_000;
+
 // ---------------------------------------------------------------------------------------------------------------------
 // Beneficiary name verification (SPEC §2.2, §4.6)
 

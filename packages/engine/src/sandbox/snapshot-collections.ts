@@ -11,6 +11,8 @@ import { OWNERSHIP_CHALLENGES } from '../ownership/ownership.js';
 import { SCA_CHALLENGES, SCA_LOCKS, ScaChallengeRecord, ScaLockRecord } from '../sca/sca.js';
 import { TRUSTED_BENEFICIARIES, TrustedBeneficiaryRecord } from '../sca/trust.js';
 import { SCA_SESSIONS, ScaSessionRecord } from '../sca/login.js';
+import { SCA_ENROLLMENTS, SCA_FACTORS, ScaEnrollmentRecord, ScaFactorRecord } from '../sca/factors.js';
+import { FACTOR_RESETS, FactorResetRecord } from '../sca/resets.js';
 import { AUTH_CREDENTIALS, AuthCredentialRecord } from '../auth/records.js';
 import { AUTH_SESSIONS, AuthSessionRecord } from '../auth/sessions.js';
 import { SIGNED_REQUESTS, SignedRequestRecord } from '../auth/signed-retry.js';
@@ -57,6 +59,9 @@ export const SNAPSHOT_COLLECTIONS: Readonly<Record<string, z.ZodType>> = {
   [SCA_CHALLENGES]: ScaChallengeRecord,
   [SCA_LOCKS]: ScaLockRecord,
   [TRUSTED_BENEFICIARIES]: TrustedBeneficiaryRecord,
+  [SCA_FACTORS]: ScaFactorRecord,
+  [SCA_ENROLLMENTS]: ScaEnrollmentRecord,
+  [FACTOR_RESETS]: FactorResetRecord,
   [PLATFORM_SETTINGS]: PlatformSettingsRecord,
   [QUOTES]: QuoteRecord,
   [TRANSACTIONS]: Transaction,

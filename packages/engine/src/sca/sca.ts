@@ -91,9 +91,16 @@ export function assertNotLocked(tenant: TenantContext, customerId: string): void
   );
 }
 
-/** Records one failed answer and applies the ladder. */
-function recordFailure(tenant: TenantContext, customerId: string): ScaLockRecord {
-  const previous = locks(tenant).get(customerId) ?? { id: customerId, failedAttempts: 0, suspended: false };
+/** The customer's failed-authentication streak and lock (a fresh one when they never failed). */
+export const scaLockOf = (tenant: TenantContext, customerId: string): ScaLockRecord =>
+  locks(tenant).get(customerId) ?? { id: customerId, failedAttempts: 0, suspended: false };
+
+/**
+ * Records one failed authentication and applies the ladder: a wrong SCA answer, a wrong TOTP at login, or a failed
+ * login the platform reports (`POST /sca/record-event`) all count in this one streak.
+ */
+export function recordScaFailure(tenant: TenantContext, customerId: string): ScaLockRecord {
+  const previous = scaLockOf(tenant, customerId);
   const failedAttempts = previous.failedAttempts + 1;
   const step = [...LOCKOUT_LADDER].reverse().find((rung) => failedAttempts >= rung.failures);
   const next: ScaLockRecord = {
@@ -107,7 +114,8 @@ function recordFailure(tenant: TenantContext, customerId: string): ScaLockRecord
   return next;
 }
 
-const clearFailures = (tenant: TenantContext, customerId: string): void => {
+/** Ends the streak, the lock and any suspension (a successful answer; a completed password reset). */
+export const clearScaFailures = (tenant: TenantContext, customerId: string): void => {
   if (locks(tenant).get(customerId)) locks(tenant).delete(customerId);
 };
 
@@ -122,7 +130,14 @@ export const scaChallengeView = (record: ScaChallengeRecord): ScaChallenge => ({
  * an SCA customer or has no factor to answer with; 423 while locked.
  */
 export function issueScaChallenge(tenant: TenantContext, customerId: string, subject: string, purpose: string): ScaChallenge {
-  const factors = assertScaChallengeIssuable(tenant, customerId);
+  return scaChallengeView(issueChallengeRecord(tenant, customerId, subject, purpose, assertScaChallengeIssuable(tenant, customerId)));
+}
+
+/**
+ * Issues a challenge answered with `factors[0]` (the caller has checked the customer may use it), superseding any
+ * outstanding one for the same subject.
+ */
+export function issueChallengeRecord(tenant: TenantContext, customerId: string, subject: string, purpose: string, factors: ScaFactor[]): ScaChallengeRecord {
   for (const old of challenges(tenant).findBy('subject', subject)) {
     if (old.state === 'OUTSTANDING') challenges(tenant).replace({ ...old, state: 'SUPERSEDED' });
   }
@@ -132,7 +147,7 @@ export function issueScaChallenge(tenant: TenantContext, customerId: string, sub
     createdAt: new Date(now).toISOString(), expiresAt: new Date(now + SCA_CHALLENGE_TTL_MS).toISOString(), state: 'OUTSTANDING',
   };
   challenges(tenant).insert(record);
-  return scaChallengeView(record);
+  return record;
 }
 
 /**
@@ -158,26 +173,45 @@ export interface ScaAnswer {
 }
 
 /**
+ * The outstanding challenge for `subject`: 409 when there is none (never issued, already used, superseded, expired, or
+ * `challengeId` names another); 423 while locked.
+ */
+export function outstandingScaChallenge(tenant: TenantContext, customerId: string, subject: string, challengeId: string | undefined): ScaChallengeRecord {
+  requireScaCustomer(tenant, customerId);
+  assertNotLocked(tenant, customerId);
+  const now = tenant.clock.now();
+  const outstanding = challenges(tenant).findBy('subject', subject).find((c) => c.state === 'OUTSTANDING' && Date.parse(c.expiresAt) > now);
+  if (!outstanding || (challengeId !== undefined && challengeId !== outstanding.id)) {
+    throw conflict('No outstanding SCA challenge for this action (it was never started, already answered, replaced or expired): start it again');
+  }
+  return outstanding;
+}
+
+/** A wrong answer: counts towards the lockout, then 423 if it locked the customer, else 400 on `field`. */
+export function refuseScaAnswer(tenant: TenantContext, customerId: string, field: string, message: string): never {
+  const lock = recordScaFailure(tenant, customerId);
+  if (lock.suspended || lock.lockedUntil !== undefined) assertNotLocked(tenant, customerId);
+  throw invalidField(field, message);
+}
+
+/** A right answer: ends the failure streak and uses the challenge up (409 if a concurrent answer used it first). */
+export function completeScaChallenge(tenant: TenantContext, customerId: string, challenge: ScaChallengeRecord): void {
+  const latest = challenges(tenant).get(challenge.id);
+  if (latest?.state !== 'OUTSTANDING') throw conflict('This SCA challenge was answered or replaced meanwhile: start it again');
+  clearScaFailures(tenant, customerId);
+  challenges(tenant).replace({ ...latest, state: 'COMPLETED' });
+}
+
+/**
  * Checks `answer` against the outstanding challenge for `subject` and completes it. 409 when none is outstanding (never
  * issued, already used, superseded, expired, or `challengeId` names another); 423 while locked; 400 for a wrong code,
  * which counts towards the lockout.
  */
 export function answerScaChallenge(tenant: TenantContext, customerId: string, subject: string, answer: ScaAnswer): void {
-  requireScaCustomer(tenant, customerId);
-  assertNotLocked(tenant, customerId);
-  const now = tenant.clock.now();
-  const outstanding = challenges(tenant).findBy('subject', subject).find((c) => c.state === 'OUTSTANDING' && Date.parse(c.expiresAt) > now);
-  if (!outstanding || (answer.challengeId !== undefined && answer.challengeId !== outstanding.id)) {
-    throw conflict('No outstanding SCA challenge for this action (it was never started, already answered, replaced or expired): start it again');
-  }
+  const outstanding = outstandingScaChallenge(tenant, customerId, subject, answer.challengeId);
   if (outstanding.factor !== 'PASSKEY' && answer.passkeyAssertion !== undefined) {
     throw invalidField('passkeyAssertion', `This challenge expects the ${outstanding.factor} code, not a passkey assertion`);
   }
-  if (answer.code !== SCA_CODE) {
-    const lock = recordFailure(tenant, customerId);
-    if (lock.suspended || lock.lockedUntil !== undefined) assertNotLocked(tenant, customerId);
-    throw invalidField('code', 'The code is not the one sent for this challenge');
-  }
-  clearFailures(tenant, customerId);
-  challenges(tenant).replace({ ...outstanding, state: 'COMPLETED' });
+  if (answer.code !== SCA_CODE) refuseScaAnswer(tenant, customerId, 'code', 'The code is not the one sent for this challenge');
+  completeScaChallenge(tenant, customerId, outstanding);
 }
