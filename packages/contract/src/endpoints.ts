@@ -17,6 +17,7 @@ import { stablecoinControlEndpoints, stablecoinEndpoints } from './stablecoins.j
 import { tokenEndpoints } from './tokens.js';
 import { invitationEndpoints } from './invitations.js';
 import { agentEndpoints, agentSideEndpoints } from './agents.js';
+import { bulkImportEndpoints } from './bulk-import.js';
 
 /**
  * The type of {@link endpoints}, spelled as references so declaration files name the groups instead of inlining every
@@ -26,7 +27,8 @@ export type Endpoints = typeof customerEndpoints & typeof internalAccountEndpoin
   & typeof documentEndpoints & typeof verificationEndpoints & typeof beneficialOwnerEndpoints & typeof onboardingLinkEndpoints
   & typeof externalAccountEndpoints & typeof ownershipEndpoints & typeof beneficiaryTrustEndpoints & typeof paymentEndpoints & typeof umaEndpoints & typeof scaLoginEndpoints & typeof webhookEndpoints & typeof authEndpoints
   & typeof cardEndpoints & typeof cardControlEndpoints & typeof stablecoinEndpoints & typeof stablecoinControlEndpoints & typeof tokenEndpoints & typeof invitationEndpoints
-  & typeof agentEndpoints & typeof agentSideEndpoints;
+  & typeof agentEndpoints & typeof agentSideEndpoints
+  & typeof bulkImportEndpoints;
 
 /** Every operation of the API, by operationId: the engine serves these and the OpenAPI document describes them. */
 export const endpoints: Endpoints = {
@@ -54,4 +56,5 @@ export const endpoints: Endpoints = {
   ...invitationEndpoints,
   ...agentEndpoints,
   ...agentSideEndpoints,
+  ...bulkImportEndpoints,
 };

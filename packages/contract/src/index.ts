@@ -33,6 +33,7 @@ export * from './cards.js';
 export * from './stablecoins.js';
 export * from './tokens.js';
 export * from './invitations.js';
+export * from './bulk-import.js';
 export * from './agents.js';
 export * from './wallet-crypto/index.js';
 export * from './unknown-fields.js';

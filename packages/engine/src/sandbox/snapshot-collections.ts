@@ -27,6 +27,7 @@ import { INVITATIONS, InvitationRecord } from '../invitations/invitations.js';
 import { AGENT_DEVICE_CODES, AGENTS, AgentDeviceCodeRecord, AgentRecord } from '../agents/agents.js';
 import { AGENT_ACTIONS, AgentActionRecord } from '../agents/actions.js';
 import { AGENT_QUOTES, AgentQuoteRecord } from '../agents/me.js';
+import { BULK_IMPORT_JOBS, BulkImportJobRecord } from '../bulk-import/bulk-import.js';
 import { CARD_ACTIVITY, CARD_SIMULATIONS, CardActivityRecord, CardSimulationRecord } from '../cards/network.js';
 
 /** The snapshot key of the platform's pending jobs. */
@@ -79,4 +80,5 @@ export const SNAPSHOT_COLLECTIONS: Readonly<Record<string, z.ZodType>> = {
   [AGENT_DEVICE_CODES]: AgentDeviceCodeRecord,
   [AGENT_ACTIONS]: AgentActionRecord,
   [AGENT_QUOTES]: AgentQuoteRecord,
+  [BULK_IMPORT_JOBS]: BulkImportJobRecord,
 };
