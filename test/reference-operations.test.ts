@@ -19,7 +19,6 @@ const NOT_SERVED_YET: readonly [prefix: RegExp, why: string][] = [
   [/^\/sca\/(factors|record-event)\b/, 'SCA factors and resets (issue 18)'],
   [/^\/auth\/delegated-keys\b/, 'delegated keys (issue 18)'],
   [/^\/(discoveries|vasps|uma-providers|receiver\/external-account|crypto)\b/, 'lookups (issue 18)'],
-  [/^\/customers\/bulk\b/, 'bulk import (issue 18)'],
 ];
 
 /**
