@@ -99,6 +99,8 @@ export function rowRequest(columns: HeaderMap, fields: readonly string[]): { bod
     if (column.path === undefined || (type !== undefined && column.readFor !== undefined && !column.readFor.includes(type))) continue;
     setAt(body, column.path, value);
   }
+  // A business without any businessInfo cell: its legal name is reported as the missing column, not `businessInfo`.
+  if (type === 'BUSINESS') body.businessInfo ??= {};
   return { body, missing };
 }
 
