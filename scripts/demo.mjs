@@ -1,5 +1,6 @@
 // `pnpm demo`: starts the standalone server, runs examples/quickstart (onboarding), examples/payout (money movement),
-// examples/cards (a card and its network) and examples/agent (an agent paying under its policy) against it over HTTP; then starts one with a virtual clock (a coin's
+// examples/cards (a card and its network), examples/agent (an agent paying under its policy) and examples/bulk-import
+// (customers from a CSV file) against it over HTTP; then starts one with a virtual clock (a coin's
 // review and provisioning take minutes of engine time) and runs examples/stablecoin against it; then stops them.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -56,7 +57,7 @@ async function runAgainst(args, examples) {
   return code;
 }
 
-let code = await runAgainst([], ['quickstart', 'payout', 'cards', 'agent']);
+let code = await runAgainst([], ['quickstart', 'payout', 'cards', 'agent', 'bulk-import']);
 if (code === 0) code = await runAgainst(['--clock', 'virtual'], ['stablecoin']);
 console.log(code === 0 ? '\n[demo] done' : `\n[demo] an example failed (exit ${code})`);
 process.exit(code ?? 1);
