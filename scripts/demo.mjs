@@ -1,9 +1,9 @@
 // `pnpm demo`: starts the standalone server, runs examples/quickstart (onboarding), examples/payout (money movement),
 // examples/cards (a card and its network), examples/agent (an agent paying under its policy), examples/delegated-keys (a
-// wallet funding a card through a delegated key) and examples/lookups (the bank directory, receiver lookups, VASPs, UMA
-// providers, withdrawal fees) against it over HTTP; then starts one with a virtual clock (a coin's review and
-// provisioning take minutes of engine time) and runs examples/stablecoin and examples/sca-factors (a TOTP, a lockout, a
-// factor reset through the sandbox liveness check) against it; then stops them.
+// wallet funding a card through a delegated key), examples/lookups (the bank directory, receiver lookups, VASPs, UMA
+// providers, withdrawal fees) and examples/bulk-import (customers from a CSV file) against it over HTTP; then starts one
+// with a virtual clock (a coin's review and provisioning take minutes of engine time) and runs examples/stablecoin and
+// examples/sca-factors (a TOTP, a lockout, a factor reset through the sandbox liveness check) against it; then stops them.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
@@ -59,7 +59,7 @@ async function runAgainst(args, examples) {
   return code;
 }
 
-let code = await runAgainst([], ['quickstart', 'payout', 'cards', 'agent', 'delegated-keys', 'lookups']);
+let code = await runAgainst([], ['quickstart', 'payout', 'cards', 'agent', 'delegated-keys', 'lookups', 'bulk-import']);
 if (code === 0) code = await runAgainst(['--clock', 'virtual'], ['stablecoin', 'sca-factors']);
 console.log(code === 0 ? '\n[demo] done' : `\n[demo] an example failed (exit ${code})`);
 process.exit(code ?? 1);

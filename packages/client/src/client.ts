@@ -267,7 +267,7 @@ export class RailyardClient {
     });
 
     this.signedRetry = new SignedRetry(this, (ms, signal) => this.#wait(ms, signal), this.#random);
-    this.customers = new Customers(this);
+    this.customers = new Customers(this, (ms, signal) => this.#wait(ms, signal));
     this.internalAccounts = new InternalAccounts(this);
     this.auth = new Auth(this);
     this.externalAccounts = new ExternalAccounts(this);

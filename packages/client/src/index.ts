@@ -23,7 +23,7 @@ export {
   RailyardError, APIError, BadRequestError, AuthenticationError, PermissionDeniedError, NotFoundError, MethodNotAllowedError,
   ConflictError, GoneError, PreconditionFailedError, PayloadTooLargeError, UnprocessableEntityError, LockedError,
   FailedDependencyError, RateLimitError, InternalServerError, NotImplementedError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError,
-  SandboxOnlyError, TransactionWaitTimeoutError, WaitTimeoutError, CardWaitTimeoutError, StablecoinWaitTimeoutError, AgentActionWaitTimeoutError, WalletOperationTimeoutError, SignatureRequiredError, type APIErrorInit,
+  SandboxOnlyError, TransactionWaitTimeoutError, WaitTimeoutError, CardWaitTimeoutError, StablecoinWaitTimeoutError, BulkImportWaitTimeoutError, AgentActionWaitTimeoutError, WalletOperationTimeoutError, SignatureRequiredError, type APIErrorInit,
   type TransactionWaitTimeoutInit, type CardWaitTimeoutInit, type WalletOperationTimeoutInit,
 } from './core/errors.js';
 export type { DebugLogger } from './core/logger.js';
@@ -32,6 +32,9 @@ export {
   Customers, type Customer, type CustomerCreateParams, type CustomerUpdateParams, type CustomerListParams, type EndUserTerms,
   type KycLink, type KycLinkCreateParams,
 } from './resources/customers.js';
+export {
+  CustomerBulkImports, type BulkImportJob, type BulkImportAccepted, type BulkImportError, type BulkImportCsv, type BulkImportWaitForOptions,
+} from './resources/bulk-imports.js';
 export { Config, type PlatformConfig, type PlatformConfigUpdateParams } from './resources/config.js';
 export { Quotes, type Quote, type QuoteCreateParams, type QuoteExecuteParams, type QuoteAuthorizeParams } from './resources/quotes.js';
 export {

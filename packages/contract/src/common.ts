@@ -35,7 +35,7 @@ export const RESOURCE_TYPES = [
   'Customer', 'ExternalAccount', 'InternalAccount', 'Quote', 'Transaction', 'AuthMethod', 'Request', 'Verification',
   'BeneficialOwner', 'Webhook', 'Session', 'Document', 'Lookup', 'Card', 'CardTransaction', 'Platform', 'Event', 'LedgerEntry', 'ScaChallenge', 'OwnershipChallenge',
   'Stablecoin', 'StablecoinProviderAccount', 'StablecoinOperation', 'Token', 'Agent', 'AgentAction',
-  'DelegatedKey', 'CardFundingSource', 'TwoFactorReset',
+  'DelegatedKey', 'CardFundingSource', 'TwoFactorReset', 'Job',
 ] as const;
 export type ResourceType = (typeof RESOURCE_TYPES)[number];
 

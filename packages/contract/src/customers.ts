@@ -286,6 +286,19 @@ export const BusinessCustomerCreate = z
   .superRefine(businessRules, onEveryObject)
   .meta({ id: 'BusinessCustomerCreateRequest' });
 
+/**
+ * A business of a bulk CSV import: the create request of a business, with the businessInfo a CSV row can carry (its
+ * legal name, and optionally its registration number and tax id): the file has no columns for the incorporation
+ * country and date, so they are not required of it. Every other rule is the create request's.
+ */
+export const BusinessCustomerImport = z
+  .object({ customerType: z.literal('BUSINESS'), ...commonWritable, address: Address.optional(), businessInfo: BusinessInfoCreate.partial().required({ legalName: true }) })
+  .superRefine(businessRules, onEveryObject);
+
+/** A customer of a bulk CSV import: an individual as `POST /customers` takes it, or a {@link BusinessCustomerImport}. */
+export const CustomerImportRequest = z.discriminatedUnion('customerType', [IndividualCustomerCreate, BusinessCustomerImport]);
+export type CustomerImportRequest = z.input<typeof CustomerImportRequest>;
+
 /** `POST /customers` body: one variant per `customerType`. */
 export const CustomerCreateRequest = z
   .discriminatedUnion('customerType', [IndividualCustomerCreate, BusinessCustomerCreate])

@@ -19,6 +19,7 @@ import { invitationEndpoints } from './invitations.js';
 import { agentEndpoints, agentSideEndpoints } from './agents.js';
 import { delegatedKeyEndpoints } from './delegated-keys.js';
 import { lookupEndpoints } from './lookups.js';
+import { bulkImportEndpoints } from './bulk-import.js';
 
 /**
  * The type of {@link endpoints}, spelled as references so declaration files name the groups instead of inlining every
@@ -29,7 +30,7 @@ export type Endpoints = typeof customerEndpoints & typeof internalAccountEndpoin
   & typeof externalAccountEndpoints & typeof ownershipEndpoints & typeof beneficiaryTrustEndpoints & typeof paymentEndpoints & typeof umaEndpoints & typeof scaLoginEndpoints & typeof webhookEndpoints & typeof authEndpoints
   & typeof cardEndpoints & typeof cardControlEndpoints & typeof stablecoinEndpoints & typeof stablecoinControlEndpoints & typeof tokenEndpoints & typeof invitationEndpoints
   & typeof agentEndpoints & typeof agentSideEndpoints
-  & typeof delegatedKeyEndpoints & typeof lookupEndpoints & typeof scaFactorEndpoints & typeof scaSandboxEndpoints;
+  & typeof delegatedKeyEndpoints & typeof lookupEndpoints & typeof scaFactorEndpoints & typeof scaSandboxEndpoints & typeof bulkImportEndpoints;
 
 /** Every operation of the API, by operationId: the engine serves these and the OpenAPI document describes them. */
 export const endpoints: Endpoints = {
@@ -61,4 +62,5 @@ export const endpoints: Endpoints = {
   ...lookupEndpoints,
   ...scaFactorEndpoints,
   ...scaSandboxEndpoints,
+  ...bulkImportEndpoints,
 };

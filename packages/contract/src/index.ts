@@ -35,6 +35,7 @@ export * from './tokens.js';
 export * from './lookups.js';
 export * from './invitations.js';
 export * from './delegated-keys.js';
+export * from './bulk-import.js';
 export * from './agents.js';
 export * from './wallet-crypto/index.js';
 export * from './unknown-fields.js';

@@ -9,6 +9,7 @@ import { CardTransaction, IncomingPaymentWebhookData, OutgoingTransaction } from
 import { Card } from './cards.js';
 import { UmaInvitation } from './invitations.js';
 import { AgentAction } from './agents.js';
+import { BulkCustomerImportJob } from './bulk-import.js';
 
 // Webhooks (SPEC §6, REFERENCE §8). Our spec wins over the reference: CARD_TRANSACTION.REFUNDED no longer exists.
 
@@ -44,7 +45,6 @@ export type WebhookEventType = z.infer<typeof WebhookEventType>;
 /** The group of an event type: `OUTGOING_PAYMENT.COMPLETED` → `OUTGOING_PAYMENT`. */
 export const webhookEventGroup = (type: WebhookEventType): WebhookEventGroup => type.split('.')[0] as WebhookEventGroup;
 
-const opaque = z.record(z.string(), z.unknown());
 /** What `data` carries, by group: the resource as its GET returns it; `TEST` carries `{}`. */
 export const WEBHOOK_DATA_SCHEMAS = {
   OUTGOING_PAYMENT: OutgoingTransaction,
@@ -57,8 +57,7 @@ export const WEBHOOK_DATA_SCHEMAS = {
   CARD: Card,
   INVITATION: UmaInvitation,
   AGENT_ACTION: AgentAction,
-  // Not modelled yet (bulk uploads): any object.
-  BULK_UPLOAD: opaque,
+  BULK_UPLOAD: BulkCustomerImportJob,
   TEST: z.object({}),
 } as const satisfies Record<WebhookEventGroup, z.ZodType>;
 

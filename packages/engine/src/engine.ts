@@ -30,6 +30,7 @@ import { lookupRoutes } from './lookups/routes.js';
 import { invitationJobs, invitationRoutes } from './invitations/routes.js';
 import { authenticateAgent, platformOfDeviceCode } from './agents/auth.js';
 import { agentRoutes } from './agents/routes.js';
+import { bulkImportJobs, bulkImportRoutes } from './bulk-import/routes.js';
 import { RETRY_JOB, WebhookDispatcher, type WebhookFetch } from './webhooks/delivery.js';
 import { nextEvent } from './webhooks/outbox.js';
 import { webhookRoutes } from './webhooks/routes.js';
@@ -175,7 +176,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
 
   // Timed transitions of every area: each job runs against the platform that scheduled it.
   const jobs: Record<string, (context: TenantContext, payload: unknown) => void> = {
-    ...verificationJobs, ...ownershipJobs(externalAccountPort), ...paymentJobs, ...cardJobs, ...stablecoinJobs, ...invitationJobs, ...factorResetJobs, [RETRY_JOB]: dispatcher.retryJob,
+    ...verificationJobs, ...ownershipJobs(externalAccountPort), ...paymentJobs, ...cardJobs, ...stablecoinJobs, ...invitationJobs, ...factorResetJobs, ...bulkImportJobs, [RETRY_JOB]: dispatcher.retryJob,
   };
   for (const [kind, run] of Object.entries(jobs)) {
     scheduler.register(kind, (job) => {
@@ -192,7 +193,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
   });
 
   const http = createHttpSurface(
-    [...customerRoutes, ...documentRoutes, ...contactVerificationRoutes, ...hostedRoutes, ...accountRoutes, ...platformRoutes, ...beneficialOwnerRoutes, ...externalAccountRoutes, ...ownershipRoutes(externalAccountPort), ...beneficiaryTrustRoutes, ...scaLoginRoutes, ...scaFactorRoutes, ...paymentRoutes, ...cardRoutes, ...stablecoinRoutes, ...tokenRoutes, ...invitationRoutes({ all: () => platforms.all().map(tenant) }), ...agentRoutes, ...webhookRoutes(dispatcher, keyOf), ...authRoutes, ...delegatedKeyRoutes, ...lookupRoutes, ...verificationRoutes, ...controlPlaneRoutes(platforms, openapi)],
+    [...customerRoutes, ...bulkImportRoutes, ...documentRoutes, ...contactVerificationRoutes, ...hostedRoutes, ...accountRoutes, ...platformRoutes, ...beneficialOwnerRoutes, ...externalAccountRoutes, ...ownershipRoutes(externalAccountPort), ...beneficiaryTrustRoutes, ...scaLoginRoutes, ...scaFactorRoutes, ...paymentRoutes, ...cardRoutes, ...stablecoinRoutes, ...tokenRoutes, ...invitationRoutes({ all: () => platforms.all().map(tenant) }), ...agentRoutes, ...webhookRoutes(dispatcher, keyOf), ...authRoutes, ...delegatedKeyRoutes, ...lookupRoutes, ...verificationRoutes, ...controlPlaneRoutes(platforms, openapi)],
     {
       authenticate: (header) => authenticateWithTokens(platforms, tenant, header),
       authenticateAgent: (header) => authenticateAgent(platforms, tenant, header),

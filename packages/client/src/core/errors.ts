@@ -372,3 +372,17 @@ export function makeAPIError(init: APIErrorInit): APIError {
   const Class = STATUS_CLASSES[init.status] ?? (init.status >= 500 ? InternalServerError : APIError);
   return new Class(init);
 }
+
+/** `client.customers.bulk.waitFor` spent its `timeout` before the import job ended (or its `until` held). */
+export class BulkImportWaitTimeoutError extends WaitTimeoutError {
+  override readonly name: string = 'BulkImportWaitTimeoutError';
+  readonly jobId: string;
+  /** The job as last read. */
+  readonly job: { status: string };
+
+  constructor(init: { jobId: string; job: { status: string }; timeout: number; advancedClock: boolean }) {
+    super(`Bulk import job ${init.jobId}`, init.job.status, init);
+    this.jobId = init.jobId;
+    this.job = init.job;
+  }
+}

@@ -7,6 +7,8 @@ import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/types.js';
 import type { StampedRequestOptions } from '../core/signed-retry.js';
 import { APIResource } from './resource.js';
+import { CustomerBulkImports } from './bulk-imports.js';
+import type { RailyardClient } from '../client.js';
 
 
 /** Body of {@link Customers.create}: an individual or a business customer (`z.input` of the contract schema). */
@@ -26,6 +28,15 @@ export type KycLink = ResultOf<typeof kycLinkEndpoints.createKycLink>;
 
 /** Customers (SPEC §4.3): the people and businesses your platform onboards. */
 export class Customers extends APIResource {
+  /** Bulk import: upload a CSV of customers and follow the job that creates them. */
+  readonly bulk: CustomerBulkImports;
+
+  /** @param sleep - How `bulk.waitFor` sleeps between reads; the client passes its own. */
+  constructor(client: RailyardClient, sleep: (ms: number, signal: AbortSignal | undefined) => Promise<void>) {
+    super(client);
+    this.bulk = new CustomerBulkImports(client, sleep);
+  }
+
   /**
    * Creates an individual (KYC) or business (KYB) customer. Sent with an `Idempotency-Key` (generated unless
    * given), so it is retried safely. A duplicate `platformCustomerId` rejects with a {@link ConflictError}.

@@ -2,14 +2,14 @@ import type {
   Customer, CustomerCreateRequest, InternalAccount, CustomerListQuery, CustomerUpdateRequest, EndUserTerms, FieldError, Page, VerificationState,
 } from '@railyard/contract';
 import {
-  CUSTOMER_RULES, CustomerCreateRequest as CreateSchema, CustomerListQuery as ListSchema, CustomerUpdateRequest as UpdateSchema,
+  CUSTOMER_RULES, CustomerCreateRequest as CreateSchema, type CustomerImportRequest, CustomerListQuery as ListSchema, CustomerUpdateRequest as UpdateSchema,
 } from '@railyard/contract';
 import type { z } from 'zod';
 import { openInternalAccounts } from '../accounts/internal-accounts.js';
 import { CURRENCIES, DEFAULT_CUSTOMER_CURRENCIES, END_USER_TERMS } from '../config/currencies.js';
 import type { TenantContext } from '../core/context.js';
 import { ApiError, conflict, invalidInput, notFound } from '../core/errors.js';
-import { toFieldErrors } from '../core/field-errors.js';
+import { dedupeFieldErrors, toFieldErrors } from '../core/field-errors.js';
 import { definedOnly, listPage, timeRanges } from '../core/pagination.js';
 import { onField, type CollectionOptions } from '../core/store.js';
 import { ownersOf } from '../beneficial-owners/owners.js';
@@ -218,6 +218,23 @@ function defaultCurrencies(tenant: TenantContext, region: string | undefined): s
 
 /** `GET /customers/end-user-terms`. */
 export const currentEndUserTerms = (): EndUserTerms => ({ ...END_USER_TERMS[0] });
+
+/**
+ * Every problem of a customer create request, as one 400 of `POST /customers` lists them: the schema's (`schema`, the
+ * create request's by default), then the platform's ({@link createChecks}) on fields the schema did not already refuse.
+ * Gives the parsed request when there is none. The bulk import checks each of its rows with it.
+ */
+export function checkCustomerCreate(
+  tenant: TenantContext, body: unknown, schema: z.ZodType<CreateInput | z.output<typeof CustomerImportRequest>> = CreateSchema,
+): { request?: CreateInput; errors: FieldError[] } {
+  const parsed = schema.safeParse(body, { reportInput: true });
+  const errors = parsed.success ? [] : toFieldErrors(parsed.error.issues);
+  const refused = new Set(errors.map((e) => e.field));
+  errors.push(...createChecks(tenant, body).filter((e) => !refused.has(e.field)));
+  if (errors.length > 0 || !parsed.success) return { errors: dedupeFieldErrors(errors) };
+  // An imported business may lack businessInfo fields the file has no column for; creation never reads them.
+  return { request: parsed.data as CreateInput, errors };
+}
 
 /**
  * Checks of `POST /customers` that need the platform: every currency is one it offers, and each currency's

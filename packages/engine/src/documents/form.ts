@@ -28,18 +28,38 @@ export interface DocumentForm {
  * Reads a multipart/form-data upload: at most {@link DOCUMENT_FORM_LIMIT} bytes (413 beyond, without reading further);
  * a body that is not multipart/form-data, or does not parse as one, is 400 INVALID_REQUEST_FORMAT.
  */
-export async function readDocumentForm(request: Incoming): Promise<DocumentForm> {
+export function readDocumentForm(request: Incoming): Promise<DocumentForm> {
+  return readMultipartForm(request, {
+    limit: DOCUMENT_FORM_LIMIT,
+    what: 'the document',
+    tooLarge: `The upload is larger than ${DOCUMENT_FORM_LIMIT} bytes: a document file may be at most 10 MB (${DOCUMENT_MAX_BYTES} bytes)`,
+  });
+}
+
+/** How {@link readMultipartForm} bounds and describes an upload. */
+export interface MultipartLimits {
+  /** Largest body read, in bytes. */
+  readonly limit: number;
+  /** What the `file` part holds, for messages (`the document`, `the CSV file`). */
+  readonly what: string;
+  /** The message of the 413 for a body over `limit`. */
+  readonly tooLarge: string;
+}
+
+/**
+ * Reads any multipart/form-data upload with a `file` part: at most `limit` bytes (413 on `file` beyond, without reading
+ * further); a body that is not multipart/form-data, or does not parse as one, is 400 INVALID_REQUEST_FORMAT.
+ */
+export async function readMultipartForm(request: Incoming, limits: MultipartLimits): Promise<DocumentForm> {
   const contentType = request.header('content-type') ?? '';
   if (!/^multipart\/form-data\s*;.*\bboundary=/i.test(contentType)) {
-    throw new ApiError(400, 'INVALID_REQUEST_FORMAT', `Content-Type must be multipart/form-data with a boundary (send the document as a form with a "file" part), not ${contentType || 'none'}`);
+    throw new ApiError(400, 'INVALID_REQUEST_FORMAT', `Content-Type must be multipart/form-data with a boundary (send ${limits.what} as a form with a "file" part), not ${contentType || 'none'}`);
   }
   let bytes: Uint8Array;
   try {
-    bytes = await request.bytes(DOCUMENT_FORM_LIMIT);
+    bytes = await request.bytes(limits.limit);
   } catch (error) {
-    if (error instanceof ApiError && error.status === 413) {
-      throw payloadTooLarge(DOCUMENT_FORM_LIMIT, `The upload is larger than ${DOCUMENT_FORM_LIMIT} bytes: a document file may be at most 10 MB (${DOCUMENT_MAX_BYTES} bytes)`, 'file');
-    }
+    if (error instanceof ApiError && error.status === 413) throw payloadTooLarge(limits.limit, limits.tooLarge, 'file');
     throw error;
   }
   return parseDocumentForm(bytes, contentType);

@@ -31,6 +31,7 @@ import { AGENT_ACTIONS, AgentActionRecord } from '../agents/actions.js';
 import { AGENT_QUOTES, AgentQuoteRecord } from '../agents/me.js';
 import { CARD_FUNDING_SOURCES, CardFundingSourceRecord } from '../cards/funding-sources.js';
 import { DELEGATED_KEY_DRAFTS, DELEGATED_KEYS, DelegatedKeyDraftRecord, DelegatedKeyRecord } from '../delegated-keys/delegated-keys.js';
+import { BULK_IMPORT_JOBS, BulkImportJobRecord } from '../bulk-import/bulk-import.js';
 import { CARD_ACTIVITY, CARD_SIMULATIONS, CardActivityRecord, CardSimulationRecord } from '../cards/network.js';
 
 /** The snapshot key of the platform's pending jobs. */
@@ -89,4 +90,5 @@ export const SNAPSHOT_COLLECTIONS: Readonly<Record<string, z.ZodType>> = {
   [CARD_FUNDING_SOURCES]: CardFundingSourceRecord,
   [DELEGATED_KEYS]: DelegatedKeyRecord,
   [DELEGATED_KEY_DRAFTS]: DelegatedKeyDraftRecord,
+  [BULK_IMPORT_JOBS]: BulkImportJobRecord,
 };

@@ -263,8 +263,8 @@ const NOT_TRIGGERED_HERE: Partial<Record<WebhookEventType, string>> = {
   'INTERNAL_ACCOUNT.FUNDING_INSTRUCTIONS_UPDATED': 'REFERENCE §8 names it; funding instructions never change in the sandbox',
   'VERIFICATION.READY_FOR_VERIFICATION': 'REFERENCE §8 names it; no flow of SPEC §3 passes through that state',
   'INVITATION.CLAIMED': 'invitations are not served yet',
-  'BULK_UPLOAD.COMPLETED': 'bulk import is not served yet',
-  'BULK_UPLOAD.FAILED': 'bulk import is not served yet',
+  'BULK_UPLOAD.COMPLETED': 'needs the import job to run: bulk-import/bulk-import.test.ts triggers it',
+  'BULK_UPLOAD.FAILED': 'needs the import job to run: bulk-import/bulk-import.test.ts triggers it',
   'AGENT_ACTION.PENDING_APPROVAL': 'agents are not served yet',
 };
 
