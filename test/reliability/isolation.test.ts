@@ -59,7 +59,7 @@ const PLAIN_VALUES: Record<string, readonly string[]> = {
 /** Query filters whose values are stored under another name. */
 const FILTER_FIELDS: Record<string, readonly string[]> = {
   sourceCurrency: ['currency'], destinationCurrency: ['currency'],
-  accountIdentifier: ['accountId', 'umaAddress'], senderAccountIdentifier: ['accountId', 'umaAddress'], receiverAccountIdentifier: ['accountId', 'umaAddress'],
+  countryCode: ['country'], accountIdentifier: ['accountId', 'umaAddress'], senderAccountIdentifier: ['accountId', 'umaAddress'], receiverAccountIdentifier: ['accountId', 'umaAddress'],
 };
 
 /** A request body as text, to see which values it names. */
@@ -196,7 +196,7 @@ describe.each(ENGINE_AND_SERVER.map((make) => [make().name, make] as const))('is
     for (const ref of operations) {
       const hasPathIds = parametersIn(ref.operation, 'path').length > 0;
       const body = ref.method === 'GET' ? undefined : sampleBody(doc, ref.operation, fillWithA);
-      const query = ref.method === 'GET' ? '' : queryOf(ref, fillWithA);
+      const query = queryOf(ref, fillWithA);
       const namesAnId = hasPathIds || before.secrets().some((secret) => `${query} ${describeBody(body)}`.includes(secret));
       if (!namesAnId) continue;
       if (SHARED_ON_PURPOSE[`${ref.method} ${ref.path}`] !== undefined) {
@@ -291,7 +291,7 @@ describe.each(ENGINE_AND_SERVER.map((make) => [make().name, make] as const))('is
       if (allowed) return stored.some((v) => allowed.includes(v)) ? stored.filter((v) => allowed.includes(v)) : allowed;
       if (stored.length > 0) return stored;
       // isIncludingDeleted is a boolean the document gives no type (noted in the report).
-      if (schema.type === 'boolean' || filter.name.startsWith('is')) return ['true', 'false'];
+      if (schema.type === 'boolean' || /^(is|has)[A-Z]/.test(filter.name)) return ['true', 'false'];
       if (schema.type === 'integer' || schema.type === 'number') return [String(schema.maximum ?? 100)];
       if (/After$|^start/.test(filter.name)) return ['2000-01-01T00:00:00.000Z'];
       if (/Before$|^end/.test(filter.name)) return ['2100-01-01T00:00:00.000Z'];

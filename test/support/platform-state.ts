@@ -8,6 +8,7 @@ export const ID_FIELDS: Record<string, readonly string[]> = {
   lookupId: ['Lookup'], cardId: ['Card'], cardholderId: ['Customer'], cardTransactionId: ['CardTransaction'],
   stablecoinId: ['Stablecoin'], stablecoinProviderAccountId: ['StablecoinProviderAccount'], stablecoinOperationId: ['StablecoinOperation'],
   agentId: ['Agent'], actionId: ['AgentAction'], tokenId: ['Token'],
+  delegatedKeyId: ['DelegatedKey'], fundingSourceId: ['CardFundingSource'], jobId: ['Job'], resetId: ['TwoFactorReset'],
 };
 
 const ID = /^([A-Z][A-Za-z]*):[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

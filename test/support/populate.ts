@@ -17,7 +17,8 @@ export const EXECUTE_KEY = 'a-execute-key';
  * (funding, a paid quote, a pending quote, an UMA lookup, an incoming UMA payment), its own configuration (UMA domain,
  * a fee), an EU customer with a contact code, a trusted beneficiary and an SCA session, a kyc link, a platform wallet
  * with an ownership challenge, a card with a settled and partly returned purchase and a reveal, an embedded wallet
- * with a session, a stablecoin with mints under way, an API token, an invitation, an agent with actions (one run, one
+ * with a session, SCA factors and a factor reset, a card funded by a wallet through a delegated key, a bulk import, an
+ * external-account lookup, a stablecoin with mints under way, an API token, an invitation, an agent with actions (one run, one
  * waiting for approval) and a device code not redeemed yet, and Idempotency-Keys. Returns the agent's access token.
  */
 export async function populate(client: RailyardClient, call: RawCall): Promise<{ agentToken: string }> {
@@ -85,16 +86,30 @@ export async function populate(client: RailyardClient, call: RawCall): Promise<{
     customerType: 'INDIVIDUAL', fullName: 'Wally Wallet', email: 'wally@example.com', phoneNumber: '+15555550123', currencies: ['USD', 'USDB'],
   });
   const wallet = (await client.internalAccounts.list({ customerId: wally.id, currency: 'USDB' })).data[0]!;
-  const email = (await client.auth.credentials.list({ accountId: wallet.id })).data[0]!;
-  const { otpEncryptionTargetBundle } = await client.auth.credentials.challenge(email.id);
-  const { publicKeyHex: enclaveKey } = await client.sandbox.enclaveKey();
-  const tek = await SessionKey.generate();
-  const encryptedOtpBundle = await encryptOtp({ targetBundle: otpEncryptionTargetBundle!, otpCode: '000000', tekPublicKey: tek, pinnedEnclaveKey: enclaveKey });
-  await client.auth.credentials.verify(email.id, { type: 'EMAIL_OTP', encryptedOtpBundle }, { stamper: tek });
+  await signInWithEmailCode(client, wallet.id);
 
   // Mints of the stablecoin into Wally's wallet: one paid by Ada's account, one waiting for its wire.
   await client.stablecoins.mint(coin.id, { amount: '10000000', fundingSource: { type: 'SERVICE_INTERNAL_ACCOUNT', accountId: usd.id }, destination: { accountId: wallet.id } });
   await client.stablecoins.mint(coin.id, { amount: '5000000', fundingSource: { type: 'WIRE' }, destination: { accountId: wallet.id } });
+
+  // Marie's SCA factors (a TOTP, confirmed with the sandbox code) and a factor reset whose liveness is in review.
+  const totp = await client.sca.factors.startEnrollment(marie.id, { type: 'TOTP' });
+  if (totp.type !== 'TOTP') throw new Error('a TOTP enrollment answers its secret');
+  await client.sca.factors.confirmEnrollment(marie.id, { type: 'TOTP', secret: totp.secret, code: '123456' });
+  await client.sca.recordEvent(marie.id, { eventType: 'FAILED_LOGIN_ATTEMPT' });
+  const reset = await client.sca.resets.start(marie.id, { factor: 'TOTP' });
+  await client.sandbox.sca.submitLiveness(marie.id, reset.resetId, { result: 'PASSED' });
+
+  // Ada's own embedded wallet funds a second card through a delegated key.
+  await client.customers.update(ada.id, { customerType: 'INDIVIDUAL', email: 'ada@example.com', currencies: ['USD', 'USDB'] });
+  const adaWallet = (await client.internalAccounts.list({ customerId: ada.id, currency: 'USDB' })).data[0]!;
+  const adaSession = await signInWithEmailCode(client, adaWallet.id);
+  const walletCard = await client.cards.create({ cardholderId: ada.id, form: 'VIRTUAL', fundingSources: [adaWallet.id], platformCardId: 'ada-wallet-card' });
+  await client.auth.delegatedKeys.create({ cardId: walletCard.id, internalAccountId: adaWallet.id, nickname: 'wallet card' }, { stamper: adaSession });
+
+  // A bulk import waiting for its turn on the clock, and a receiver lookup of Ada's bank account.
+  await client.customers.bulk.uploadCsv('umaAddress,platformCustomerId,customerType,fullName,birthDate,addressLine1,city,state,postalCode,country\n$lise@platform-a.example.com,lise,INDIVIDUAL,Lise Meitner,1878-11-07,1 Main St,Vienna,W,1010,AT\n');
+  await client.receivers.lookupExternalAccount(bank.id, { customerId: ada.id });
 
   // Access: an API token, an invitation, an agent of Ada's with a transfer run and one waiting, and another not connected.
   await client.tokens.create({ name: 'reporting', permissions: ['VIEW'] });
@@ -113,4 +128,15 @@ export async function populate(client: RailyardClient, call: RawCall): Promise<{
   }
   await client.agents.create({ name: 'Not connected', customerId: ada.id, policy: { permissions: [], defaultExecutionMode: 'AUTO', spendingLimits: { currency: 'USD', perTransactionLimit: 1 } } });
   return { agentToken };
+}
+
+/** Signs an embedded wallet in with its email code (the sandbox's 000000); returns the session key. */
+async function signInWithEmailCode(client: RailyardClient, walletId: string): Promise<SessionKey> {
+  const email = (await client.auth.credentials.list({ accountId: walletId })).data[0]!;
+  const { otpEncryptionTargetBundle } = await client.auth.credentials.challenge(email.id);
+  const { publicKeyHex: enclaveKey } = await client.sandbox.enclaveKey();
+  const session = await SessionKey.generate();
+  const encryptedOtpBundle = await encryptOtp({ targetBundle: otpEncryptionTargetBundle!, otpCode: '000000', tekPublicKey: session, pinnedEnclaveKey: enclaveKey });
+  await client.auth.credentials.verify(email.id, { type: 'EMAIL_OTP', encryptedOtpBundle }, { stamper: session });
+  return session;
 }
