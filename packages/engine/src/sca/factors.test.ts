@@ -73,7 +73,34 @@ describe('TOTP enrolment', () => {
   });
 });
 
+/** Enrols a passkey from a software authenticator for the customer. */
+async function enrolPasskey(id: string) {
+  const started = await call('POST', `/sca/factors?${q(id)}`, { type: 'PASSKEY' });
+  const origin = SCA_PASSKEY_ALLOWED_ORIGINS[0]!;
+  const authenticator = new SoftwarePasskeyAuthenticator({ origin });
+  const credential = await authenticator.startRegistration({ optionsJSON: started.body.options });
+  const confirmed = await call('POST', `/sca/factors/confirm?${q(id)}`, { type: 'PASSKEY', origin, credential });
+  expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
+  return { authenticator, origin, credential };
+}
+
 describe('passkey enrolment', () => {
+  it('refuses a code for a PASSKEY login challenge: 400 on code, no failure counted, the challenge still answerable', async () => {
+    const id = await customer();
+    const { authenticator, origin } = await enrolPasskey(id);
+    const login = await call('POST', `/sca/login/start?${q(id)}`, { factor: 'PASSKEY' });
+    const smsAnswer = await call('POST', `/sca/login/complete?${q(id)}`, { factor: 'SMS_OTP', challengeId: login.body.challengeId, code: SCA_CODE, endUserIpAddress: '203.0.113.7' });
+    expect(smsAnswer).toMatchObject({ status: 400, body: { code: 'INVALID_INPUT', details: { errors: [{ field: 'code' }] } } });
+    expect((await call('POST', `/sca/record-event?${q(id)}`, { eventType: 'FAILED_LOGIN_ATTEMPT' })).body.failedAttempts).toBe(1);
+    const answer = await authenticator.startAuthentication({ optionsJSON: login.body.passkeyOptions });
+    const passkeyAssertion = {
+      credentialId: answer.rawId, clientDataJson: answer.response.clientDataJSON, authenticatorData: answer.response.authenticatorData, signature: answer.response.signature,
+    };
+    const completed = await call('POST', `/sca/login/complete?${q(id)}`, { factor: 'PASSKEY', challengeId: login.body.challengeId, passkeyAssertion, origin, endUserIpAddress: '203.0.113.7' });
+    expect(completed.status, JSON.stringify(completed.body)).toBe(200);
+  });
+
+
   it('verifies a real registration, allows one passkey, logs in with it, and deletes it', async () => {
     const id = await customer();
     const started = await call('POST', `/sca/factors?${q(id)}`, { type: 'PASSKEY' });

@@ -209,7 +209,12 @@ export function completeScaChallenge(tenant: TenantContext, customerId: string, 
  */
 export function answerScaChallenge(tenant: TenantContext, customerId: string, subject: string, answer: ScaAnswer): void {
   const outstanding = outstandingScaChallenge(tenant, customerId, subject, answer.challengeId);
-  if (outstanding.factor !== 'PASSKEY' && answer.passkeyAssertion !== undefined) {
+  // The answer must be of the challenge's factor, both ways: a code never completes a PASSKEY challenge. A mismatch is
+  // the caller's mistake, not a wrong answer: 400 naming the field, with nothing changed (no failure counted).
+  if (outstanding.factor === 'PASSKEY') {
+    throw invalidField('code', 'This challenge expects a passkey assertion (factor PASSKEY, passkeyAssertion and origin), not a code');
+  }
+  if (answer.passkeyAssertion !== undefined) {
     throw invalidField('passkeyAssertion', `This challenge expects the ${outstanding.factor} code, not a passkey assertion`);
   }
   if (answer.code !== SCA_CODE) refuseScaAnswer(tenant, customerId, 'code', 'The code is not the one sent for this challenge');
