@@ -31,6 +31,11 @@ export interface PasskeyRegistration {
 
 /** What is kept of a verified registration. */
 export interface RegisteredPasskey {
+  /**
+   * The credential id the authenticator data carries (base64url), which the signature covers: key the passkey by this,
+   * never by the client-sent id, which the verification only compares with itself.
+   */
+  credentialId: string;
   /** The COSE public key, base64url. */
   publicKey: string;
   counter: number;
@@ -59,7 +64,7 @@ export async function verifyPasskeyRegistration(
   });
   if (!verification.verified || !verification.registrationInfo) throw new Error('The passkey registration does not verify');
   const { credential, rpID } = verification.registrationInfo;
-  return { publicKey: base64UrlEncode(credential.publicKey), counter: credential.counter, rpId: rpID };
+  return { credentialId: credential.id, publicKey: base64UrlEncode(credential.publicKey), counter: credential.counter, rpId: rpID };
 }
 
 /** An assertion as the API receives it (binary fields base64url). */

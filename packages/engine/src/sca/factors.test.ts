@@ -137,6 +137,39 @@ describe('passkey enrolment', () => {
   });
 });
 
+describe('passkey credential id', () => {
+  it('keys the passkey by the verified credential id: a crafted rawId is 400 on credential.rawId and cannot take a TOTP id', async () => {
+    const a = await customer();
+    const b = await customer();
+    const started = await call('POST', `/sca/factors?${q(a)}`, { type: 'PASSKEY' });
+    const origin = SCA_PASSKEY_ALLOWED_ORIGINS[0]!;
+    const credential = await new SoftwarePasskeyAuthenticator({ origin }).startRegistration({ optionsJSON: started.body.options });
+    const crafted = { ...credential, id: `${b}/TOTP`, rawId: `${b}/TOTP` };
+    const refused = await call('POST', `/sca/factors/confirm?${q(a)}`, { type: 'PASSKEY', origin, credential: crafted });
+    expect(refused).toMatchObject({ status: 400, body: { code: 'INVALID_INPUT', details: { errors: [{ field: 'credential.rawId' }] } } });
+    expect((await call('GET', `/sca/factors?${q(a)}`)).body.factors.map((f: Json) => f.factor)).toEqual(['SMS_OTP']);
+    // The other customer's TOTP enrols: no record holds its id.
+    const totp = await call('POST', `/sca/factors?${q(b)}`, { type: 'TOTP' });
+    expect((await call('POST', `/sca/factors/confirm?${q(b)}`, { type: 'TOTP', secret: totp.body.secret, code: SCA_CODE })).status).toBe(200);
+    // The genuine registration still confirms, under its verified id.
+    const confirmed = await call('POST', `/sca/factors/confirm?${q(a)}`, { type: 'PASSKEY', origin, credential });
+    expect(confirmed.body.factor.credentialId).toBe(credential.rawId);
+  });
+
+  it('refuses a confirm whose enrolment was replaced while its registration was being verified, enrolling nothing', async () => {
+    const id = await customer();
+    const started = await call('POST', `/sca/factors?${q(id)}`, { type: 'PASSKEY' });
+    const origin = SCA_PASSKEY_ALLOWED_ORIGINS[0]!;
+    const credential = await new SoftwarePasskeyAuthenticator({ origin }).startRegistration({ optionsJSON: started.body.options });
+    const confirming = call('POST', `/sca/factors/confirm?${q(id)}`, { type: 'PASSKEY', origin, credential });
+    const restarted = await call('POST', `/sca/factors?${q(id)}`, { type: 'PASSKEY' });
+    expect(restarted.status).toBe(200);
+    const confirmed = await confirming;
+    expect(confirmed).toMatchObject({ status: 400, body: { code: 'INVALID_INPUT', details: { errors: [{ field: 'credential' }] } } });
+    expect((await call('GET', `/sca/factors?${q(id)}`)).body.factors.map((f: Json) => f.factor)).toEqual(['SMS_OTP']);
+  });
+});
+
 describe('scope', () => {
   it('answers 404 for an unknown customer and 409 outside SCA regions, on every operation', async () => {
     const us = await customer({ nationality: 'US', currencies: ['USD'], phoneNumber: '+15555550100', address: { line1: '1 Main St', city: 'Austin', postalCode: '73301', state: 'TX', country: 'US' } });

@@ -28,7 +28,10 @@ export const SCA_ENROLLMENT_TTL_MS = 10 * 60_000;
 /** How many single-use recovery codes a TOTP enrolment gives. */
 export const TOTP_RECOVERY_CODE_COUNT = 10;
 
-/** An enrolled TOTP or passkey (snapshot-safe). Id: the passkey's credentialId; `<customerId>/TOTP` for the TOTP. */
+/**
+ * An enrolled TOTP or passkey (snapshot-safe). Id: the passkey's verified credentialId (base64url, from the
+ * authenticator data); `<customerId>/TOTP` for the TOTP, which cannot collide with it: base64url has no `/` or `:`.
+ */
 export const ScaFactorRecord = z.object({
   id: z.string(),
   customerId: z.string(),
@@ -183,7 +186,6 @@ export async function confirmScaFactorEnrollment(
   }
   const pending = pendingEnrollment(tenant, customerId, 'PASSKEY', 'credential');
   const { credential } = request;
-  if (factors(tenant).has(credential.rawId)) throw invalidField('credential.rawId', 'This passkey is already enrolled');
   let registered: Awaited<ReturnType<typeof verifyPasskeyRegistration>>;
   try {
     registered = await verifyPasskeyRegistration(
@@ -193,11 +195,18 @@ export async function confirmScaFactorEnrollment(
   } catch (error) {
     throw invalidField('credential', `The passkey registration does not verify: ${(error as Error).message}`);
   }
-  // Checked again after the asynchronous verification: a concurrent confirm may have enrolled one meanwhile.
+  if (registered.credentialId !== credential.rawId) {
+    throw invalidField('credential.rawId', `is not the credential id the registration's authenticator data carries (${registered.credentialId})`);
+  }
+  // Checked after the asynchronous verification: a concurrent confirm may have enrolled one, or a new start replaced
+  // the enrolment this registration answers, meanwhile.
   assertNoPasskey(tenant, customerId);
-  if (!enrollments(tenant).has(pending.id)) throw invalidField('credential', 'This enrolment was already confirmed');
+  if (enrollments(tenant).get(pending.id)?.challenge !== pending.challenge) {
+    throw invalidField('credential', 'answers an enrolment that was confirmed or replaced meanwhile: start a new one with POST /sca/factors');
+  }
+  if (factors(tenant).has(registered.credentialId)) throw invalidField('credential.rawId', 'This passkey is already enrolled');
   const record = factors(tenant).insert({
-    id: credential.rawId, customerId, factor: 'PASSKEY', name: 'Passkey', createdAt: tenant.nowIso(),
+    id: registered.credentialId, customerId, factor: 'PASSKEY', name: 'Passkey', createdAt: tenant.nowIso(),
     passkey: { publicKey: registered.publicKey, counter: registered.counter, rpId: registered.rpId ?? SCA_PASSKEY_RELYING_PARTY_ID },
   });
   enrollments(tenant).delete(pending.id);
