@@ -55,13 +55,35 @@ describe('TOTP enrolment', () => {
     expect((await call('GET', `/sca/factors?${q(id)}`)).body.factors.map((f: Json) => f.factor)).toEqual(['SMS_OTP', 'TOTP']);
 
     // The enrolled TOTP logs the customer in: a code of the previous step still counts, one of 2 steps ago does not.
+    // Each code is accepted once, and none of a step before it afterwards (RFC 6238 §5.2); the confirming one is used.
     expect((await call('POST', `/sca/login/start?${q(id)}`, { factor: 'TOTP' })).body).toEqual({ factor: 'TOTP' });
     const login = (code: string) => call('POST', `/sca/login/complete?${q(id)}`, { factor: 'TOTP', code, endUserIpAddress: '203.0.113.7' });
+    expect((await login(appCode(started.body))).status).toBe(400);
+    engine.sandbox().advance(60_000);
     expect((await login(appCode(started.body, engine.clock.now() - 60_000))).status).toBe(400);
-    expect((await login(appCode(started.body, engine.clock.now() - 30_000))).body.status).toBe('SUCCESS');
+    const previous = appCode(started.body, engine.clock.now() - 30_000);
+    expect((await login(previous)).body.status).toBe('SUCCESS');
+    expect((await login(previous)).status).toBe(400);
+    const current = appCode(started.body);
+    expect((await login(current)).body.status).toBe('SUCCESS');
+    expect((await login(current)).status).toBe(400);
+    expect((await login(previous)).status).toBe(400);
+    // The sandbox code has no step: it is accepted again.
+    expect((await login(SCA_CODE)).status).toBe(200);
+    expect((await login(SCA_CODE)).status).toBe(200);
     // A recovery code works once.
     expect((await login(confirmed.body.recoveryCodes[0])).status).toBe(200);
     expect((await login(confirmed.body.recoveryCodes[0])).status).toBe(400);
+  });
+
+  it('ends the failure streak on a TOTP login, as an SMS or passkey login does', async () => {
+    const id = await customer();
+    const started = await call('POST', `/sca/factors?${q(id)}`, { type: 'TOTP' });
+    await call('POST', `/sca/factors/confirm?${q(id)}`, { type: 'TOTP', secret: started.body.secret, code: SCA_CODE });
+    for (let n = 0; n < 3; n++) await call('POST', `/sca/record-event?${q(id)}`, { eventType: 'FAILED_LOGIN_ATTEMPT' });
+    const login = await call('POST', `/sca/login/complete?${q(id)}`, { factor: 'TOTP', code: appCode(started.body), endUserIpAddress: '203.0.113.7' });
+    expect(login.status, JSON.stringify(login.body)).toBe(200);
+    expect((await call('POST', `/sca/record-event?${q(id)}`, { eventType: 'FAILED_LOGIN_ATTEMPT' })).body.failedAttempts).toBe(1);
   });
 
   it('confirms with the sandbox code 123456 too; a TOTP has no credentialId and cannot be deleted', async () => {

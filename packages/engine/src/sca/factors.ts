@@ -38,8 +38,11 @@ export const ScaFactorRecord = z.object({
   factor: z.enum(['TOTP', 'PASSKEY']),
   name: z.string(),
   createdAt: z.string(),
-  /** TOTP: the shared secret, and the recovery codes not used yet. */
-  totp: z.object({ secret: z.string(), recoveryCodes: z.array(z.string()) }).optional(),
+  /**
+   * TOTP: the shared secret, the recovery codes not used yet, and the step of the last app code accepted (only later
+   * steps are accepted; absent in snapshots from before it was kept, and until an app code is used).
+   */
+  totp: z.object({ secret: z.string(), recoveryCodes: z.array(z.string()), lastUsedStep: z.number().int().optional() }).optional(),
   /** PASSKEY: what verifies its assertions. */
   passkey: z.object({ publicKey: z.string(), counter: z.number().int().min(0), rpId: z.string() }).optional(),
 });
@@ -82,12 +85,17 @@ export function recordPasskeyUse(tenant: TenantContext, record: ScaFactorRecord,
 }
 
 /**
- * Whether `code` proves the customer's TOTP: the app's current code (one step of drift either way), the sandbox code,
- * or an unused recovery code, which this uses up.
+ * Whether `code` proves the customer's TOTP: the app's current code (one step of drift either way) of a step later than
+ * the last one used, which it records; the sandbox code; or an unused recovery code, which this uses up.
  */
 export function acceptsTotpCode(tenant: TenantContext, record: ScaFactorRecord, code: string): boolean {
   const totp = record.totp!;
-  if (code === SCA_CODE || verifyTotp(totpKeyOf(totp.secret), code, tenant.clock.now())) return true;
+  if (code === SCA_CODE) return true;
+  const step = verifyTotp(totpKeyOf(totp.secret), code, tenant.clock.now(), totp.lastUsedStep);
+  if (step !== undefined) {
+    factors(tenant).replace({ ...record, totp: { ...totp, lastUsedStep: step } });
+    return true;
+  }
   if (!totp.recoveryCodes.includes(code)) return false;
   factors(tenant).replace({ ...record, totp: { ...totp, recoveryCodes: totp.recoveryCodes.filter((unused) => unused !== code) } });
   return true;
@@ -171,12 +179,15 @@ export async function confirmScaFactorEnrollment(
     const pending = pendingEnrollment(tenant, customerId, 'TOTP', 'secret');
     const secret = pending.secret!;
     if (secret !== request.secret) throw invalidField('secret', 'is not the secret of the TOTP enrolment started for this customer');
-    if (request.code !== SCA_CODE && !verifyTotp(totpKeyOf(secret), request.code, tenant.clock.now())) {
-      throw invalidField('code', "is not the authenticator app's current code for this secret");
-    }
+    const step = request.code === SCA_CODE ? undefined : verifyTotp(totpKeyOf(secret), request.code, tenant.clock.now());
+    if (request.code !== SCA_CODE && step === undefined) throw invalidField('code', "is not the authenticator app's current code for this secret");
     const recoveryCodes = Array.from({ length: TOTP_RECOVERY_CODE_COUNT }, () => bytesToHex(crypto.getRandomValues(new Uint8Array(5))));
     removeEnrolledFactor(tenant, customerId, 'TOTP');
-    factors(tenant).insert({ id: totpIdOf(customerId), customerId, factor: 'TOTP', name: 'Authenticator app', createdAt: tenant.nowIso(), totp: { secret, recoveryCodes } });
+    factors(tenant).insert({
+      id: totpIdOf(customerId), customerId, factor: 'TOTP', name: 'Authenticator app', createdAt: tenant.nowIso(),
+      // The confirming code is used: it cannot log in afterwards.
+      totp: { secret, recoveryCodes, ...(step === undefined ? {} : { lastUsedStep: step }) },
+    });
     enrollments(tenant).delete(pending.id);
     return { type: 'TOTP', recoveryCodes };
   }

@@ -11,7 +11,7 @@ import type { TenantContext } from '../core/context.js';
 import { conflict, invalidField } from '../core/errors.js';
 import { acceptsTotpCode, enrolledFactor, recordPasskeyUse, SCA_PASSKEY_ALLOWED_ORIGINS, SCA_PASSKEY_RELYING_PARTY_ID, type ScaFactorRecord } from './factors.js';
 import {
-  answerScaChallenge, assertNotLocked, completeScaChallenge, issueChallengeRecord, issueScaChallenge, outstandingScaChallenge, refuseScaAnswer, requireScaCustomer,
+  answerScaChallenge, assertNotLocked, clearScaFailures, completeScaChallenge, issueChallengeRecord, issueScaChallenge, outstandingScaChallenge, refuseScaAnswer, requireScaCustomer,
 } from './sca.js';
 
 /** A customer's SCA login session (snapshot-safe); id is the customer id. */
@@ -79,7 +79,10 @@ function proveTotp(tenant: TenantContext, customerId: string, code: string | und
   const factor = enrolled(tenant, customerId, 'TOTP');
   assertNotLocked(tenant, customerId);
   if (code === undefined) throw invalidField('code', 'is required with the TOTP factor: the code the authenticator app shows');
-  if (!acceptsTotpCode(tenant, factor, code)) refuseScaAnswer(tenant, customerId, 'code', "is not the authenticator app's current code, nor an unused recovery code");
+  if (!acceptsTotpCode(tenant, factor, code)) {
+    refuseScaAnswer(tenant, customerId, 'code', "is not the authenticator app's current code (or was used already), nor an unused recovery code");
+  }
+  clearScaFailures(tenant, customerId);
 }
 
 async function provePasskey(tenant: TenantContext, customerId: string, request: z.output<typeof ScaLoginCompleteRequest>): Promise<void> {

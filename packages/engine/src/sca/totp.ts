@@ -25,13 +25,17 @@ export function hotp(key: Uint8Array, counter: number): string {
 /** The code of `key` at time `nowMs`. */
 export const totpAt = (key: Uint8Array, nowMs: number): string => hotp(key, Math.floor(nowMs / TOTP_STEP_MS));
 
-/** Whether `code` is the code of `key` at `nowMs`, or of a step within {@link TOTP_WINDOW_STEPS} of it. */
-export function verifyTotp(key: Uint8Array, code: string, nowMs: number): boolean {
-  const step = Math.floor(nowMs / TOTP_STEP_MS);
-  for (let delta = -TOTP_WINDOW_STEPS; delta <= TOTP_WINDOW_STEPS; delta++) {
-    if (hotp(key, step + delta) === code) return true;
+/**
+ * The step whose code `code` is: the step of `nowMs` or one within {@link TOTP_WINDOW_STEPS} of it, and later than
+ * `afterStep` when given (RFC 6238 §5.2: a code accepted once is not accepted again, nor any earlier one). Undefined
+ * when there is none.
+ */
+export function verifyTotp(key: Uint8Array, code: string, nowMs: number, afterStep?: number): number | undefined {
+  const now = Math.floor(nowMs / TOTP_STEP_MS);
+  for (let step = now - TOTP_WINDOW_STEPS; step <= now + TOTP_WINDOW_STEPS; step++) {
+    if ((afterStep === undefined || step > afterStep) && hotp(key, step) === code) return step;
   }
-  return false;
+  return undefined;
 }
 
 /** The key bytes of a secret as the API hands it out (its UTF-8 bytes; the base32 form encodes the same bytes). */
