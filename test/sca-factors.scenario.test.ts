@@ -61,14 +61,16 @@ describeOverTransports('SCA factors', (scope) => {
     const credential = await authenticator.startRegistration({ optionsJSON: started.options as never });
     const confirmed = await client.sca.factors.confirmEnrollment(customer.id, { type: 'PASSKEY', origin, credential });
     expect(confirmed).toEqual({ type: 'PASSKEY', factor: { factor: 'PASSKEY', credentialId: credential.rawId, name: 'Passkey' } });
-    expect((await client.sca.factors.list(customer.id)).factors).toEqual([{ factor: 'PASSKEY', credentialId: credential.rawId, name: 'Passkey' }]);
+    // SMS_OTP is always listed (REFERENCE §22), under a generic name while there is no phone on file.
+    const sms = { factor: 'SMS_OTP', name: 'SMS to the verified phone' };
+    expect((await client.sca.factors.list(customer.id)).factors).toEqual([sms, { factor: 'PASSKEY', credentialId: credential.rawId, name: 'Passkey' }]);
 
     const second = await rejection<ConflictError>(client.sca.factors.startEnrollment(customer.id, { type: 'PASSKEY' }));
     expect(second).toBeInstanceOf(ConflictError);
     expect(second.code).toBe('PASSKEY_ALREADY_ENROLLED');
 
     await client.sca.factors.delete(customer.id, credential.rawId);
-    expect((await client.sca.factors.list(customer.id)).factors).toEqual([]);
+    expect((await client.sca.factors.list(customer.id)).factors).toEqual([sms]);
     expect(await rejection(client.sca.factors.delete(customer.id, credential.rawId))).toBeInstanceOf(NotFoundError);
   });
 

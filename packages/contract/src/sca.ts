@@ -269,7 +269,7 @@ const resetParams = z.object({ resetId: z.string() });
 export const scaFactorEndpoints = {
   listScaFactors: defineEndpoint({
     operationId: 'listScaFactors', method: 'GET', path: '/sca/factors', tag: scaTag, query: ScaCustomerQuery,
-    summary: "List the customer's SCA factors: SMS_OTP (with a phone on file), TOTP and the passkey once enrolled",
+    summary: "List the customer's SCA factors: SMS_OTP (always), TOTP and the passkey once enrolled",
     response: { status: 200, description: 'The factors', schema: ScaFactorList },
     errors: [404, 409],
   }),

@@ -84,8 +84,8 @@ export type TwoFactorResetCompleteParams = BodyParams<typeof scaFactorEndpoints.
 export type SandboxLivenessParams = BodyParams<typeof scaSandboxEndpoints.submitSandboxLiveness>;
 
 /**
- * A customer's SCA factors (REFERENCE §22): SMS_OTP is listed while the customer has a phone number; a TOTP app and one
- * passkey can be enrolled. Only the passkey has a `credentialId`, so only it can be deleted.
+ * A customer's SCA factors (REFERENCE §22): SMS_OTP is never enrolled and always listed (named by the masked phone on
+ * file, when there is one); a TOTP app and one passkey can be enrolled. Only the passkey has a `credentialId`, so only it can be deleted.
  *
  * ```ts
  * const started = await client.sca.factors.startEnrollment(customer.id, { type: 'TOTP' });

@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../engine.js';
 import { LIVENESS_REVIEW_MS, SCA_CODE } from '../sandbox/magic-values.js';
 import { callApi } from '../testing/requests.js';
-import { SCA_PASSKEY_ALLOWED_ORIGINS } from './factors.js';
+import { SCA_PASSKEY_ALLOWED_ORIGINS, SMS_FACTOR_NAME } from './factors.js';
 import { FACTOR_RESET_TTL_MS } from './resets.js';
 
 // SCA factors, security events and factor resets (REFERENCE §22) through the public API, on the engine's virtual clock.
@@ -90,7 +90,8 @@ describe('TOTP enrolment', () => {
     const id = await customer({ phoneNumber: undefined });
     const started = await call('POST', `/sca/factors?${q(id)}`, { type: 'TOTP' });
     expect((await call('POST', `/sca/factors/confirm?${q(id)}`, { type: 'TOTP', secret: started.body.secret, code: SCA_CODE })).status).toBe(200);
-    expect((await call('GET', `/sca/factors?${q(id)}`)).body).toEqual({ factors: [{ factor: 'TOTP', name: 'Authenticator app' }] });
+    // SMS_OTP is always listed, under a generic name without a phone on file.
+    expect((await call('GET', `/sca/factors?${q(id)}`)).body).toEqual({ factors: [{ factor: 'SMS_OTP', name: SMS_FACTOR_NAME }, { factor: 'TOTP', name: 'Authenticator app' }] });
     expect((await call('DELETE', `/sca/factors/${encodeURIComponent(`${id}/TOTP`)}?${q(id)}`)).status).toBe(404);
   });
 });

@@ -1,6 +1,6 @@
 /**
  * SCA factor enrolment (REFERENCE §22): a TOTP app or one passkey per customer, beside the SMS code to the phone on
- * file (never enrolled, always listed while there is a phone). Enrolment is two calls with no enrolment id: the start
+ * file (never enrolled, always listed). Enrolment is two calls with no enrolment id: the start
  * hands out a secret (TOTP) or WebAuthn creation options (PASSKEY) and keeps them as the customer's pending enrolment;
  * the confirm echoes the secret with a current code, or sends the registration, which must sign the pending challenge.
  * Enrolled factors log the customer in (login.ts) and are what a factor reset (resets.ts) clears.
@@ -104,11 +104,17 @@ export function acceptsTotpCode(tenant: TenantContext, record: ScaFactorRecord, 
 const entryOf = (record: ScaFactorRecord): ScaFactorEntry =>
   record.factor === 'PASSKEY' ? { factor: 'PASSKEY', credentialId: record.id, name: record.name } : { factor: 'TOTP', name: record.name };
 
-/** `GET /sca/factors`: SMS_OTP while the customer has a phone, then the enrolled TOTP and passkey. */
+/** The name SMS_OTP is listed under when the customer has no phone on file. */
+export const SMS_FACTOR_NAME = 'SMS to the verified phone';
+
+/**
+ * `GET /sca/factors`: SMS_OTP always (REFERENCE §22: never enrolled, always listed; named by the masked phone on file
+ * when there is one), then the enrolled TOTP and passkey.
+ */
 export function listScaFactors(tenant: TenantContext, customerId: string): ScaFactorList {
   const customer = requireScaCustomer(tenant, customerId);
-  const sms: ScaFactorEntry[] = customer.phoneNumber === undefined ? [] : [{ factor: 'SMS_OTP', name: `SMS to ${maskedPhone(customer.phoneNumber)}` }];
-  return { factors: [...sms, ...factors(tenant).findBy('customerId', customerId).map(entryOf)] };
+  const sms: ScaFactorEntry = { factor: 'SMS_OTP', name: customer.phoneNumber === undefined ? SMS_FACTOR_NAME : `SMS to ${maskedPhone(customer.phoneNumber)}` };
+  return { factors: [sms, ...factors(tenant).findBy('customerId', customerId).map(entryOf)] };
 }
 
 const maskedPhone = (phone: string): string => `${'•'.repeat(Math.max(0, phone.length - 4))}${phone.slice(-4)}`;
