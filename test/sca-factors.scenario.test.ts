@@ -71,7 +71,12 @@ describeOverTransports('SCA factors', (scope) => {
 
     await client.sca.factors.delete(customer.id, credential.rawId);
     expect((await client.sca.factors.list(customer.id)).factors).toEqual([sms]);
-    expect(await rejection(client.sca.factors.delete(customer.id, credential.rawId))).toBeInstanceOf(NotFoundError);
+    const gone = await rejection<NotFoundError>(client.sca.factors.delete(customer.id, credential.rawId));
+    expect(gone).toBeInstanceOf(NotFoundError);
+    expect(gone.code).toBe('REFERENCE_NOT_FOUND');
+    const unknown = await rejection<NotFoundError>(client.sca.factors.list('Customer:00000000-0000-4000-8000-000000000999'));
+    expect(unknown).toBeInstanceOf(NotFoundError);
+    expect(unknown.code).toBe('USER_NOT_FOUND');
   });
 
   it('locks after 5 failed logins for 15 minutes, then 30 after the 6th, and a password reset clears it', async () => {

@@ -202,8 +202,12 @@ describe('scope', () => {
       ['POST', '/sca/factors/reset', { factor: 'TOTP' }], ['GET', '/sca/factors/reset/TwoFactorReset:x'], ['DELETE', '/sca/factors/abc'],
     ] as const) {
       expect((await call(method, `${path}?${q(us)}`, body)).status, `${method} ${path}`).toBe(409);
-      expect((await call(method, `${path}?${q(unknown)}`, body)).status, `${method} ${path}`).toBe(404);
+      expect((await call(method, `${path}?${q(unknown)}`, body)), `${method} ${path}`).toMatchObject({ status: 404, body: { code: 'USER_NOT_FOUND' } });
     }
+    // The customer's own factor or reset that does not exist is REFERENCE_NOT_FOUND.
+    const eu = await customer();
+    expect((await call('DELETE', `/sca/factors/abc?${q(eu)}`)).body.code).toBe('REFERENCE_NOT_FOUND');
+    expect((await call('GET', `/sca/factors/reset/TwoFactorReset:x?${q(eu)}`)).body.code).toBe('REFERENCE_NOT_FOUND');
   });
 });
 
