@@ -101,7 +101,7 @@ export const beneficiaryTrustEndpoints = {
 export const SCA_SESSION_DAYS = 180;
 
 /** Query of the SCA login calls: the customer logging in. */
-export const ScaCustomerQuery = z.object({ customerId: z.string().regex(/^Customer:/, { message: 'must be a Customer id' }) });
+export const ScaCustomerQuery = z.object({ customerId: z.string() });
 
 /** `POST /sca/login/start`: which factor to log in with: SMS_OTP, or an enrolled TOTP or PASSKEY. */
 export const ScaLoginStartRequest = z.object({ factor: ScaFactor }).meta({ id: 'ScaLoginStartRequest' });
@@ -251,12 +251,20 @@ export const TwoFactorResetStatus = z
   })
   .meta({ id: 'TwoFactorResetStatus' });
 export type TwoFactorResetStatus = z.infer<typeof TwoFactorResetStatus>;
+/**
+ * The format of the new `mobile` an SMS_OTP reset completes with. Checked only for SMS_OTP resets (the engine applies
+ * it): the other factors ignore `mobile`, so a malformed one does not fail them.
+ */
+export const ResetMobileFormat = z.object({
+  countryCode: z.string().regex(/^\+[0-9]{1,4}$/, { message: 'must be a calling code with its +, e.g. +33' }),
+  number: z.string().regex(/^[0-9]{4,14}$/, { message: 'must be the national number, digits only' }),
+});
 /** `POST /sca/factors/reset/{resetId}/complete`: for SMS_OTP the new `mobile` (ignored for the other factors). */
 export const TwoFactorResetCompleteRequest = z
   .object({
     mobile: z.object({
-      countryCode: z.string().regex(/^\+[0-9]{1,4}$/, { message: 'must be a calling code with its +, e.g. +33' }),
-      number: z.string().regex(/^[0-9]{4,14}$/, { message: 'must be the national number, digits only' }),
+      countryCode: z.string().describe('The calling code with its +, e.g. +33 (checked for SMS_OTP resets only)'),
+      number: z.string().describe('The national number, digits only (checked for SMS_OTP resets only)'),
     }).optional(),
   })
   .meta({ id: 'TwoFactorResetCompleteRequest' });

@@ -204,6 +204,9 @@ describe('scope', () => {
       expect((await call(method, `${path}?${q(us)}`, body)).status, `${method} ${path}`).toBe(409);
       expect((await call(method, `${path}?${q(unknown)}`, body)), `${method} ${path}`).toMatchObject({ status: 404, body: { code: 'USER_NOT_FOUND' } });
     }
+    // Any customerId is looked up: one that is not even shaped like a Customer id is unknown too (not 400).
+    expect(await call('GET', '/sca/factors?customerId=abc')).toMatchObject({ status: 404, body: { code: 'USER_NOT_FOUND' } });
+    expect((await call('POST', '/sca/login/start?customerId=abc', { factor: 'SMS_OTP' })).status).toBe(404);
     // The customer's own factor or reset that does not exist is REFERENCE_NOT_FOUND.
     const eu = await customer();
     expect((await call('DELETE', `/sca/factors/abc?${q(eu)}`)).body.code).toBe('REFERENCE_NOT_FOUND');
@@ -277,7 +280,8 @@ describe('factor reset', () => {
     engine.sandbox().advance(LIVENESS_REVIEW_MS);
     expect((await status(id, resetId)).status).toBe('LIVENESS_PASSED');
 
-    expect((await call('POST', `/sca/factors/reset/${resetId}/complete?${q(id)}`, {})).status).toBe(204);
+    // `mobile` is ignored outside SMS_OTP resets, so its format is not checked either.
+    expect((await call('POST', `/sca/factors/reset/${resetId}/complete?${q(id)}`, { mobile: { countryCode: '33', number: 'abc' } })).status).toBe(204);
     expect(await status(id, resetId)).toMatchObject({ status: 'COMPLETED', enrollmentStatus: 'PENDING', completedAt: new Date(engine.clock.now()).toISOString() });
     expect((await call('GET', `/sca/factors?${q(id)}`)).body.factors.map((f: Json) => f.factor)).toEqual(['SMS_OTP']);
 

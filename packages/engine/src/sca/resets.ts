@@ -6,10 +6,11 @@
  * {resetId}/liveness` with PASSED or FAILED); its review and the expiry run on the engine clock.
  */
 import type { ScaFactor, TwoFactorResetStart, TwoFactorResetStatus, TwoFactorResetStatusValue } from '@railyard/contract';
-import { bytesToHex, PhoneNumber, TwoFactorResetCompleteRequest } from '@railyard/contract';
+import { bytesToHex, PhoneNumber, ResetMobileFormat, TwoFactorResetCompleteRequest } from '@railyard/contract';
 import { z } from 'zod';
 import type { TenantContext } from '../core/context.js';
-import { conflict, invalidField, notFound, rateLimited } from '../core/errors.js';
+import { conflict, invalidField, invalidInput, notFound, rateLimited } from '../core/errors.js';
+import { toFieldErrors } from '../core/field-errors.js';
 import { onField } from '../core/store.js';
 import { findCustomer, updateCustomer } from '../customers/customers.js';
 import { LIVENESS_REVIEW_MS } from '../sandbox/magic-values.js';
@@ -110,6 +111,8 @@ export function completeTwoFactorReset(
   }
   if (record.factor === 'SMS_OTP') {
     if (request.mobile === undefined) throw invalidField('mobile', 'is required to complete an SMS_OTP reset: the new number', { required: true });
+    const format = ResetMobileFormat.safeParse(request.mobile);
+    if (!format.success) throw invalidInput(toFieldErrors(format.error.issues, 'mobile'));
     const phoneNumber = `${request.mobile.countryCode}${request.mobile.number}`;
     if (!PhoneNumber.safeParse(phoneNumber).success) throw invalidField('mobile.number', `gives ${phoneNumber}, which is not an E.164 phone number`);
     updateCustomer(tenant, customerId, { customerType: findCustomer(tenant, customerId).customerType, phoneNumber } as Parameters<typeof updateCustomer>[2]);
