@@ -8,6 +8,8 @@ import { defineEndpoint } from './endpoint.js';
 export const BULK_CSV_MAX_BYTES = 16 * 1024 * 1024;
 /** Largest upload body read: the file plus 64 KiB for the multipart envelope. */
 export const BULK_CSV_FORM_MAX_BYTES = BULK_CSV_MAX_BYTES + 64 * 1024;
+/** Most row errors a job lists: the first ones; `errorsOmitted` counts the refused rows left out. */
+export const BULK_IMPORT_MAX_ROW_ERRORS = 1_000;
 
 export const BulkImportJobId = resourceId('Job').meta({ id: 'BulkImportJobId' });
 
@@ -47,6 +49,12 @@ export const BulkCustomerImportJob = z
     status: BulkImportJobStatus,
     progress: BulkImportProgress,
     errors: z.array(BulkImportError),
+    /**
+     * How many refused rows `errors` leaves out: it lists the first {@link BULK_IMPORT_MAX_ROW_ERRORS}, and
+     * `progress.failed` counts them all. Absent when none were left out. A sandbox addition (the reference lists every
+     * error).
+     */
+    errorsOmitted: z.number().int().min(1).optional(),
     createdAt: Timestamp,
     updatedAt: Timestamp,
     /** When the job ended: only on COMPLETED and FAILED. */

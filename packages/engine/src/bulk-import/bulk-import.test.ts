@@ -1,8 +1,9 @@
-import { BulkCustomerImportJob } from '@railyard/contract';
+import { BULK_IMPORT_MAX_ROW_ERRORS, BulkCustomerImportJob } from '@railyard/contract';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../engine.js';
 import { callApi, formRequest, type Json } from '../testing/requests.js';
-import { BULK_IMPORT_ROWS_PER_STEP, BULK_IMPORT_START_DELAY_MS } from './bulk-import.js';
+import { BULK_IMPORT_ROWS_PER_STEP, BULK_IMPORT_START_DELAY_MS, BULK_IMPORT_STEP_INTERVAL_MS } from './bulk-import.js';
+import { CSV_MAX_FIELDS } from './csv.js';
 
 // Bulk customer import: upload (202 PENDING), the job on the engine clock, row checks as POST /customers makes them.
 
@@ -127,5 +128,47 @@ describe('bulk customer import', () => {
     expect((await job(body.jobId)).status).toBe('PENDING');
     engine.sandbox().advance(BULK_IMPORT_START_DELAY_MS + 1_000);
     expect((await job(body.jobId)).progress.successful).toBe(rows.length);
+  });
+  it('keeps the first row errors only, counting the others: failed stays exact and the job small', async () => {
+    const rows = 2 * BULK_IMPORT_MAX_ROW_ERRORS + 500;
+    const { body } = await upload(`${HEADER}\n${'x\n'.repeat(rows)}`);
+    engine.sandbox().advance(BULK_IMPORT_START_DELAY_MS + 10 * BULK_IMPORT_STEP_INTERVAL_MS);
+    const response = await call('GET', `/customers/bulk/jobs/${body.jobId}`);
+    const done = response.body;
+    expect(BulkCustomerImportJob.parse(done)).toEqual(done);
+    expect(done).toMatchObject({ status: 'FAILED', progress: { total: rows, processed: rows, successful: 0, failed: rows }, errorsOmitted: rows - BULK_IMPORT_MAX_ROW_ERRORS });
+    expect(done.errors).toHaveLength(BULK_IMPORT_MAX_ROW_ERRORS);
+    expect([done.errors[0].correlationId, done.errors.at(-1).correlationId]).toEqual(['2', String(BULK_IMPORT_MAX_ROW_ERRORS + 1)]);
+    expect(JSON.stringify(done).length).toBeLessThan(BULK_IMPORT_MAX_ROW_ERRORS * 2_000);
+    expect((await engine.webhooks.next('BULK_UPLOAD.FAILED')).data).toEqual(done);
+    // Under the limit nothing is left out, and the field is absent.
+    const few = await upload(`${HEADER}\nx\n`);
+    engine.sandbox().advance(BULK_IMPORT_START_DELAY_MS);
+    expect(Object.keys(await job(few.body.jobId))).not.toContain('errorsOmitted');
+  });
+
+  it('skips rows of empty or space-only cells, which still count for row numbers', async () => {
+    const csv = [HEADER, ',,,,,,,,,,,,', '   ', ` , ,"",\t`, `$a@example.com,,INDIVIDUAL,Ann,1990-01-01,${ADDRESS},,,`, ''].join('\r\n');
+    const { body } = await upload(csv);
+    expect((await job(body.jobId)).progress.total).toBe(1);
+    engine.sandbox().advance(BULK_IMPORT_START_DELAY_MS);
+    const done = await job(body.jobId);
+    expect(done).toMatchObject({ progress: { total: 1, processed: 1, failed: 1 } });
+    expect(done.errors.map((e: Json) => e.correlationId)).toEqual(['5']);
+  });
+
+  it('refuses a row of more than CSV_MAX_FIELDS cells (row error) and a header of more (file error)', async () => {
+    const wide = `$w@example.com,w-1,INDIVIDUAL,Wide,1990-01-01,${ADDRESS},,,${','.repeat(CSV_MAX_FIELDS)}`;
+    const { body } = await upload([HEADER, wide, `$n@example.com,n-1,INDIVIDUAL,Narrow,1990-01-01,${ADDRESS},,,`].join('\n'));
+    engine.sandbox().advance(BULK_IMPORT_START_DELAY_MS);
+    const done = await job(body.jobId);
+    expect(done).toMatchObject({ status: 'COMPLETED', progress: { total: 2, successful: 1, failed: 1 } });
+    expect(done.errors).toEqual([{ correlationId: 'w-1', code: 'INVALID_INPUT', message: expect.any(String), details: { errors: [expect.objectContaining({ field: 'row', constraint: { maximum: CSV_MAX_FIELDS } })] } }]);
+
+    const header = await upload(`${HEADER}${',x'.repeat(CSV_MAX_FIELDS)}\n$h@example.com,h-1,INDIVIDUAL,Head,1990-01-01,${ADDRESS},,,\n`);
+    engine.sandbox().advance(BULK_IMPORT_START_DELAY_MS);
+    const failed = await job(header.body.jobId);
+    expect(failed).toMatchObject({ status: 'FAILED', progress: { total: 0 } });
+    expect(failed.errors[0].details.errors).toEqual([expect.objectContaining({ field: 'file', constraint: { maximum: CSV_MAX_FIELDS } })]);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CsvReader, decodeCsv } from './csv.js';
+import { CSV_MAX_FIELDS, CsvReader, decodeCsv, isBlank } from './csv.js';
 
 const all = (text: string) => {
   const reader = new CsvReader(text);
@@ -19,9 +19,38 @@ describe('CSV reading (RFC 4180)', () => {
   it('counts blank lines as rows, ends without a trailing record, and flags a quote left open', () => {
     expect(all('a\n\nb\n').map((r) => [r.row, r.fields])).toEqual([[1, ['a']], [2, ['']], [3, ['b']]]);
     const open = all('a,b\n"never closed,x\ny,z');
-    expect(open[1]).toEqual({ fields: ['never closed,x\ny,z'], row: 2, unterminated: true });
+    expect(open[1]).toEqual({ fields: ['never closed,x\ny,z'], width: 1, row: 2, unterminated: true, blank: false });
     expect(all('')).toEqual([]);
     expect(all('"",x\n')[0]!.fields).toEqual(['', 'x']);
+  });
+
+  it('takes a record of empty or space-only cells as blank, and still counts its row', () => {
+    const records = all('a,b\n,,,,,,,\n   \n" ", \t\n\n1,\n');
+    expect(records.map((r) => [r.row, isBlank(r)])).toEqual([[1, false], [2, true], [3, true], [4, true], [5, true], [6, false]]);
+  });
+
+  it('keeps at most CSV_MAX_FIELDS fields of a record and tells its real width', () => {
+    const wide = all(`${','.repeat(CSV_MAX_FIELDS + 9)}x\nnext`);
+    expect([wide[0]!.fields.length, wide[0]!.width, wide[0]!.blank]).toEqual([CSV_MAX_FIELDS, CSV_MAX_FIELDS + 10, false]);
+    expect(wide[1]).toMatchObject({ fields: ['next'], row: 2 });
+    expect(all(','.repeat(CSV_MAX_FIELDS * 2))[0]).toMatchObject({ width: CSV_MAX_FIELDS * 2 + 1, blank: true });
+  });
+
+  it('reads a field of doubled quotes and a line of commas filling a whole file in linear time', () => {
+    const pairs = 8_000_000; // 16 MB, the most a file may be
+    let started = performance.now();
+    const [quoted] = all(`"${'""'.repeat(pairs)}",x\n`);
+    const quotedMs = performance.now() - started;
+    started = performance.now();
+    const [commas] = all(','.repeat(2 * pairs));
+    const commasMs = performance.now() - started;
+    expect([quoted!.fields[0]!.length, quoted!.fields[0]!.replaceAll('"', ''), quoted!.fields[1]]).toEqual([pairs, '', 'x']);
+    expect([commas!.fields.length, commas!.width]).toEqual([CSV_MAX_FIELDS, 2 * pairs + 1]);
+    // Seconds before (a string built per quote, a field kept per comma); a small part of that now, even on a busy machine.
+    expect([quotedMs, commasMs].map((ms) => ms < 2_000)).toEqual([true, true]);
+    // Few doubled quotes, an unclosed field ending in one: each is one quote.
+    expect(all('"a""b""c","""",x')[0]!.fields).toEqual(['a"b"c', '"', 'x']);
+    expect(all('"ab""')[0]).toMatchObject({ fields: ['ab"'], unterminated: true });
   });
 
   it('goes on from where a previous reader stopped', () => {

@@ -140,14 +140,27 @@ describe('quote authorization', () => {
     const marie = await euCustomer();
     const quote = await payout(marie);
     await call('POST', `/quotes/${quote.id}/execute`);
-    // Without a login session every answer is 409, so the lockout never starts: only the rate limit counts them.
-    for (let i = 0; i < SCA_AUTHORIZE_ATTEMPTS; i++) expect((await call('POST', `/quotes/${quote.id}/authorize`, { code: SCA_CODE })).body.code).toBe('SCA_SESSION_REQUIRED');
+    // Without a login session every answer is 409 and counts nothing, towards neither the rate limit nor the lockout.
+    for (let i = 0; i <= SCA_AUTHORIZE_ATTEMPTS; i++) expect((await call('POST', `/quotes/${quote.id}/authorize`, { code: SCA_CODE })).body.code).toBe('SCA_SESSION_REQUIRED');
+    await login(marie.id);
+    // A passkey assertion to an SMS challenge is 400 without counting towards the lockout: only the rate limit counts it.
+    const passkey = { passkeyAssertion: { credentialId: 'Y3JlZA', clientDataJson: 'e30', authenticatorData: 'AAAA', signature: 'AAAA' }, origin: 'https://example.com' };
+    for (let i = 0; i < SCA_AUTHORIZE_ATTEMPTS; i++) expect((await call('POST', `/quotes/${quote.id}/authorize`, passkey)).body.details?.errors?.[0]?.field).toBe('passkeyAssertion');
     const limited = await call('POST', `/quotes/${quote.id}/authorize`, { code: SCA_CODE });
     expect(limited).toMatchObject({ status: 429, body: { code: 'RATE_LIMITED' } });
     expect(limited.headers.get('retry-after')).toBe(String(SCA_AUTHORIZE_WINDOW_MS / 1000));
     engine.sandbox().advance(SCA_AUTHORIZE_WINDOW_MS);
-    await login(marie.id);
     expect((await call('POST', `/quotes/${quote.id}/authorize`, { code: SCA_CODE })).body.status).toBe('PROCESSING');
+  });
+
+  it('a locked customer is answered 423 ACCOUNT_LOCKED, not 429, however many answers came within the window', async () => {
+    const marie = await euCustomer();
+    await login(marie.id);
+    const quote = await payout(marie);
+    await call('POST', `/quotes/${quote.id}/execute`);
+    const answers = [];
+    for (let i = 0; i < SCA_AUTHORIZE_ATTEMPTS + 2; i++) answers.push((await call('POST', `/quotes/${quote.id}/authorize`, { code: '999999' })).status);
+    expect(answers).toEqual([400, 400, 400, 400, ...Array<number>(SCA_AUTHORIZE_ATTEMPTS - 2).fill(423)]);
   });
 
   it('resend is rate limited (429 with Retry-After) and 409 when nothing waits', async () => {

@@ -13,7 +13,7 @@ import { findInternalAccount } from '../accounts/internal-accounts.js';
 import { assertScaSession } from '../sca/login.js';
 import { checkStamp } from '../auth/signed-retry.js';
 import { sessionsOf } from '../auth/sessions.js';
-import { answerScaChallenge, assertScaChallengeIssuable, isScaCustomer, issueScaChallenge } from '../sca/sca.js';
+import { answerScaChallenge, assertNotLocked, assertScaChallengeIssuable, isScaCustomer, issueScaChallenge } from '../sca/sca.js';
 import { midRate } from '../config/exchange-rates.js';
 import type { TenantContext } from '../core/context.js';
 import { ApiError, conflict, invalidField, notFound, rateLimited } from '../core/errors.js';
@@ -448,15 +448,18 @@ function awaitingAuthorization(tenant: TenantContext, quoteId: string): { record
 
 /**
  * `POST /quotes/{id}/authorize`: answers the quote's SCA challenge. Needs an SCA login session (409
- * SCA_SESSION_REQUIRED); a wrong code is 400 and counts towards the lockout (423). Then an account-funded payment is
+ * SCA_SESSION_REQUIRED) and an unlocked customer (423), checked before the rate limit (429) counts the answer; a wrong
+ * code is 400 and counts towards the lockout (423). Then an account-funded payment is
  * sent, and a real-time funding quote shows where to send the money. The payment's own checks (balance, limits) run
  * before the answer is taken, so a refused payment keeps its challenge.
  */
 export function authorizeQuote(tenant: TenantContext, quoteId: string, answer: z.output<typeof QuoteAuthorizeRequest>): Quote {
   const { record: waiting, transaction } = awaitingAuthorization(tenant, quoteId);
-  const record = countAuthorizeAttempt(tenant, waiting);
-  const customerId = record.customerId!;
+  const customerId = waiting.customerId!;
+  // Refusals that answer nothing come first and count nothing: no session (409), then a locked customer (423).
   assertScaSession(tenant, customerId);
+  assertNotLocked(tenant, customerId);
+  const record = countAuthorizeAttempt(tenant, waiting);
   const realtime = record.source.sourceType === 'REALTIME_FUNDING';
   if (!realtime) {
     assertCustomerMayPay(tenant, customerId);
@@ -471,8 +474,8 @@ export function authorizeQuote(tenant: TenantContext, quoteId: string, answer: z
 
 /**
  * Counts one answer to the quote's challenge, or 429 RATE_LIMITED when {@link SCA_AUTHORIZE_ATTEMPTS} already came within
- * the last {@link SCA_AUTHORIZE_WINDOW_MS} (Retry-After: until the oldest of them leaves the window). Refused answers
- * are not counted.
+ * the last {@link SCA_AUTHORIZE_WINDOW_MS} (Retry-After: until the oldest of them leaves the window). Runs after the
+ * session and lockout checks: answers refused 409 SCA_SESSION_REQUIRED, 423 ACCOUNT_LOCKED or 429 are not counted.
  */
 function countAuthorizeAttempt(tenant: TenantContext, record: QuoteRecord): QuoteRecord {
   const now = tenant.clock.now();
