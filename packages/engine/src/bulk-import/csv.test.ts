@@ -36,18 +36,13 @@ describe('CSV reading (RFC 4180)', () => {
     expect(all(','.repeat(CSV_MAX_FIELDS * 2))[0]).toMatchObject({ width: CSV_MAX_FIELDS * 2 + 1, blank: true });
   });
 
-  it('reads a field of doubled quotes and a line of commas filling a whole file in linear time', () => {
+  // How fast these read is a benchmark's business (pnpm bench), never a timed unit test: this checks what they read.
+  it('reads a field of doubled quotes and a line of commas filling a whole file', () => {
     const pairs = 8_000_000; // 16 MB, the most a file may be
-    let started = performance.now();
     const [quoted] = all(`"${'""'.repeat(pairs)}",x\n`);
-    const quotedMs = performance.now() - started;
-    started = performance.now();
     const [commas] = all(','.repeat(2 * pairs));
-    const commasMs = performance.now() - started;
     expect([quoted!.fields[0]!.length, quoted!.fields[0]!.replaceAll('"', ''), quoted!.fields[1]]).toEqual([pairs, '', 'x']);
     expect([commas!.fields.length, commas!.width]).toEqual([CSV_MAX_FIELDS, 2 * pairs + 1]);
-    // Seconds before (a string built per quote, a field kept per comma); a small part of that now, even on a busy machine.
-    expect([quotedMs, commasMs].map((ms) => ms < 2_000)).toEqual([true, true]);
     // Few doubled quotes, an unclosed field ending in one: each is one quote.
     expect(all('"a""b""c","""",x')[0]!.fields).toEqual(['a"b"c', '"', 'x']);
     expect(all('"ab""')[0]).toMatchObject({ fields: ['ab"'], unterminated: true });
