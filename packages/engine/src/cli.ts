@@ -4,7 +4,11 @@ import { Worker } from 'node:worker_threads';
 import { DEFAULT_CREDENTIALS } from './platforms/default-credentials.js';
 import { serverThreadLimits, type ServeCommand, type ServeReport, type ServeSettings } from './server/thread.js';
 
+/** The engine package's version, set by the build (tsup `define`). */
+declare const RAILYARD_VERSION: string;
+
 const USAGE = `Usage: railyard serve [--port 4100] [--host 127.0.0.1] [--clock real|virtual] [--regulated] [--skip-paperwork] [--strict] [--public]
+       railyard --version | --help
 
 Starts the Railyard sandbox over HTTP. --strict refuses request fields the API does not know (listing each one) and
 account identifiers that fail their checksums; by default both are accepted, as the reference service does.
@@ -93,7 +97,12 @@ function serve(settings: ServeSettings): Promise<number> {
 
 function main(argv: string[]): Promise<number> | number {
   const [command, ...rest] = argv;
-  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+  if (command === '--version' || command === '-v' || (command === 'serve' && rest.some((arg) => arg === '--version' || arg === '-v'))) {
+    console.log(RAILYARD_VERSION);
+    return 0;
+  }
+  const help = (arg: string) => arg === '--help' || arg === '-h';
+  if (command === undefined || help(command) || command === 'help' || (command === 'serve' && rest.some(help))) {
     console.log(USAGE);
     return command === undefined ? 1 : 0;
   }

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -52,6 +53,20 @@ describe('railyard serve', () => {
     child.kill('SIGTERM'); // the stop writes "Received SIGTERM" and "Stopped" into the closed pipe
     const [code] = await once(child, 'exit');
     expect(code).toBe(0);
+  });
+
+  it('prints its usage for serve --help and its version for --version, and exits 0 without serving', async () => {
+    const run = async (args: string[]) => {
+      const child = spawn(process.execPath, [cli, ...args]);
+      let out = '';
+      child.stdout.on('data', (chunk) => (out += chunk));
+      const [code] = await once(child, 'exit');
+      return { code, out };
+    };
+    const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    expect(await run(['serve', '--help'])).toEqual({ code: 0, out: expect.stringContaining('Usage: railyard serve [--port 4100]') });
+    expect(await run(['--version'])).toEqual({ code: 0, out: `${version}\n` });
+    expect(await run(['serve', '--version'])).toEqual({ code: 0, out: `${version}\n` });
   });
 
   it('stops on SIGINT too', async () => {
