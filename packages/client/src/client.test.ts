@@ -7,6 +7,29 @@ import { BASE, CLIENT_ID, CLIENT_SECRET, individual, setup } from './test-suppor
 
 const basic = `Basic ${Buffer.from(`${CLIENT_ID}:${CLIENT_SECRET}`).toString('base64')}`;
 
+describe('configuration from the environment', () => {
+  it('takes the base URL and credentials from RAILYARD_BASE_URL, RAILYARD_CLIENT_ID and RAILYARD_CLIENT_SECRET when not given', async () => {
+    const saved = { ...process.env };
+    try {
+      Object.assign(process.env, { RAILYARD_BASE_URL: 'https://sandbox.example.com/2025-10-13/', RAILYARD_CLIENT_ID: 'env-id', RAILYARD_CLIENT_SECRET: 'env-secret' });
+      const sent: Request[] = [];
+      const client = createClient({ fetch: async (request: Request) => (sent.push(request), Response.json({ data: [], hasMore: false })) });
+      expect(client.baseUrl).toBe('https://sandbox.example.com/2025-10-13');
+      await client.customers.list();
+      expect(sent[0]!.url).toBe('https://sandbox.example.com/2025-10-13/customers');
+      expect(sent[0]!.headers.get('authorization')).toBe(`Basic ${btoa('env-id:env-secret')}`);
+      expect(createClient({ baseUrl: 'http://given.example/v', clientId: 'a', clientSecret: 'b' }).baseUrl).toBe('http://given.example/v');
+      process.env.RAILYARD_BASE_URL = 'not a url';
+      expect(() => createClient()).toThrow('Invalid baseUrl "not a url" (from RAILYARD_BASE_URL)');
+    } finally {
+      for (const name of ['RAILYARD_BASE_URL', 'RAILYARD_CLIENT_ID', 'RAILYARD_CLIENT_SECRET']) {
+        if (saved[name] === undefined) delete process.env[name];
+        else process.env[name] = saved[name];
+      }
+    }
+  });
+});
+
 describe('requests', () => {
   it('creates a customer: POST with JSON body, Basic auth, Accept, a generated Idempotency-Key', async () => {
     const { client, requests } = setup([{ status: 201, body: individual() }]);

@@ -58,7 +58,8 @@ export type Fetch = (request: Request, init?: RequestInit) => Promise<Response>;
 export interface ClientOptions {
   /**
    * The API base URL including the version segment, e.g. `https://sandbox.example.com/2025-10-13`.
-   * Defaults to `http://127.0.0.1:4100/2025-10-13` (a local `railyard serve`).
+   * Defaults to env `RAILYARD_BASE_URL` where `process` exists, else `http://127.0.0.1:4100/2025-10-13` (a local
+   * `railyard serve`).
    */
   baseUrl?: string;
   /** API client id (HTTP Basic user). Defaults to env `RAILYARD_CLIENT_ID` where `process` exists. */
@@ -228,11 +229,13 @@ export class RailyardClient {
         'Missing credentials: pass `clientId` and `clientSecret` to createClient (or set RAILYARD_CLIENT_ID and RAILYARD_CLIENT_SECRET).',
       );
     }
-    const baseUrl = withoutTrailingSlashes(options.baseUrl ?? DEFAULT_BASE_URL);
+    const givenBaseUrl = options.baseUrl ?? readEnv('RAILYARD_BASE_URL');
+    const baseUrl = withoutTrailingSlashes(givenBaseUrl ?? DEFAULT_BASE_URL);
     try {
       new URL(baseUrl);
     } catch {
-      throw new RailyardError(`Invalid baseUrl ${JSON.stringify(options.baseUrl)}: expected an absolute URL such as ${DEFAULT_BASE_URL}.`);
+      const from = options.baseUrl === undefined ? ' (from RAILYARD_BASE_URL)' : '';
+      throw new RailyardError(`Invalid baseUrl ${JSON.stringify(givenBaseUrl)}${from}: expected an absolute URL such as ${DEFAULT_BASE_URL}.`);
     }
     this.baseUrl = baseUrl;
     this.maxRetries = validCount(options.maxRetries, 'maxRetries') ?? DEFAULT_MAX_RETRIES;
@@ -246,7 +249,7 @@ export class RailyardClient {
     this.#random = options.random ?? Math.random;
     this.#sandboxRefusal = sandboxRefusal({
       sandbox: options.sandbox,
-      baseUrl: options.baseUrl,
+      baseUrl: givenBaseUrl,
       customFetch: options.fetch !== undefined,
       resolvedBaseUrl: baseUrl,
     });
