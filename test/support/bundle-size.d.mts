@@ -12,6 +12,8 @@ export interface BrowserBundleSize {
 }
 
 export const KB: number;
+export const GZIP_TARGETS: Record<string, number>;
+export const REPORTED_PACKAGES: string[];
 export function packageOfInput(path: string): string;
 export function measureBrowserBundle(specifier: string): Promise<BrowserBundleSize>;
 export function formatBundleSize(size: BrowserBundleSize, options?: { packages?: number }): string;
