@@ -9,6 +9,7 @@ const packageDir = (name: string) => fileURLToPath(new URL(`../packages/${name}`
 
 const cases = [
   { pkg: 'contract', specifier: '@railyard/contract', exportName: 'customerEndpoints' },
+  { pkg: 'contract', specifier: '@railyard/contract/wallet-crypto', exportName: 'decodeWalletStamp' },
   { pkg: 'engine', specifier: '@railyard/engine', exportName: 'createEngine' },
   { pkg: 'engine', specifier: '@railyard/engine/msw', exportName: 'createHandlers' },
   { pkg: 'client', specifier: '@railyard/client', exportName: 'createClient' },
@@ -40,6 +41,19 @@ describe('built packages', () => {
       expect(out).not.toBe('undefined');
     });
   }
+
+  // The two contract entries share one chunk, so an error from either is an instance of the other's class.
+  it('@railyard/contract/wallet-crypto hands out the main entry\'s WalletCryptoError, under require() and import', () => {
+    const same = "a.WalletCryptoError === b.WalletCryptoError && a.decodeWalletStamp === b.decodeWalletStamp";
+    const required = run(packageDir('contract'), ['-e', `const a = require('@railyard/contract'), b = require('@railyard/contract/wallet-crypto'); console.log(${same})`]);
+    const imported = run(packageDir('contract'), [
+      '--input-type=module',
+      '-e',
+      `const a = await import('@railyard/contract'), b = await import('@railyard/contract/wallet-crypto'); console.log(${same})`,
+    ]);
+    expect([required.err, imported.err]).toEqual(['', '']);
+    expect([required.out, imported.out]).toEqual(['true', 'true']);
+  });
 
   it('a client made under require() talks to an engine made under require()', () => {
     const script = `

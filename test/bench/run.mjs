@@ -1,7 +1,7 @@
 // `pnpm bench`: throughput and latency in process and over HTTP (beside a bare node:http server), lists and memory at
 // 1k, 100k and 1M records, snapshots, the virtual clock and start-up; each figure against its target, PASS or FAIL.
 // Runs the built packages. HTTP load comes from this process (autocannon, on core 0 when the machine has two); each
-// server runs in a child process (on core 1). Sections: BENCH_ONLY=inprocess,wallet,http,scale,state,adversarial (default all).
+// server runs in a child process (on core 1). Sections: BENCH_ONLY=inprocess,wallet,http,scale,state,adversarial,size (default all).
 // BENCH_OUT=file.json writes every figure.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,12 +16,13 @@ import { decodeWalletStamp } from '@railyard/contract';
 import { SessionKey, encryptOtp } from '@railyard/wallet';
 import { createPublicKey, verify as nodeVerify } from 'node:crypto';
 
+import { GZIP_TARGETS, KB, REPORTED_PACKAGES, formatBundleSize, measureBrowserBundle } from '../support/bundle-size.mjs';
 import { AUTH, CREDENTIALS, PINNED, bankAccountBody, customerBody, median, payOutQuoteBody, runJsonChild, startChild } from './lib.mjs';
 
 const HTTP_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const INPROCESS_CALLS = Number(process.env.BENCH_CALLS ?? 20000);
 const LIST_SEED = Number(process.env.BENCH_LIST_SEED ?? 1_000_000);
-const SECTIONS = new Set((process.env.BENCH_ONLY ?? 'inprocess,wallet,http,scale,state,adversarial').split(','));
+const SECTIONS = new Set((process.env.BENCH_ONLY ?? 'inprocess,wallet,http,scale,state,adversarial,size').split(','));
 const here = (file) => fileURLToPath(new URL(file, import.meta.url));
 
 const rows = [];
@@ -232,6 +233,17 @@ function adversarial() {
   return figures;
 }
 
+/** What the wallet and the client add to a browser app: bundled from dist/, minified, gzipped (as test/bundle-size.test.ts). */
+async function bundleSizes() {
+  console.log('\nBundle sizes (browser, minified + gzipped)');
+  const sizes = {};
+  for (const specifier of REPORTED_PACKAGES) {
+    sizes[specifier] = await measureBrowserBundle(specifier);
+    console.log(`  ${formatBundleSize(sizes[specifier], { packages: 3 })}`);
+  }
+  return sizes;
+}
+
 console.log(`Machine: ${cpus()[0]?.model ?? arch()} × ${cpus().length}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}; servers ${PINNED ? 'pinned to core 1, load on core 0' : 'not pinned'}\n`);
 // A cold start is timed first, on a quiet machine: right after the scale section has released its 8 GB heap, the same
 // start took ~40 ms longer.
@@ -242,6 +254,7 @@ if (SECTIONS.has('http')) await overHttp();
 const scaled = SECTIONS.has('scale') ? await scale() : undefined;
 const stated = SECTIONS.has('state') ? await state(coldStart) : undefined;
 const hostile = SECTIONS.has('adversarial') ? adversarial() : undefined;
+const bundles = SECTIONS.has('size') ? await bundleSizes() : undefined;
 const byName = Object.fromEntries(rows.map((r) => [r.name, r]));
 const checks = [];
 /** A target: checked when its figures were measured (a section left out skips its targets). */
@@ -294,8 +307,13 @@ if (stated) {
 if (hostile) {
   target('every answer to a 100 kB adversarial string < 10 ms', [Number(hostile['slowest ms'])], (ms) => ms < 10, (ms) => `${ms.toFixed(2)} ms (${hostile.slowest})`);
 }
+if (bundles) {
+  for (const [specifier, limit] of Object.entries(GZIP_TARGETS)) {
+    target(`${specifier} browser bundle <= ${limit / KB} KB gzipped`, [bundles[specifier]], (size) => size.gzipBytes <= limit, (size) => `${(size.gzipBytes / KB).toFixed(1)} KB`);
+  }
+}
 
 console.log('\nTargets');
 for (const [name, ok, value] of checks) console.log(`  ${ok ? 'PASS' : 'FAIL'}  ${name.padEnd(72)} ${value}`);
-if (process.env.BENCH_OUT) writeFileSync(process.env.BENCH_OUT, JSON.stringify({ pinned: PINNED, rows, scale: scaled, state: stated, targets: checks }, null, 2));
+if (process.env.BENCH_OUT) writeFileSync(process.env.BENCH_OUT, JSON.stringify({ pinned: PINNED, rows, scale: scaled, state: stated, bundles, targets: checks }, null, 2));
 process.exitCode = checks.every(([, ok]) => ok) ? 0 : 1;

@@ -3,6 +3,7 @@ import { Timestamp, resourceId } from './common.js';
 import { InternalAccount, InternalAccountId, InternalAccountUpdateRequest } from './accounts.js';
 import { defineEndpoint } from './endpoint.js';
 import { isP256PublicKeyHex } from './wallet-crypto/p256.js';
+import { WALLET_STAMP_SCHEME } from './wallet-crypto/stamp.js';
 import { AuthMethodType, RequestId, SignedRetryChallenge, signedLegs, WalletOperationProcessing } from './signed-retry.js';
 
 export {
@@ -11,8 +12,8 @@ export {
 
 // Embedded-wallet authentication (SPEC §2.5, §4.2; REFERENCE §6, §7): schemas and endpoints.
 
-/** The only stamp scheme (REFERENCE §7). */
-export const WALLET_STAMP_SCHEME = 'SIGNATURE_SCHEME_TK_API_P256';
+// The stamp scheme lives with the zod-free stamp codec (the wallet imports it from there); re-exported here as before.
+export { WALLET_STAMP_SCHEME };
 
 /** Default session lifetime (REFERENCE §6). */
 export const SESSION_TTL_MS = 15 * 60 * 1000;

@@ -6,7 +6,7 @@ import {
   parseEnclaveBundle,
   sealEncryptedOtpBundle,
   verifyOtpTargetBundle,
-} from '@railyard/contract';
+} from '@railyard/contract/wallet-crypto';
 import { DecryptionKey, SessionKey } from './keys.js';
 
 /** Input of {@link encryptOtp}. */

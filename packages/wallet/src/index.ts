@@ -2,10 +2,11 @@
  * @railyard/wallet: end-user device helpers for the embedded wallet (SPEC §2.5, §4.2, §5), browser first, Node too.
  * P-256 session keys held in WebCrypto and the stamps they make, OTP encryption to a verified target bundle, decryption of
  * sealed session keys and wallet exports, passkey registration and assertion through `@simplewebauthn/browser`, a software
- * passkey authenticator for tests, and the signed-retry headers. The wire formats come from `@railyard/contract`.
+ * passkey authenticator for tests, and the signed-retry headers. The wire formats come from
+ * `@railyard/contract/wallet-crypto`, the contract's codecs without its zod schemas, so a browser app bundles no zod.
  * @packageDocumentation
  */
-import { WALLET_STAMP_SCHEME, decodeWalletStamp, encodeWalletStamp } from '@railyard/contract';
+import { WALLET_STAMP_SCHEME, decodeWalletStamp, encodeWalletStamp } from '@railyard/contract/wallet-crypto';
 
 /** Header that carries the wallet stamp on a signed retry. */
 export const WALLET_SIGNATURE_HEADER = 'Service-Wallet-Signature';
@@ -63,4 +64,4 @@ export {
   WalletCryptoError,
   isWalletCryptoError,
   type WalletCryptoErrorCode,
-} from '@railyard/contract';
+} from '@railyard/contract/wallet-crypto';

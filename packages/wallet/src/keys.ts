@@ -5,7 +5,7 @@ import {
   importP256PrivateKey,
   p256PublicKeyFromPrivate,
   signP256,
-} from '@railyard/contract';
+} from '@railyard/contract/wallet-crypto';
 
 /** Anything that can stamp a `payloadToSign`: returns the `Service-Wallet-Signature` header value. */
 export interface WalletStamper {

@@ -9,7 +9,7 @@ import type {
   RegistrationResponseJSON,
   UserVerificationRequirement,
 } from '@simplewebauthn/browser';
-import { base64UrlEncode, utf8Encode } from '@railyard/contract';
+import { base64UrlEncode, utf8Encode } from '@railyard/contract/wallet-crypto';
 
 /**
  * What runs the WebAuthn ceremonies: `@simplewebauthn/browser` by default (`navigator.credentials`), or a

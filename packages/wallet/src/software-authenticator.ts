@@ -4,7 +4,7 @@ import type {
   PublicKeyCredentialRequestOptionsJSON,
   RegistrationResponseJSON,
 } from '@simplewebauthn/browser';
-import { base64UrlDecode, base64UrlEncode, concatBytes, hexToBytes, randomBytes, sha256, signP256, utf8Encode } from '@railyard/contract';
+import { base64UrlDecode, base64UrlEncode, concatBytes, hexToBytes, randomBytes, sha256, signP256, utf8Encode } from '@railyard/contract/wallet-crypto';
 import type { WebAuthnDriver } from './passkeys.js';
 
 // ---------------------------------------------------------------------------------------------------------------------

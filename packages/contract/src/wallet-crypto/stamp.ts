@@ -1,6 +1,5 @@
 // The `Service-Wallet-Signature` stamp (REFERENCE §7): unpadded base64url of the compact JSON
 // {"publicKey": compressed hex, "scheme": "SIGNATURE_SCHEME_TK_API_P256", "signature": DER hex} over the exact UTF-8 payload.
-import { WALLET_STAMP_SCHEME } from '../auth.js';
 import { base64UrlDecode, base64UrlEncode, hexToBytes, utf8Decode, utf8Encode } from './bytes.js';
 import { WalletCryptoError, type WalletCryptoErrorCode } from './errors.js';
 import {
@@ -12,6 +11,9 @@ import {
   signP256,
   verifyP256,
 } from './p256.js';
+
+/** The only stamp scheme the service accepts. Defined here, not beside the zod schemas, so that the wallet gets it without zod. */
+export const WALLET_STAMP_SCHEME = 'SIGNATURE_SCHEME_TK_API_P256';
 
 /** A decoded stamp: the signer's compressed public key (lowercase hex), the scheme literal, the DER signature (lowercase hex). */
 export interface DecodedWalletStamp {
