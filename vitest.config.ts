@@ -10,6 +10,7 @@ export default defineConfig({
     alias: [
       { find: /^@railyard\/contract$/, replacement: src('contract') },
       { find: /^@railyard\/engine\/msw$/, replacement: src('engine', 'msw.ts') },
+      { find: /^@railyard\/engine\/server$/, replacement: src('engine', 'server.ts') },
       { find: /^@railyard\/engine$/, replacement: src('engine') },
       { find: /^@railyard\/client$/, replacement: src('client') },
       { find: /^@railyard\/wallet$/, replacement: src('wallet') },
