@@ -116,7 +116,10 @@ export interface Engine {
   sandbox(platform?: Platform | string): SandboxControls;
   /** Emitted events and webhook deliveries, awaitable. */
   readonly webhooks: WebhookControls;
-  /** The OpenAPI 3.1 document of everything this engine serves. */
+  /**
+   * The OpenAPI 3.1 document of everything this engine serves. Its `servers` entry names the standalone default
+   * address; `GET /_sandbox/openapi.json` names the origin it is asked at.
+   */
   openapi(): Record<string, unknown>;
   /** Stops timers of a real clock (call on shutdown). */
   close(): void;
