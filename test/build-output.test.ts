@@ -12,6 +12,7 @@ const cases = [
   { pkg: 'contract', specifier: '@railyard/contract/wallet-crypto', exportName: 'decodeWalletStamp' },
   { pkg: 'engine', specifier: '@railyard/engine', exportName: 'createEngine' },
   { pkg: 'engine', specifier: '@railyard/engine/msw', exportName: 'createHandlers' },
+  { pkg: 'engine', specifier: '@railyard/engine/server', exportName: 'startServer' },
   { pkg: 'client', specifier: '@railyard/client', exportName: 'createClient' },
   { pkg: 'wallet', specifier: '@railyard/wallet', exportName: 'WALLET_SIGNATURE_HEADER' },
 ];

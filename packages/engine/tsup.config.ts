@@ -24,7 +24,7 @@ const englishZodOnly: Plugin = {
 };
 
 export default <Options[]>[
-  packageBuild(['index', 'msw']),
+  packageBuild(['index', 'msw', 'server']),
   // The command line starts a process per run. The launcher (cli) is small; the server thread it starts (serve-thread)
   // inlines the contract and zod, which Node would otherwise load as some hundred module files (cold start to first
   // response ~230 → ~200 ms). Dependencies the engine loads on first use (WebAuthn, wallet verifiers, BIP-39) stay

@@ -2,7 +2,8 @@
 // than over HTTP). Prints "customer <id>" and then "listening on <url>". Like `railyard serve`, it serves from a worker
 // thread with the limits that command gives its server (serverThreadLimits).
 import { isMainThread, parentPort, Worker } from 'node:worker_threads';
-import { createEngine, serverThreadLimits, startServer } from '@railyard/engine';
+import { createEngine } from '@railyard/engine';
+import { serverThreadLimits, startServer } from '@railyard/engine/server';
 import { CREDENTIALS, seedCustomers } from './lib.mjs';
 
 if (isMainThread) {

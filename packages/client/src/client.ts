@@ -219,6 +219,8 @@ export class RailyardClient {
   readonly #sleep: (ms: number) => Promise<void>;
   readonly #random: () => number;
   readonly #sandboxRefusal: string | undefined;
+  /** The base URL as messages and logs show it: its path alone in process, where its origin is a placeholder. */
+  readonly #shownBaseUrl: string;
 
   constructor(options: ClientOptions = {}) {
     this.#options = { ...options };
@@ -238,6 +240,9 @@ export class RailyardClient {
       throw new RailyardError(`Invalid baseUrl ${JSON.stringify(givenBaseUrl)}${from}: expected an absolute URL such as ${DEFAULT_BASE_URL}.`);
     }
     this.baseUrl = baseUrl;
+    // In process (a fetch given, no base URL) the default base URL is only a placeholder no request leaves for:
+    // messages name the path alone rather than send a reader looking for a server at http://127.0.0.1:4100.
+    this.#shownBaseUrl = options.fetch !== undefined && givenBaseUrl === undefined ? new URL(baseUrl).pathname.replace(/\/$/, '') : baseUrl;
     this.maxRetries = validCount(options.maxRetries, 'maxRetries') ?? DEFAULT_MAX_RETRIES;
     this.timeout = options.timeout ?? DEFAULT_TIMEOUT_MS;
 
@@ -420,6 +425,7 @@ export class RailyardClient {
     const searchParams = serializeQuery(request.query);
     const search = searchParams.toString();
     const url = `${this.baseUrl}${path}${search ? `?${search}` : ''}`;
+    const shownUrl = `${this.#shownBaseUrl}${path}${search ? `?${search}` : ''}`;
     const headers = this.#headers(method, options);
     const idempotencyKey = headers.get('idempotency-key') ?? undefined;
     const maxRetries = validCount(options.maxRetries, 'maxRetries') ?? this.maxRetries;
@@ -436,7 +442,7 @@ export class RailyardClient {
       try {
         response = await this.#attempt(path, method, searchParams, headers, request.body, timeout, signal, (sent) => {
           if (!log.enabled) return;
-          log.log(`request ${method} ${url}`, {
+          log.log(`request ${method} ${shownUrl}`, {
             attempt,
             headers: redactHeaders(sent),
             body: request.body === undefined ? undefined : isFormData(request.body) ? describeForm(request.body) : redactBody(request.body),
@@ -444,41 +450,41 @@ export class RailyardClient {
         });
       } catch (error) {
         if (signal?.aborted) {
-          log.log(`aborted ${method} ${url}`, { attempt, ms: Date.now() - started });
+          log.log(`aborted ${method} ${shownUrl}`, { attempt, ms: Date.now() - started });
           throw new APIUserAbortError(undefined, { cause: signal.reason });
         }
         const failure = error instanceof TimeoutMarker
-          ? new APIConnectionTimeoutError(`Request timed out after ${timeout}ms (${method} ${url}).`)
-          : new APIConnectionError(`Connection error (${method} ${url}): ${describe(error)}`, { cause: error });
+          ? new APIConnectionTimeoutError(`Request timed out after ${timeout}ms (${method} ${shownUrl}).`)
+          : new APIConnectionError(`Connection error (${method} ${shownUrl}): ${describe(error)}`, { cause: error });
         if (retry < maxRetries && retryableMethod) {
           const delay = backoffDelay(retry, this.#random());
-          log.log(`retry ${method} ${url} in ${delay}ms`, { after: failure.message, retry: `${retry + 1}/${maxRetries}` });
+          log.log(`retry ${method} ${shownUrl} in ${delay}ms`, { after: failure.message, retry: `${retry + 1}/${maxRetries}` });
           await this.#wait(delay, signal);
           continue;
         }
-        log.log(`failed ${method} ${url}`, { attempt, ms: Date.now() - started, error: failure.message });
+        log.log(`failed ${method} ${shownUrl}`, { attempt, ms: Date.now() - started, error: failure.message });
         throw failure;
       }
 
       const ms = Date.now() - started;
       const requestId = response.headers.get('x-request-id') ?? undefined;
       if (response.ok) {
-        log.log(`response ${response.status} ${method} ${url}`, { ms, attempt, 'request-id': requestId });
+        log.log(`response ${response.status} ${method} ${shownUrl}`, { ms, attempt, 'request-id': requestId });
         return { response, method, url, retries: retry };
       }
 
       const body = await readErrorBody(response);
-      log.log(`response ${response.status} ${method} ${url}`, { ms, attempt, 'request-id': requestId, body: redactBody(body) });
+      log.log(`response ${response.status} ${method} ${shownUrl}`, { ms, attempt, 'request-id': requestId, body: redactBody(body) });
       if (isRetryableResponse(response.status, response.headers, body) && retryableMethod && retry < maxRetries) {
         const delay = retryDelay(retry, response.headers, this.#random());
         if (delay !== undefined) {
-          log.log(`retry ${method} ${url} in ${delay}ms`, { after: `status ${response.status}`, retry: `${retry + 1}/${maxRetries}` });
+          log.log(`retry ${method} ${shownUrl} in ${delay}ms`, { after: `status ${response.status}`, retry: `${retry + 1}/${maxRetries}` });
           await this.#wait(delay, signal);
           continue;
         }
-        log.log(`not retrying ${method} ${url}: Retry-After is longer than the client waits`);
+        log.log(`not retrying ${method} ${shownUrl}: Retry-After is longer than the client waits`);
       }
-      throw makeAPIError({ status: response.status, headers: response.headers, body, method, url });
+      throw makeAPIError({ status: response.status, headers: response.headers, body, method, url: shownUrl });
     }
   }
 

@@ -60,8 +60,8 @@ export interface EngineOptions {
      * http(s), names `localhost`, or is a literal loopback, private, link-local, unspecified or other special-purpose
      * address (in any notation: `2130706433`, `0x7f.1`, `[::ffff:127.0.0.1]`) is refused with a 400 naming the field
      * (`PATCH /config` `webhookEndpoint`, `POST /sandbox/webhooks/test` `url`) and never attempted; host names are
-     * checked by the transport after resolution, so `fetch` must be given: `publicOnlyWebhookFetch` (Node), which
-     * connects only to the addresses it checked. What a receiver answers is not shown: a test send reports its status,
+     * checked by the transport after resolution, so `fetch` must be given: `publicOnlyWebhookFetch` (Node, from
+     * `@railyard/engine/server`), which connects only to the addresses it checked. What a receiver answers is not shown: a test send reports its status,
      * not its body. Default false.
      */
     publicEndpointsOnly?: boolean;
@@ -116,7 +116,10 @@ export interface Engine {
   sandbox(platform?: Platform | string): SandboxControls;
   /** Emitted events and webhook deliveries, awaitable. */
   readonly webhooks: WebhookControls;
-  /** The OpenAPI 3.1 document of everything this engine serves. */
+  /**
+   * The OpenAPI 3.1 document of everything this engine serves. Its `servers` entry names the standalone default
+   * address; `GET /_sandbox/openapi.json` names the origin it is asked at.
+   */
   openapi(): Record<string, unknown>;
   /** Stops timers of a real clock (call on shutdown). */
   close(): void;

@@ -1,6 +1,7 @@
 /**
  * @railyard/engine: the sandbox. `createEngine()` gives the whole API as a `fetch` handler; `@railyard/engine/msw`
- * serves it to msw, and the `railyard serve` bin over HTTP.
+ * serves it to msw (in Node or, through `setupWorker`, in a browser), and `@railyard/engine/server` and the
+ * `railyard serve` bin over HTTP. This entry and `./msw` import no Node built-ins, so they bundle for the browser.
  * @packageDocumentation
  */
 export { createEngine, type Engine, type EngineOptions, type SandboxControls } from './engine.js';
@@ -11,10 +12,7 @@ export type { Incoming } from './http/app.js';
 export { randomIds, sequentialIds, type IdGenerator } from './core/ids.js';
 export { ApiError } from './core/errors.js';
 export { DEFAULT_CREDENTIALS, type Platform } from './platforms/registry.js';
-export { startServer, type ServerOptions, type RunningServer } from './server/server.js';
-export { publicOnlyWebhookFetch } from './webhooks/public-delivery.js';
 export type { WebhookFetch } from './webhooks/delivery.js';
-export { SERVER_YOUNG_GENERATION_MB, serverThreadLimits } from './server/thread.js';
 export { SANDBOX_ENCLAVE_PUBLIC_KEY_HEX } from './auth/enclave.js';
 export { verifyStampSignature } from './auth/stamp-verify.js';
 export type { WebhookControls } from './engine.js';

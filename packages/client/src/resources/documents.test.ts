@@ -1,7 +1,8 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createEngine, DEFAULT_CREDENTIALS, startServer, VirtualClock, type Engine } from '@railyard/engine';
+import { createEngine, DEFAULT_CREDENTIALS, VirtualClock, type Engine } from '@railyard/engine';
+import { startServer } from '@railyard/engine/server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createClient, type RailyardClient } from '../client.js';
 import { BadRequestError, NotFoundError, RailyardError, UnprocessableEntityError } from '../core/errors.js';

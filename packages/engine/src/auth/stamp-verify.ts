@@ -4,7 +4,8 @@
  * WebCrypto verifier serves.
  */
 import type { DecodedWalletStamp } from '@railyard/contract';
-import { hexToBytes, verifyWalletStampSignature } from '@railyard/contract';
+import { hexToBytes, utf8Encode, verifyWalletStampSignature } from '@railyard/contract';
+import { base64 } from '@scure/base';
 
 import { nodeCrypto, type NodeCrypto } from '../core/native.js';
 
@@ -20,7 +21,8 @@ function keyObject(crypto: NodeCrypto, publicKeyCompressedHex: string): KeyObjec
     const der = new Uint8Array(SPKI_COMPRESSED_P256.length + 33);
     der.set(SPKI_COMPRESSED_P256);
     der.set(hexToBytes(publicKeyCompressedHex), SPKI_COMPRESSED_P256.length);
-    key = crypto.createPublicKey({ key: Buffer.from(der), format: 'der', type: 'spki' });
+    // PEM rather than DER bytes: no Buffer here, so the module stays portable (this branch runs on Node only).
+    key = crypto.createPublicKey(`-----BEGIN PUBLIC KEY-----\n${base64.encode(der)}\n-----END PUBLIC KEY-----\n`);
     if (keys.size > 10_000) keys.clear();
     keys.set(publicKeyCompressedHex, key);
   }
@@ -34,7 +36,7 @@ function keyObject(crypto: NodeCrypto, publicKeyCompressedHex: string): KeyObjec
 export async function verifyStampSignature(stamp: DecodedWalletStamp, payload: string): Promise<boolean> {
   if (!nodeCrypto) return verifyWalletStampSignature(stamp, payload);
   try {
-    return nodeCrypto.verify('sha256', Buffer.from(payload, 'utf8'), { key: keyObject(nodeCrypto, stamp.publicKey), dsaEncoding: 'der' }, Buffer.from(stamp.signature, 'hex'));
+    return nodeCrypto.verify('sha256', utf8Encode(payload), { key: keyObject(nodeCrypto, stamp.publicKey), dsaEncoding: 'der' }, hexToBytes(stamp.signature));
   } catch {
     return false;
   }

@@ -1,4 +1,4 @@
-import { controlPlaneEndpoints as e } from '@railyard/contract';
+import { BASE_PATH, controlPlaneEndpoints as e } from '@railyard/contract';
 import { bind, HttpResult } from '../http/app.js';
 import { jsonInSlices } from '../http/json.js';
 import type { PlatformRegistry } from '../platforms/registry.js';
@@ -17,7 +17,9 @@ export const controlPlaneRoutes = (platforms: PlatformRegistry, openapi: () => R
   bind(e.createSandboxPlatform, ({ body }) => publicPlatform(platforms.create(body))),
   bind(e.setSandboxLimits, ({ tenant, body }) => setSandboxLimits(tenant, body)),
   bind(e.setSandboxWalletProcessing, ({ tenant, body }) => setWalletProcessing(tenant, body.retries)),
-  bind(e.getOpenApiDocument, () => openapi()),
+  // The document names the origin it was asked at (a browser page's msw origin, a shared host), not the default
+  // standalone address.
+  bind(e.getOpenApiDocument, ({ request }) => ({ ...openapi(), servers: [{ url: `${new URL(request.url).origin}${BASE_PATH}` }] })),
 ];
 
 /** What the control plane tells about a platform. */
