@@ -2,7 +2,7 @@ import { defineConfig } from 'tsup';
 
 /**
  * The build every package shares: ESM + CJS + d.ts for Node 20, one bundle per entry. `bundle` names ESM-only
- * dependencies to inline, so the CJS build works under `require` too.
+ * dependencies to inline, so the CJS build works under `require` too. Quiet unless something fails.
  */
 export const packageBuild = (entries: string[], bundle: string[] = []) =>
   defineConfig({
@@ -13,4 +13,6 @@ export const packageBuild = (entries: string[], bundle: string[] = []) =>
     clean: true,
     sourcemap: true,
     target: 'node20',
+    // `pnpm demo` and `pnpm test` build first: only errors are worth printing there (tsup still prints those).
+    silent: true,
   });

@@ -4,9 +4,11 @@
 // providers, withdrawal fees) and examples/bulk-import (customers from a CSV file) against it over HTTP; then starts one
 // with a virtual clock (a coin's review and provisioning take minutes of engine time) and runs examples/stablecoin and
 // examples/sca-factors (a TOTP, a lockout, a factor reset through the sandbox liveness check) against it; then stops them.
+// It builds the packages first, printing the build's output only when the build fails.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import { buildQuietly } from './ensure-built.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const credentials = { RAILYARD_CLIENT_ID: 'demo-client', RAILYARD_CLIENT_SECRET: 'demo-secret' };
@@ -58,6 +60,10 @@ async function runAgainst(args, examples) {
   await once(server, 'exit');
   return code;
 }
+
+// The demo runs what is in the sources: build first, quietly (a failed build prints everything and stops here).
+console.log('[demo] building the packages');
+buildQuietly();
 
 let code = await runAgainst([], ['quickstart', 'payout', 'cards', 'agent', 'delegated-keys', 'lookups', 'bulk-import']);
 if (code === 0) code = await runAgainst(['--clock', 'virtual'], ['stablecoin', 'sca-factors']);

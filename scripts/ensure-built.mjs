@@ -23,15 +23,25 @@ export function isStale() {
   });
 }
 
-/** Runs `pnpm build` when needed; pnpm is the one running this script, or npx fetches it. */
+/**
+ * Runs `pnpm build` (pnpm is the one running this script, or npx fetches it) with its output held back: a build that
+ * works prints nothing, one that fails prints all of it and ends this process with the build's exit code.
+ */
+export function buildQuietly() {
+  const pnpm = process.env.npm_execpath;
+  const [command, args] = pnpm?.includes('pnpm') ? [process.execPath, [pnpm, 'build']] : ['npx', ['-y', 'pnpm@10', 'build']];
+  const result = spawnSync(command, args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
+  if (result.status === 0) return;
+  process.stderr.write(`${result.stdout ?? ''}${result.stderr ?? ''}${result.error ? `${result.error.message}\n` : ''}`);
+  console.error(`The build failed (exit ${result.status ?? result.signal}).`);
+  process.exit(result.status || 1);
+}
+
+/** Runs `pnpm build` when needed. */
 export function ensureBuilt() {
   if (!isStale()) return;
   console.log('Building packages…');
-  const pnpm = process.env.npm_execpath;
-  const result = pnpm
-    ? spawnSync(process.execPath, [pnpm, 'build'], { cwd: root, stdio: 'inherit' })
-    : spawnSync('npx', ['-y', 'pnpm@10', 'build'], { cwd: root, stdio: 'inherit' });
-  if (result.status !== 0) process.exit(result.status ?? 1);
+  buildQuietly();
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) ensureBuilt();
