@@ -1,3 +1,8 @@
+/**
+ * @railyard/engine/msw: msw request handlers that serve an engine to the app under test, with `setupServer` in Node or
+ * `setupWorker` in the browser (msw is an optional peer dependency).
+ * @packageDocumentation
+ */
 import { http, type RequestHandler } from 'msw';
 import { BASE_PATH, withoutTrailingSlashes } from '@railyard/contract';
 import type { Engine } from './engine.js';

@@ -40,7 +40,8 @@ export interface RunningServer {
  * @example
  * ```ts
  * import assert from 'node:assert/strict';
- * import { createEngine, startServer } from '@railyard/engine';
+ * import { createEngine } from '@railyard/engine';
+ * import { startServer } from '@railyard/engine/server';
  * import { createClient } from '@railyard/client';
  *
  * const server = await startServer(createEngine(), { port: 0 }); // port 0: any free port
