@@ -136,62 +136,62 @@ export class RailyardClient {
   /** Default per-attempt timeout in milliseconds. */
   readonly timeout: number;
 
-  /** Customers: create, retrieve, update, list, delete, end-user terms (SPEC §4.3). */
+  /** Customers: create, retrieve, update, list, delete, end-user terms. */
   readonly customers: Customers;
-  /** Customers' internal accounts (SPEC §4.4); embedded wallets' `export` and `update` are signed operations. */
+  /** Customers' internal accounts; embedded wallets' `export` and `update` are signed operations. */
   readonly internalAccounts: InternalAccounts;
   /**
-   * Embedded-wallet authentication (SPEC §4.2): `auth.credentials` (create, list, challenge, verify, delete) and
+   * Embedded-wallet authentication: `auth.credentials` (create, list, challenge, verify, delete) and
    * `auth.sessions` (list, revoke, refresh). Signed operations take a `stamper` (e.g. a `@railyard/wallet` SessionKey).
    */
   readonly auth: Auth;
   /**
-   * The signed-retry runner of wallet operations (SPEC §4.2 rules 1–5): {@link SignedRetry.complete} finishes an
+   * The signed-retry runner of wallet operations: {@link SignedRetry.complete} finishes an
    * operation whose `payloadToSign` was stamped elsewhere (a browser holding the session key).
    */
   readonly signedRetry: SignedRetry;
-  /** Customers' external accounts: create, list, retrieve, delete (SPEC §4.4), and ownership proofs (SPEC §4.1). */
+  /** Customers' external accounts: create, list, retrieve, delete, and ownership proofs. */
   readonly externalAccounts: ExternalAccounts;
   /** The platform's own external accounts, with the same ownership proofs. */
   readonly platformExternalAccounts: PlatformExternalAccounts;
   /** Platform configuration: retrieve and update (fees, currency terms, UMA domain, webhook endpoint). */
   readonly config: Config;
-  /** Quotes: price a payment, then execute it (SPEC §3.5, §4.5). */
+  /** Quotes: price a payment, then execute it. */
   readonly quotes: Quotes;
-  /** Transactions: list, retrieve, approve, reject, cancel, confirm, and wait for one to settle (SPEC §2.9). */
+  /** Transactions: list, retrieve, approve, reject, cancel, confirm, and wait for one to settle. */
   readonly transactions: Transactions;
-  /** Receivers to look up before quoting a payment to them, e.g. an UMA address (REFERENCE §9, §14). */
+  /** Receivers to look up before quoting a payment to them, e.g. an UMA address. */
   readonly receivers: Receivers;
-  /** Strong customer authentication: the SCA login session that {@link Quotes.authorize} needs (SPEC §5 item 7). */
+  /** Strong customer authentication: the SCA login session that {@link Quotes.authorize} needs. */
   readonly sca: Sca;
-  /** Indicative exchange rates, fees included (REFERENCE §9). */
+  /** Indicative exchange rates, fees included. */
   readonly exchangeRates: ExchangeRates;
   /** The deprecated `POST /transfer-in` and `/transfer-out` (each method is `@deprecated`: use quotes with `immediatelyExecute`). */
   readonly transfers: Transfers;
   /**
    * Webhook deliveries: verify their signature over the raw body, parse them into typed events, and sign test
-   * deliveries (SPEC §6; REFERENCE §8). Needs no API call (and so no credentials): `new Webhooks()` works alone too.
+   * deliveries. Needs no API call (and so no credentials): `new Webhooks()` works alone too.
    */
   readonly webhooks: Webhooks;
-  /** Verification packets (SPEC §4.3). */
+  /** Verification packets. */
   readonly verifications: Verifications;
-  /** Beneficial owners of business customers (SPEC §2.7). */
+  /** Beneficial owners of business customers. */
   readonly beneficialOwners: BeneficialOwners;
-  /** Documents of customers and beneficial owners: multipart upload from a Blob, bytes or a file path (SPEC §2.7). */
+  /** Documents of customers and beneficial owners: multipart upload from a Blob, bytes or a file path. */
   readonly documents: Documents;
-  /** Virtual cards: issue, freeze, close, reveal (REFERENCE §15); their network is `sandbox.cards`. */
+  /** Virtual cards: issue, freeze, close, reveal; their network is `sandbox.cards`. */
   readonly cards: Cards;
-  /** Stablecoins registered with the service: enablement, mints and burns (SPEC §3.7; REFERENCE §17). */
+  /** Stablecoins registered with the service: enablement, mints and burns. */
   readonly stablecoins: Stablecoins;
-  /** Links to the platform's accounts at stablecoin providers (REFERENCE §17.2). */
+  /** Links to the platform's accounts at stablecoin providers. */
   readonly stablecoinProviderAccounts: StablecoinProviderAccounts;
   /** Mints and burns by id, and waiting for them. */
   readonly stablecoinOperations: StablecoinOperations;
-  /** API tokens: extra credentials of the platform with limited permissions (REFERENCE §19). */
+  /** API tokens: extra credentials of the platform with limited permissions. */
   readonly tokens: Tokens;
-  /** UMA invitations (REFERENCE §18). */
+  /** UMA invitations. */
   readonly invitations: Invitations;
-  /** Agents acting for customers, their policies and approvals (REFERENCE §20); an agent's own client is `createAgentClient`. */
+  /** Agents acting for customers, their policies and approvals; an agent's own client is `createAgentClient`. */
   readonly agents: Agents;
   /** The bank directory: banks to name as `bankName` in external accounts. */
   readonly discoveries: Discoveries;
@@ -660,14 +660,20 @@ function validCount(value: number | undefined, name: string): number | undefined
 }
 
 /**
- * Creates a {@link RailyardClient}.
+ * Creates a {@link RailyardClient}. Credentials and the base URL default to `RAILYARD_CLIENT_ID`, `RAILYARD_CLIENT_SECRET`
+ * and `RAILYARD_BASE_URL` where `process` exists; `fetch: engine.fetch` talks to an in-process sandbox.
  *
+ * @example
  * ```ts
+ * import assert from 'node:assert/strict';
  * import { createClient } from '@railyard/client';
  * import { createEngine } from '@railyard/engine';
  *
  * const engine = createEngine();
- * const client = createClient({ fetch: engine.fetch, clientId: 'test', clientSecret: 'test-secret' });
+ * const client = createClient({ fetch: engine.fetch, clientId: 'sandbox-client-id', clientSecret: 'sandbox-client-secret' });
+ * const customer = await client.customers.create({ customerType: 'INDIVIDUAL', fullName: 'Ada Lovelace' });
+ * assert.equal(customer.customerType, 'INDIVIDUAL');
+ * for await (const listed of client.customers.list()) assert.equal(listed.id, customer.id); // every page
  * ```
  */
 export function createClient(options: ClientOptions = {}): RailyardClient {

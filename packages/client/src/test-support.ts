@@ -85,7 +85,7 @@ export function setup(script: Script, options: ClientOptions = {}) {
   return { client, requests, sleeps, fetch };
 }
 
-/** An error body as the API sends it (SPEC §2.4). */
+/** An error body as the API sends it. */
 export const errorBody = (status: number, code: string, message: string, details?: Record<string, unknown>) => ({
   status,
   body: { status, code, message, ...(details ? { details } : {}) },

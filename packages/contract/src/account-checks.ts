@@ -12,7 +12,7 @@ import type { FieldError } from './errors.js';
 
 /**
  * IBAN length per country (ISO 13616 registry) for the countries Railyard accepts IBANs from: the SEPA area plus the
- * IBAN countries of REFERENCE §3 (AE, EG, IL, PK). An IBAN from any other country is rejected.
+ * IBAN countries of their account types (AE, EG, IL, PK). An IBAN from any other country is rejected.
  */
 export const IBAN_LENGTHS: Readonly<Record<string, number>> = {
   AD: 24, AE: 23, AT: 20, BE: 16, BG: 22, CH: 21, CY: 28, CZ: 24, DE: 22, DK: 18, EE: 20, EG: 29, ES: 24, FI: 18,
@@ -161,7 +161,7 @@ type FieldChecks = Readonly<Record<string, Readonly<Record<string, Check>>>>;
 
 /**
  * Checks of the form of an identifier, per accountType: what every platform gets. They accept every value the
- * reference's documentation shows (REFERENCE §3 has the patterns; the schemas check those).
+ * reference's documentation shows (the patterns are in the account-type schemas, which check them).
  */
 export const ACCOUNT_FORMAT_CHECKS: FieldChecks = {
   GBP_ACCOUNT: { sortCode: SORT_CODE },
@@ -178,7 +178,7 @@ export const ACCOUNT_FORMAT_CHECKS: FieldChecks = {
 /**
  * Checksums, per accountType: only for a platform in strict mode. The reference's own examples fail several of them
  * (routing number 123456789, CLABE 123456789012345678, a mixed-case EVM address, a Spark address), and its wallets and
- * SPEC §4.6's magic suffixes (an address ending in 002) need values no checksum would pass, so a lenient platform
+ * The sandbox's magic suffixes (an address ending in 002) need values no checksum would pass, so a lenient platform
  * accepts them all.
  */
 export const ACCOUNT_CHECKSUM_CHECKS: FieldChecks = {

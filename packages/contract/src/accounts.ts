@@ -30,7 +30,7 @@ export const anyResourceId = (...types: [string, ...string[]]) =>
 // Payment instructions (REFERENCE §2.2): how to pay into an account or wallet.
 
 const reference = z.string().min(1).max(255);
-/** Who holds the receiving bank account: the name a payer's bank asks for (SPEC §2.8; required on SWIFT, REFERENCE §2.2). */
+/** Who holds the receiving bank account: the name a payer's bank asks for (required on SWIFT). */
 const accountHolderName = z.string().min(1);
 /** What a payer adds to a fiat account's details; most types quote the `reference` and name the account holder. */
 const INSTRUCTION_EXTRAS = {
@@ -43,7 +43,7 @@ const DEFAULT_EXTRAS = { reference, accountHolderName: accountHolderName.optiona
 type DetailInstructionType = Exclude<FiatAccountType, 'BRL_ACCOUNT' | 'COP_ACCOUNT'>;
 type ExtrasOf<K> = K extends keyof typeof INSTRUCTION_EXTRAS ? (typeof INSTRUCTION_EXTRAS)[K] : typeof DEFAULT_EXTRAS;
 
-/** Fiat instructions: the §3 response details (with `paymentRails`, without beneficiary) plus the per-type extras. */
+/** Fiat instructions: the external-account response details (with `paymentRails`, without beneficiary) plus the per-type extras. */
 const fiatInstructions = <K extends DetailInstructionType>(accountType: K) =>
   accountDetails(accountType, true).extend(
     ((INSTRUCTION_EXTRAS as Record<string, z.core.$ZodLooseShape>)[accountType] ?? DEFAULT_EXTRAS) as ExtrasOf<K>,
@@ -117,7 +117,7 @@ export const InternalAccountUpdateRequest = z
   .meta({ id: 'InternalAccountUpdateRequest' });
 export type InternalAccountUpdateRequest = z.input<typeof InternalAccountUpdateRequest>;
 
-/** Largest single sandbox funding (REFERENCE §13). */
+/** Largest single sandbox funding. */
 export const SANDBOX_FUND_MAX = 100_000_000_000;
 /** `POST /sandbox/internal-accounts/{accountId}/fund`: credits at once and emits INCOMING_PAYMENT. */
 export const SandboxFundRequest = z
@@ -125,7 +125,7 @@ export const SandboxFundRequest = z
   .meta({ id: 'SandboxFundRequest' });
 export type SandboxFundRequest = z.input<typeof SandboxFundRequest>;
 
-/** `GET /customers/internal-accounts` query (REFERENCE §1). */
+/** `GET /customers/internal-accounts` query. */
 export const CustomerInternalAccountListQuery = PageQuery.extend({
   customerId: z.string().optional(),
   currency: CurrencyCode.optional(),

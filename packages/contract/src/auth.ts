@@ -15,7 +15,7 @@ export {
 // The stamp scheme lives with the zod-free stamp codec (the wallet imports it from there); re-exported here as before.
 export { WALLET_STAMP_SCHEME };
 
-/** Default session lifetime (REFERENCE §6). */
+/** Default session lifetime. */
 export const SESSION_TTL_MS = 15 * 60 * 1000;
 
 
@@ -34,7 +34,7 @@ export const UncompressedPublicKey = z
   .regex(/^04[0-9a-fA-F]{128}$/, { message: 'must be an uncompressed P-256 public key in hex (04 + 128 characters)' })
   .refine((hex) => !/^04[0-9a-fA-F]{128}$/.test(hex) || isP256PublicKeyHex(hex.toLowerCase()), { message: 'is not a point on the P-256 curve' });
 
-/** Passkey labels: 1–100 letters, digits, spaces and `. _ - ' ( )`, trimmed (REFERENCE §6). */
+/** Passkey labels: 1–100 letters, digits, spaces and `. _ - ' ( )`, trimmed. */
 export const PasskeyNickname = z
   .string()
   .trim()

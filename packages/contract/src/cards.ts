@@ -12,7 +12,7 @@ import { PageQuery, SortOrder, pageOf } from './pagination.js';
 export const CardId = resourceId('Card').meta({ id: 'CardId' });
 export const CardTransactionId = resourceId('CardTransaction').meta({ id: 'CardTransactionId' });
 
-/** PENDING_KYC is in the enum but never seen: KYC is checked when the card is issued (REFERENCE §15.2). */
+/** PENDING_KYC is in the enum but never seen: KYC is checked when the card is issued. */
 export const CardState = z.enum(['PENDING_KYC', 'PROCESSING', 'ACTIVE', 'FROZEN', 'CLOSED']).meta({ id: 'CardState' });
 export type CardState = z.infer<typeof CardState>;
 
@@ -56,7 +56,7 @@ export const Card = z
   .meta({ id: 'Card' });
 export type Card = z.infer<typeof Card>;
 
-/** `POST /cards`. No `Idempotency-Key` is taken on card operations (REFERENCE §15.1). */
+/** `POST /cards`. No `Idempotency-Key` is taken on card operations. */
 export const CardCreateRequest = z
   .object({
     cardholderId: CustomerId,
@@ -94,7 +94,7 @@ export const CardUpdateRequest = z
   .meta({ id: 'CardUpdateRequest' });
 export type CardUpdateRequest = z.input<typeof CardUpdateRequest>;
 
-/** `GET /cards` (REFERENCE §1): `accountId` matches cards whose `fundingSources` contain it. */
+/** `GET /cards`: `accountId` matches cards whose `fundingSources` contain it. */
 export const CardListQuery = PageQuery.extend({
   cardholderId: z.string().optional(),
   accountId: z.string().optional(),
@@ -228,7 +228,7 @@ export const cardEndpoints = {
   ...simulators(),
 } as const;
 
-/** The ten `POST /sandbox/cards/{cardId}/simulate/*` endpoints (REFERENCE §16), by operationId. */
+/** The ten `POST /sandbox/cards/{cardId}/simulate/*` endpoints, by operationId. */
 function simulators() {
   const simulate = <const O extends string, const K extends CardSimulationKind, B extends z.ZodType>(operationId: O, kind: K, body: B, summary: string) =>
     defineEndpoint({

@@ -3,7 +3,7 @@ import { isCountryCode } from './countries.js';
 
 /**
  * A check that zod cannot express as a plain JSON-schema keyword. The `format` is reported both in the
- * OpenAPI document and as the FieldConstraint of a failed request (REFERENCE §11), so clients learn what was expected.
+ * OpenAPI document and as the FieldConstraint of a failed request, so clients learn what was expected.
  */
 export function formattedString(format: string, test: (value: string) => boolean, message: string) {
   return z
@@ -14,7 +14,7 @@ export function formattedString(format: string, test: (value: string) => boolean
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 
-/** Pattern of a resource id `<Type>:<uuid>` (SPEC §1). */
+/** Pattern of a resource id `<Type>:<uuid>`. */
 /**
  * Options for a refinement that checks fields across an object: it runs even when some fields already failed (so a
  * 400 lists every invalid field at once), but only on an object. A body of `null`, an array or a scalar fails the
@@ -30,7 +30,7 @@ export const idPattern = (type: string): RegExp => new RegExp(`^${type}:${UUID}$
 export const resourceId = (type: string) =>
   z.string().regex(idPattern(type), { message: `must be an id of the form ${type}:<uuid>` });
 
-/** Every resource type that carries an id (SPEC §1), plus the ones later issues add. */
+/** Every resource type that carries an id, plus the ones later issues add. */
 export const RESOURCE_TYPES = [
   'Customer', 'ExternalAccount', 'InternalAccount', 'Quote', 'Transaction', 'AuthMethod', 'Request', 'Verification',
   'BeneficialOwner', 'Webhook', 'Session', 'Document', 'Lookup', 'Card', 'CardTransaction', 'Platform', 'Event', 'LedgerEntry', 'ScaChallenge', 'OwnershipChallenge',
@@ -51,7 +51,7 @@ export const IsoDate = z.iso.date({ message: 'must be a date in the form YYYY-MM
 /** ISO 8601 UTC timestamp. */
 export const Timestamp = z.iso.datetime({ message: 'must be an ISO 8601 UTC timestamp' });
 
-/** The largest amount the service accepts (REFERENCE §4.1), still a safe JavaScript integer. */
+/** The largest amount the service accepts, still a safe JavaScript integer. */
 export const MAX_AMOUNT = 9_000_000_000_000_000;
 
 /** Money: an integer in the smallest unit of its currency (cents for USD). */
@@ -71,13 +71,13 @@ export type Currency = z.infer<typeof Currency>;
 export const CurrencyAmount = z.object({ amount: MinorUnits, currency: Currency }).meta({ id: 'CurrencyAmount' });
 export type CurrencyAmount = z.infer<typeof CurrencyAmount>;
 
-/** E.164 phone number (REFERENCE §2.1). */
+/** E.164 phone number. */
 export const PhoneNumber = z.string().regex(/^\+[1-9]\d{1,14}$/, { message: 'must be an E.164 phone number such as +14155550100' });
 
 /** Email address. */
 export const Email = z.email({ message: 'must be an email address' });
 
-/** Postal address (REFERENCE §2.1): line1, postalCode and country are required. */
+/** Postal address: line1, postalCode and country are required. */
 export const Address = z
   .object({
     line1: z.string().min(1).max(255),
@@ -90,7 +90,7 @@ export const Address = z
   .meta({ id: 'Address' });
 export type Address = z.infer<typeof Address>;
 
-/** Identification types shared by customers and beneficial owners (REFERENCE §2.1). */
+/** Identification types shared by customers and beneficial owners. */
 export const IdentificationType = z.enum(['SSN', 'ITIN', 'EIN', 'NON_US_TAX_ID']).meta({ id: 'IdentificationType' });
 export type IdentificationType = z.infer<typeof IdentificationType>;
 

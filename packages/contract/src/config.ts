@@ -68,7 +68,7 @@ const cardTokenizationFields = {
 export const CardTokenization2faConfig = z.object(cardTokenizationFields).partial().meta({ id: 'CardTokenization2faConfig' });
 export type CardTokenization2faConfig = z.infer<typeof CardTokenization2faConfig>;
 
-/** Defaults of the embedded-wallet OTP configuration (REFERENCE §10). */
+/** Defaults of the embedded-wallet OTP configuration. */
 export const EMBEDDED_WALLET_CONFIG_DEFAULTS = {
   otpLength: 6,
   alphanumeric: false,

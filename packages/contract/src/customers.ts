@@ -13,7 +13,7 @@ import { isValidTaxId, taxIdPatternFor, TAX_ID_FORMATS } from './tax-ids.js';
 export const CustomerType = z.enum(['INDIVIDUAL', 'BUSINESS']).meta({ id: 'CustomerType' });
 export type CustomerType = z.infer<typeof CustomerType>;
 
-/** kycStatus / kybStatus values (SPEC §3.2). */
+/** kycStatus / kybStatus values. */
 export const VerificationState = z.enum(['UNVERIFIED', 'PENDING', 'APPROVED', 'REJECTED', 'HOLD']).meta({ id: 'KycStatus' });
 export type VerificationState = z.infer<typeof VerificationState>;
 
@@ -60,7 +60,7 @@ export const NetWorthRange = z.enum(['UNDER_100K', 'RANGE_100K_500K', 'RANGE_500
 export const PepStatus = z.enum(['NONE', 'DOMESTIC', 'FOREIGN', 'HIO', 'FAMILY_OR_ASSOCIATE']);
 export const AcceptanceMethod = z.enum(['CHECKBOX', 'CLICK_TO_ACCEPT']);
 
-/** Customer fields a currency's provider may require (REFERENCE §10 CustomerInfoFieldName). */
+/** Customer fields a currency's provider may require (`CustomerInfoFieldName`). */
 export const CustomerInfoFieldName = z
   .enum([
     'FULL_NAME', 'BIRTH_DATE', 'NATIONALITY', 'PHONE_NUMBER', 'EMAIL', 'POSTAL_ADDRESS', 'TAX_ID', 'REGISTRATION_NUMBER', 'USER_TYPE',
@@ -75,7 +75,7 @@ export type CustomerInfoFieldName = z.infer<typeof CustomerInfoFieldName>;
 
 export const CustomerId = resourceId('Customer').meta({ id: 'CustomerId' });
 
-/** Recorded end-user terms acceptance (REFERENCE §2.1); all fields required. */
+/** Recorded end-user terms acceptance; all fields required. */
 export const EndUserTermsConsent = z
   .object({
     acceptedAt: Timestamp,
@@ -90,11 +90,11 @@ export type EndUserTermsConsent = z.infer<typeof EndUserTermsConsent>;
 export const EndUserTerms = z.object({ version: z.string(), url: z.url() }).meta({ id: 'EndUserTerms' });
 export type EndUserTerms = z.infer<typeof EndUserTerms>;
 
-/** A free-text explanation of an OTHER choice: 1–500 characters (REFERENCE §2.1). */
+/** A free-text explanation of an OTHER choice: 1–500 characters. */
 const description = z.string().min(1).max(500);
 const nameField = z.string().min(1).max(250);
 /**
- * `$<username>@<domain>` (REFERENCE §14): a mandatory `$`, a username of a-z 0-9 - _ . + (case-insensitive) of at most 64
+ * `$<username>@<domain>`: a mandatory `$`, a username of a-z 0-9 - _ . + (case-insensitive) of at most 64
  * characters with the `$`, and the domain of the receiving service (any host: the sandbox's, a platform's, `localhost`).
  */
 export const UmaAddress = z
@@ -102,12 +102,12 @@ export const UmaAddress = z
   .regex(/^\$[a-z0-9\-_.+]{1,63}@[^@\s$]+$/i, { message: 'must be an UMA address such as $alice@example.com: a $, a username of at most 63 characters (a-z 0-9 - _ . +), @ and a domain' })
   .meta({ id: 'UmaAddress' });
 const PlatformCustomerId = z.string().min(1);
-/** Currencies enabled on the customer; replaced wholesale on PATCH (REFERENCE §2.1). A currency listed twice counts once. */
+/** Currencies enabled on the customer; replaced wholesale on PATCH. A currency listed twice counts once. */
 const Currencies = z.array(CurrencyCode).transform((codes) => [...new Set(codes)]);
-/** The region that picks between several offering the same currency (REFERENCE §2.1): an ISO 3166-1 alpha-2 country such as DE. */
+/** The region that picks between several offering the same currency: an ISO 3166-1 alpha-2 country such as DE. */
 const Region = z.string().min(1);
 
-/** Individual enhanced-due-diligence fields (REFERENCE §2.1), optional and patchable. */
+/** Individual enhanced-due-diligence fields, optional and patchable. */
 const individualEdd = {
   sourceOfFundsCategories: z.array(IndividualSourceOfFunds).optional(),
   sourceOfFundsOtherDescription: description.optional(),
@@ -187,7 +187,7 @@ const rec = (v: unknown): Record<string, unknown> => (v !== null && typeof v ===
 const requiredIssue = (ctx: Ctx, path: (string | number)[], message: string) =>
   ctx.addIssue({ code: 'custom', path, message, params: { constraint: { required: true } } });
 
-/** A `*Categories` array that contains OTHER requires its `*OtherDescription` (SPEC §2.6). */
+/** A `*Categories` array that contains OTHER requires its `*OtherDescription`. */
 function checkOtherDescriptions(value: Record<string, unknown>, ctx: Ctx, pairs: [string, string][], prefix: string[] = []) {
   for (const [field, describedBy] of pairs) {
     const chosen = value[field];
@@ -213,7 +213,7 @@ export const ITIN_PATTERN = /^9\d{2}-\d{2}-\d{4}$/;
 
 /**
  * Individuals: an SSN has the form `###-##-####` and an ITIN `9##-##-####`; countryOfIssuance must be US for both
- * (REFERENCE §2.1). Whether idType and identifier are both present is a question for verification (MISSING_FIELD),
+ *. Whether idType and identifier are both present is a question for verification (MISSING_FIELD),
  * not a refusal: a customer may be created with what the platform has so far.
  */
 function checkIndividualIdentity(value: Record<string, unknown>, ctx: Ctx) {
@@ -257,7 +257,7 @@ const businessRules = (v: unknown, ctx: Ctx) => {
   checkTaxId(info, ctx);
   checkOtherDescriptions(info, ctx, BUSINESS_OTHER_PAIRS, ['businessInfo']);
 };
-/** A PATCH may change one contact channel at a time (REFERENCE §2.1). */
+/** A PATCH may change one contact channel at a time. */
 const oneContactChange = (v: unknown, ctx: Ctx) => {
   const value = rec(v);
   if (value.email !== undefined && value.phoneNumber !== undefined) {
@@ -375,7 +375,7 @@ export type BusinessCustomer = z.infer<typeof BusinessCustomer>;
 export const Customer = z.discriminatedUnion('customerType', [IndividualCustomer, BusinessCustomer]).meta({ id: 'Customer' });
 export type Customer = z.infer<typeof Customer>;
 
-/** `GET /customers` query (REFERENCE §1). */
+/** `GET /customers` query. */
 export const CustomerListQuery = PageQuery.extend({
   platformCustomerId: z.string().optional(),
   customerType: CustomerType.optional(),

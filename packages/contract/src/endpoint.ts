@@ -4,7 +4,7 @@ import type { ErrorStatus } from './errors.js';
 /** HTTP methods the API uses. */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** The version segment every API path starts with (SPEC §9). */
+/** The version segment every API path starts with. */
 export const API_VERSION = '2025-10-13';
 /** Base path of the API, e.g. `http://127.0.0.1:4100/2025-10-13`. */
 export const BASE_PATH = `/${API_VERSION}`;

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 
 /**
- * Every error code, grouped by the HTTP status that carries it: exactly the codes of SPEC §7 and REFERENCE §11 (and
- * `FUNDING_SOURCE_INELIGIBLE`, which REFERENCE §10 and §15 name), nothing of our own, so a client switching on the
+ * Every error code, grouped by the HTTP status that carries it: exactly the codes of the API (and
+ * `FUNDING_SOURCE_INELIGIBLE`, which its cards name), nothing of our own, so a client switching on the
  * documented set knows every code it can get. Where the spec names a situation without a code, the engine answers
  * with the listed code that fits (see docs/errors.md): an unknown route or a resource without a not-found code of its
  * own is 404 `REFERENCE_NOT_FOUND`; a body over the size limit is HTTP's 413 with `INVALID_INPUT`. The standalone server's
@@ -77,7 +77,7 @@ export const isErrorCodeFor = <S extends ErrorStatus>(status: S, code: string): 
   (ERROR_CODES[status] as readonly string[]).includes(code);
 
 /**
- * What a field failed (REFERENCE §11): optional and additive. `required` and `type` are Railyard's additions
+ * What a field failed: optional and additive. `required` and `type` are Railyard's additions
  * for a missing field and a value of the wrong JSON type; `minimum`/`maximum` for numbers.
  */
 export const FieldConstraint = z
@@ -95,13 +95,13 @@ export const FieldConstraint = z
   .meta({ id: 'FieldConstraint' });
 export type FieldConstraint = z.infer<typeof FieldConstraint>;
 
-/** One invalid field of a 400 INVALID_INPUT (SPEC §2.4). `field` is a dot path such as `address.country`. */
+/** One invalid field of a 400 INVALID_INPUT. `field` is a dot path such as `address.country`. */
 export const FieldError = z
   .object({ field: z.string(), constraint: FieldConstraint.optional(), message: z.string().optional() })
   .meta({ id: 'FieldError' });
 export type FieldError = z.infer<typeof FieldError>;
 
-/** The error object every non-2xx response carries (SPEC §2.4). */
+/** The error object every non-2xx response carries. */
 export const ApiErrorBody = z
   .object({
     status: z.number().int(),

@@ -7,7 +7,7 @@ import { PageQuery, pageOf } from './pagination.js';
 // ---------------------------------------------------------------------------------------------------------------------
 // Enumerations (SPEC §2.1, §2.2, REFERENCE §3)
 
-/** Every `accountInfo.accountType` (SPEC §2.1). `LIGHTNING_ACCOUNT` is only a response alias of `LIGHTNING`. */
+/** Every `accountInfo.accountType`. `LIGHTNING_ACCOUNT` is only a response alias of `LIGHTNING`. */
 export const EXTERNAL_ACCOUNT_TYPES = [
   'AED_ACCOUNT', 'BDT_ACCOUNT', 'BRL_ACCOUNT', 'BWP_ACCOUNT', 'CAD_ACCOUNT', 'COP_ACCOUNT', 'DKK_ACCOUNT', 'EGP_ACCOUNT',
   'EUR_ACCOUNT', 'GBP_ACCOUNT', 'GHS_ACCOUNT', 'GTQ_ACCOUNT', 'HKD_ACCOUNT', 'HTG_ACCOUNT', 'IDR_ACCOUNT', 'INR_ACCOUNT',
@@ -30,7 +30,7 @@ export type WalletAccountType = (typeof WALLET_ACCOUNT_TYPES)[number];
 /** True for the `*_WALLET` account types. */
 export const isWalletAccountType = (type: string): type is WalletAccountType => (WALLET_ACCOUNT_TYPES as readonly string[]).includes(type);
 
-/** Payment rails (quotes, transactions, rates; REFERENCE §3). */
+/** Payment rails (quotes, transactions, rates). */
 export const PAYMENT_RAILS = [
   'ACH', 'ACH_COLOMBIA', 'BANK_TRANSFER', 'BRE_B', 'CIPS', 'FAST', 'FASTER_PAYMENTS', 'FEDNOW', 'INSTAPAY', 'MOBILE_MONEY', 'NEFT',
   'PAYNOW', 'PESONET', 'PIX', 'RTGS', 'RTP', 'SEPA', 'SEPA_INSTANT', 'SPEI', 'SWIFT', 'UNIONPAY', 'UPI', 'WIRE',
@@ -38,7 +38,7 @@ export const PAYMENT_RAILS = [
 export const PaymentRail = z.enum(PAYMENT_RAILS).meta({ id: 'PaymentRail' });
 export type PaymentRail = z.infer<typeof PaymentRail>;
 
-/** External-account states (SPEC §2.2, §3.1). */
+/** External-account states. */
 export const ExternalAccountStatus = z
   .enum(['PENDING', 'ACTIVE', 'PENDING_OWNERSHIP_VERIFICATION', 'UNVERIFIED', 'UNDER_REVIEW', 'INACTIVE'])
   .meta({ id: 'ExternalAccountStatus' });
@@ -48,7 +48,7 @@ export type ExternalAccountStatus = z.infer<typeof ExternalAccountStatus>;
 export const OwnershipType = z.enum(['FIRST_PARTY', 'THIRD_PARTY']).meta({ id: 'OwnershipType' });
 export type OwnershipType = z.infer<typeof OwnershipType>;
 
-/** Result of matching the beneficiary name against the account holder (SPEC §2.2). */
+/** Result of matching the beneficiary name against the account holder. */
 export const BeneficiaryVerificationStatus = z
   .enum(['MATCHED', 'PARTIAL_MATCH', 'NOT_MATCHED', 'UNSUPPORTED', 'CHECKED_BY_RECEIVING_FI', 'PENDING'])
   .meta({ id: 'BeneficiaryVerificationStatus' });
@@ -67,11 +67,11 @@ type Mode = 'request' | 'response';
 type Shape = Readonly<Record<string, z.ZodType>>;
 const objectFor = <S extends Shape>(_mode: Mode, shape: S) => z.object(shape) as unknown as z.ZodObject<{ -readonly [K in keyof S]: S[K] }, z.core.$strip>;
 
-/** Text with the length limit REFERENCE §3 states for the field. */
+/** Text with the length limit the API states for the field. */
 const text = (max = 255) => z.string().min(1).max(max);
 /** Text whose length the reference does not limit. */
 const anyText = z.string().min(1);
-/** A beneficiary's phone number: REFERENCE §3's generic pattern. */
+/** A beneficiary's phone number: the API's generic pattern. */
 const beneficiaryPhone = z.string().regex(/^\+[0-9]{6,14}$/, { message: 'must be a phone number of the form +<digits>' });
 const beneficiaryType = <T extends 'INDIVIDUAL' | 'BUSINESS'>(type: T) => z.literal(type);
 
@@ -211,7 +211,7 @@ const bankNameOnly = <O extends Shape>(optional: O) => fiat({ bankName }, option
 const swiftBank = () => fiat({ bankName, accountNumber, swiftCode }, none, ['BANK_TRANSFER']);
 
 /**
- * REFERENCE §3, one row per accountType: required fields, optional fields, the rails responses carry, and the
+ * The account types, one row per accountType: required fields, optional fields, the rails responses carry, and the
  * beneficiary form. Request `accountInfo` is the response minus `paymentRails`.
  */
 export const ACCOUNT_INFO_TABLE = {
@@ -421,7 +421,7 @@ export const ExternalAccountCreateRequest = PlatformExternalAccountCreateRequest
 }).meta({ id: 'ExternalAccountCreateRequest' });
 export type ExternalAccountCreateRequest = z.input<typeof ExternalAccountCreateRequest>;
 
-/** How ownership of a self-custody wallet is proven (SPEC §2.2). */
+/** How ownership of a self-custody wallet is proven. */
 export const OwnershipChallengeMethod = z.enum(['WALLET_SIGNATURE', 'LIVENESS']).meta({ id: 'OwnershipChallengeMethod' });
 export type OwnershipChallengeMethod = z.infer<typeof OwnershipChallengeMethod>;
 
@@ -439,7 +439,7 @@ export const OwnershipChallenge = z
 export type OwnershipChallenge = z.infer<typeof OwnershipChallenge>;
 
 /**
- * `POST .../external-accounts/{id}/verify` body (SPEC §2.3): a signature over the exact `messageToSign` (EIP-191 hex
+ * `POST .../external-accounts/{id}/verify` body: a signature over the exact `messageToSign` (EIP-191 hex
  * for EVM chains, base64 for Bitcoin, base58 Ed25519 for Solana). `signatureScheme` is Bitcoin only, `bip137` by default.
  */
 export const OwnershipVerifyRequest = z

@@ -10,7 +10,7 @@ import { DOCUMENT_FORM_MAX_BYTES } from './onboarding.js';
 export const ContactChannel = z.enum(['email', 'phone']).meta({ id: 'ContactChannel' });
 export type ContactChannel = z.infer<typeof ContactChannel>;
 
-/** The one-time code of the sandbox: every contact-verification code is `123456` (REFERENCE §13). */
+/** The one-time code of the sandbox: every contact-verification code is `123456`. */
 export const SANDBOX_CONTACT_VERIFICATION_CODE = '123456';
 /** How long a contact-verification code stays valid, in engine time. */
 export const CONTACT_CODE_TTL_MS = 10 * 60 * 1000;
@@ -34,7 +34,7 @@ export function isLocalDevelopmentHost(hostname: string): boolean {
   return a === 127 || a === 10 || (a === 192 && b === 168) || (a === 172 && b >= 16 && b <= 31);
 }
 
-/** True when `value` is an https URL, or an http URL on a local development host (REFERENCE §2.1). */
+/** True when `value` is an https URL, or an http URL on a local development host. */
 export function isAcceptedRedirectUri(value: string): boolean {
   let url: URL;
   try {
@@ -61,7 +61,7 @@ export const RedirectUri = z
 export const KycLinkCreateRequest = z.object({ redirectUri: RedirectUri.optional() }).meta({ id: 'KycLinkCreateRequest' });
 export type KycLinkCreateRequest = z.input<typeof KycLinkCreateRequest>;
 
-/** Identity-verification providers of hosted links (REFERENCE §2.1). */
+/** Identity-verification providers of hosted links. */
 export const KycLinkProvider = z.enum(['SUMSUB']).meta({ id: 'KycLinkProvider' });
 
 /** How long a hosted verification link stays valid, in engine time. */

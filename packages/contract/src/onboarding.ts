@@ -24,13 +24,13 @@ export type DocumentType = z.infer<typeof DocumentType>;
 /** Identity documents: `documentNumber` and `issuingAuthority` are required. */
 export const IDENTITY_DOCUMENT_TYPES = ['PASSPORT', 'DRIVERS_LICENSE', 'NATIONAL_ID'] as const satisfies readonly DocumentType[];
 /**
- * Documents with two sides (`side` FRONT or BACK, SPEC §2.7); a passport is a single image. `side` is optional on upload:
+ * Documents with two sides (`side` FRONT or BACK); a passport is a single image. `side` is optional on upload:
  * verification asks for the missing side of a two-sided document (INCOMPLETE_DOCUMENT).
  */
 export const TWO_SIDED_DOCUMENT_TYPES = ['DRIVERS_LICENSE', 'NATIONAL_ID'] as const satisfies readonly DocumentType[];
 /**
  * Proof-of-address documents, which must be dated within the last {@link PROOF_OF_ADDRESS_MAX_AGE_MONTHS} months
- * (SPEC §2.7). The service reads the date off the document; the sandbox takes it from the optional `issuedOn` field
+ *. The service reads the date off the document; the sandbox takes it from the optional `issuedOn` field
  * (Railyard's), and reports an older one as EXPIRED_DOCUMENT at verification. Without `issuedOn` a document is current.
  * The generic PROOF_OF_ADDRESS type counts too.
  */
@@ -43,7 +43,7 @@ export const PROOF_OF_ADDRESS_MAX_AGE_MONTHS = 3;
 export const DocumentSide = z.enum(['FRONT', 'BACK']).meta({ id: 'DocumentSide' });
 export type DocumentSide = z.infer<typeof DocumentSide>;
 
-/** Upload limits (SPEC §8). */
+/** Upload limits. */
 export const DOCUMENT_MAX_BYTES = 10 * 1024 * 1024;
 /** Largest upload body read: the 10 MB file plus 1 MiB for the text fields and the multipart envelope. */
 export const DOCUMENT_FORM_MAX_BYTES = DOCUMENT_MAX_BYTES + 1024 * 1024;
@@ -79,7 +79,7 @@ type Ctx = z.core.$RefinementCtx;
 const includes = (list: readonly string[], value: unknown) => typeof value === 'string' && list.includes(value);
 
 /**
- * The one cross-field rule of an upload (SPEC §2.7): identity documents need a number and an issuing authority. `side`
+ * The one cross-field rule of an upload: identity documents need a number and an issuing authority. `side`
  * and `issuedOn` are optional everywhere (a `side` on a passport is kept and means nothing).
  */
 function checkDocumentFields(value: Record<string, unknown>, ctx: Ctx) {
@@ -140,7 +140,7 @@ export const DocumentPath = z.object({ documentId: z.string() });
 
 const documentsTag = 'Documents';
 /**
- * Document endpoints (SPEC §4.3, REFERENCE §5). Uploads are multipart/form-data: `body` documents the form, and the
+ * Document endpoints. Uploads are multipart/form-data: `body` documents the form, and the
  * documents area parses and validates it (the HTTP layer reads the bounded body, for idempotency, but parses JSON only).
  */
 export const documentEndpoints = {
@@ -190,7 +190,7 @@ export const VerificationStatus = z
   .meta({ id: 'VerificationStatus' });
 export type VerificationStatus = z.infer<typeof VerificationStatus>;
 
-/** Every verification error type (SPEC §2.7). */
+/** Every verification error type. */
 export const VERIFICATION_ERROR_TYPES = [
   'MISSING_FIELD', 'INVALID_FIELD', 'MISSING_LEGAL_PRESENCE_DOCUMENT', 'MISSING_CONTROL_STRUCTURE_DOCUMENT',
   'MISSING_OWNERSHIP_STRUCTURE_DOCUMENT', 'MISSING_PROOF_OF_ADDRESS_DOCUMENT', 'MISSING_IDENTITY_DOCUMENT', 'MISSING_GOOD_STANDING_DOCUMENT',
@@ -202,7 +202,7 @@ export const VerificationErrorType = z.enum(VERIFICATION_ERROR_TYPES).meta({ id:
 export type VerificationErrorType = z.infer<typeof VerificationErrorType>;
 
 /**
- * The documents that clear each missing-document error (REFERENCE §5). INVALID_DOCUMENT and EXPIRED_DOCUMENT carry
+ * The documents that clear each missing-document error. INVALID_DOCUMENT and EXPIRED_DOCUMENT carry
  * the list of the document they replace.
  */
 export const ACCEPTED_DOCUMENT_TYPES = {
@@ -215,7 +215,7 @@ export const ACCEPTED_DOCUMENT_TYPES = {
   MISSING_GOOD_STANDING_DOCUMENT: ['GOOD_STANDING_CERTIFICATE'],
 } as const satisfies Partial<Record<VerificationErrorType, readonly DocumentType[]>>;
 
-/** Errors that resubmitting cannot clear: terminal compliance outcomes (SPEC §2.7). */
+/** Errors that resubmitting cannot clear: terminal compliance outcomes. */
 export const TERMINAL_VERIFICATION_ERROR_TYPES = [
   'SUSPECTED_FRAUD_DOCUMENT', 'APPLICANT_SANCTIONED', 'APPLICANT_FRAUD', 'APPLICANT_CRIMINAL_RECORD', 'APPLICANT_REJECTED',
 ] as const satisfies readonly VerificationErrorType[];
@@ -308,7 +308,7 @@ export const PersonalInfoUpdate = z
   .partial()
   .superRefine((value, ctx) => checkIdentifier(value as Record<string, unknown>, ctx), onEveryObject)
   .meta({ id: 'PersonalInfoUpdate' });
-/** personalInfo in responses: everything the owner was registered with, `identifier` included (REFERENCE §5). */
+/** personalInfo in responses: everything the owner was registered with, `identifier` included. */
 export const PersonalInfo = z
   .object(personalInfoFields)
   .partial()
@@ -319,7 +319,7 @@ export type PersonalInfo = z.infer<typeof PersonalInfo>;
 const ownerFields = {
   customerId: CustomerId,
   roles: z.array(BeneficialOwnerRole).min(1),
-  /** SPEC §2.7: a number, so a share such as 24.5 is kept as it is. */
+  /** A number, so a share such as 24.5 is kept as it is. */
   ownershipPercentage: z.number().min(0).max(100),
 };
 

@@ -12,7 +12,7 @@ export interface OpenApiOptions {
 type JsonSchema = Record<string, unknown>;
 type Io = 'input' | 'output';
 
-/** Error statuses every operation can answer (SPEC §2.4, DESIGN §3); 403 for an API token without the permission. */
+/** Error statuses every operation can answer; 403 for an API token without the permission. */
 const COMMON_ERRORS = [400, 401, 403, 404, 405, 413, 500] as const;
 
 const REASONS: Record<number, string> = {
@@ -26,6 +26,16 @@ const REASONS: Record<number, string> = {
  * Builds the OpenAPI 3.1 document of the given endpoints from their zod schemas. Schemas that carry a `.meta({id})`
  * become shared components; everything else is inlined. Request-side schemas are rendered as input (defaults optional),
  * response schemas as output.
+ *
+ * @example
+ * ```ts
+ * import assert from 'node:assert/strict';
+ * import { buildOpenApiDocument, customerEndpoints } from '@railyard/contract';
+ *
+ * const document = buildOpenApiDocument(customerEndpoints);
+ * assert.equal(document.openapi, '3.1.0');
+ * assert.ok(Object.keys(document.paths as object).some((path) => path.startsWith('/customers')));
+ * ```
  */
 export function buildOpenApiDocument(endpoints: Readonly<Record<string, Endpoint>>, options: OpenApiOptions = {}): JsonSchema {
   const components = new Components();

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { IsoDate, Timestamp } from './common.js';
 
-/** Page size bounds of every paginated list (REFERENCE §1, DESIGN §3). */
+/** Page size bounds of every paginated list. */
 export const PAGE_LIMIT_DEFAULT = 20;
 export const PAGE_LIMIT_MAX = 100;
 

@@ -13,7 +13,7 @@ import {
 
 // Quotes, execution and transactions (SPEC §3.5, §4.5, §4.6; REFERENCE §4, §9, §13): the operations.
 
-/** `POST /sandbox/send`: pays a real-time-funding quote as if the payer had sent the money (SPEC §4.6). */
+/** `POST /sandbox/send`: pays a real-time-funding quote as if the payer had sent the money. */
 export const SandboxSendRequest = z
   .object({
     quoteId: QuoteId,

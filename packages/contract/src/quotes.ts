@@ -7,7 +7,7 @@ import { PaymentRail } from './external-accounts.js';
 
 // Quotes (SPEC §2.8, §3.5, §4.5; REFERENCE §4.1, §4.2). Schemas only.
 
-/** Networks a real-time crypto funding source can use; required for stablecoins (REFERENCE §4.1). */
+/** Networks a real-time crypto funding source can use; required for stablecoins. */
 export const CryptoNetwork = z
   .enum(['SOLANA', 'ETHEREUM', 'BASE', 'POLYGON', 'TRON', 'PLASMA', 'SPARK', 'LIGHTNING', 'BITCOIN'])
   .meta({ id: 'CryptoNetwork' });
@@ -27,7 +27,7 @@ export type PurposeOfPayment = z.infer<typeof PurposeOfPayment>;
 
 const QuoteScaFactor = z.enum(['SMS_OTP', 'PASSKEY'], { message: 'scaFactor must be SMS_OTP or PASSKEY' });
 
-/** Quote states (REFERENCE §4.2). */
+/** Quote states. */
 export const QuoteStatus = z
   .enum(['PENDING', 'PENDING_AUTHORIZATION', 'PROCESSING', 'COMPLETED', 'FAILED', 'EXPIRED'])
   .meta({ id: 'QuoteStatus' });
@@ -45,7 +45,7 @@ export const LookupIdReference = z
   .min(1)
   .transform((id) => (id.startsWith('LookupRequest:') ? `Lookup:${id.slice('LookupRequest:'.length)}` : id));
 
-/** Upper bound of `remittanceInformation` (SPEC §8). */
+/** Upper bound of `remittanceInformation`. */
 export const REMITTANCE_INFORMATION_MAX = 80;
 
 // ---------------------------------------------------------------------------------------------------------------------
@@ -88,7 +88,7 @@ export const PlatformFeeOverride = z
   })
   .meta({ id: 'PlatformFeeOverride' });
 
-/** `POST /quotes` body (REFERENCE §4.1). */
+/** `POST /quotes` body. */
 export const QuoteRequest = z
   .object({
     source: QuoteSource,
@@ -128,7 +128,7 @@ export type QuoteAuthorizeRequest = z.input<typeof QuoteAuthorizeRequest>;
 // ---------------------------------------------------------------------------------------------------------------------
 // Response
 
-/** How the quote was priced; fee math in REFERENCE §4.2. */
+/** How the quote was priced: fixed fees off the sending amount first, then the variable rates (docs/payments.md). */
 export const RateDetails = z
   .object({
     counterpartyMultiplier: z.number(),

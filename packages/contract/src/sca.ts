@@ -86,7 +86,7 @@ const confirm = (change: TrustChange) =>
     errors: [409, 423],
   });
 
-/** Trusted-beneficiary operations (REFERENCE §9). A trusted account cannot be deleted (409 BENEFICIARY_TRUSTED). */
+/** Trusted-beneficiary operations. A trusted account cannot be deleted (409 BENEFICIARY_TRUSTED). */
 export const beneficiaryTrustEndpoints = {
   trustExternalAccount: start('trust'),
   confirmTrustExternalAccount: confirm('trust'),
@@ -97,7 +97,7 @@ export const beneficiaryTrustEndpoints = {
 // ---------------------------------------------------------------------------------------------------------------------
 // SCA login (REFERENCE §9): a session of 180 days that quote authorization needs.
 
-/** How long an SCA login session lasts (SPEC §8). */
+/** How long an SCA login session lasts. */
 export const SCA_SESSION_DAYS = 180;
 
 /** Query of the SCA login calls: the customer logging in. */
@@ -273,7 +273,7 @@ export type TwoFactorResetCompleteRequest = z.input<typeof TwoFactorResetComplet
 const credentialParams = z.object({ credentialId: z.string() });
 const resetParams = z.object({ resetId: z.string() });
 
-/** SCA factor enrolment, security events and the liveness-gated factor reset (REFERENCE §22). */
+/** SCA factor enrolment, security events and the liveness-gated factor reset. */
 export const scaFactorEndpoints = {
   listScaFactors: defineEndpoint({
     operationId: 'listScaFactors', method: 'GET', path: '/sca/factors', tag: scaTag, query: ScaCustomerQuery,

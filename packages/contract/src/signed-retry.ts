@@ -10,7 +10,7 @@ export const WALLET_SIGNATURE_HEADER = 'Service-Wallet-Signature';
 /** Header carrying the single-use `requestId` of a signed retry. */
 export const REQUEST_ID_HEADER = 'Request-Id';
 
-/** Lifetime of a signed-retry challenge (SPEC §8: typically 5 minutes). */
+/** Lifetime of a signed-retry challenge (typically 5 minutes). */
 export const SIGNED_RETRY_TTL_MS = 5 * 60 * 1000;
 
 /** Credential kinds. */

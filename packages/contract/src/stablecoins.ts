@@ -65,7 +65,7 @@ export const StablecoinIssuanceStatus = z
   .meta({ id: 'StablecoinIssuanceStatus' });
 export type StablecoinIssuanceStatus = z.infer<typeof StablecoinIssuanceStatus>;
 
-/** SPEC §3.7: a platform requests enablement from NOT_ENABLED; ENABLING, ENABLED and DISABLED are the operator's. */
+/** A platform requests enablement from NOT_ENABLED; ENABLING, ENABLED and DISABLED are the operator's. */
 export const ServiceOperationsStatus = z
   .enum(['NOT_ENABLED', 'PENDING_APPROVAL', 'ENABLING', 'ENABLED', 'DISABLED'])
   .meta({ id: 'ServiceOperationsStatus' });

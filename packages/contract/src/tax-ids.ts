@@ -1,5 +1,5 @@
 /**
- * Business tax-id formats by country of incorporation (SPEC §2.6: "taxId validated against country"). A value may carry
+ * Business tax-id formats by country of incorporation ("taxId validated against country"). A value may carry
  * the name of its scheme in front (`EIN-123456789`, `VAT: GB123456789`), as the reference's own examples do; the rest
  * must match the country's format. Countries not listed accept any identifier with a letter or digit in it.
  */

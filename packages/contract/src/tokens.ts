@@ -67,7 +67,7 @@ export const tokenEndpoints = {
 } as const;
 
 /**
- * The operations that move money, which need `TRANSACT` (REFERENCE §19 names quote creation and execution; the others
+ * The operations that move money, which need `TRANSACT` (the API names quote creation and execution; the others
  * move money the same way).
  */
 export const TRANSACT_OPERATIONS: ReadonlySet<string> = new Set([

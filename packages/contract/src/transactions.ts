@@ -206,7 +206,7 @@ export const IncomingTransaction = z
   .meta({ id: 'IncomingTransaction' });
 export type IncomingTransaction = z.infer<typeof IncomingTransaction>;
 
-/** Card-transaction states (REFERENCE §10); EXCEPTION: the network settled but the funding pull failed. */
+/** Card-transaction states; EXCEPTION: the network settled but the funding pull failed. */
 export const CardTransactionStatus = z
   .enum(['AUTHORIZED', 'PARTIALLY_SETTLED', 'SETTLED', 'EXCEPTION'])
   .meta({ id: 'CardTransactionStatus' });
@@ -255,7 +255,7 @@ export const IncomingPaymentWebhookData = IncomingTransaction.extend({
 // ---------------------------------------------------------------------------------------------------------------------
 // Requests
 
-/** `GET /transactions` query (REFERENCE §1); `type` filters only INCOMING or OUTGOING. */
+/** `GET /transactions` query; `type` filters only INCOMING or OUTGOING. */
 export const TransactionListQuery = PageQuery.extend({
   customerId: z.string().optional(),
   platformCustomerId: z.string().optional(),

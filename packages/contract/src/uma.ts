@@ -37,7 +37,7 @@ export const UmaReceiverLookupQuery = z.object({
   senderUmaAddress: UmaAddress.optional(),
 });
 
-/** `POST /sandbox/uma/receive`: an UMA payment arrives for a customer of the platform (REFERENCE §13). */
+/** `POST /sandbox/uma/receive`: an UMA payment arrives for a customer of the platform. */
 export const SandboxUmaReceiveRequest = z
   .object({
     senderUmaAddress: UmaAddress,

@@ -13,7 +13,7 @@ import { BulkCustomerImportJob } from './bulk-import.js';
 
 // Webhooks (SPEC §6, REFERENCE §8). Our spec wins over the reference: CARD_TRANSACTION.REFUNDED no longer exists.
 
-/** Event names by group, as REFERENCE §8 lists them. */
+/** Event names by group, as the API lists them. */
 const EVENT_GROUPS = {
   OUTGOING_PAYMENT: [
     'PENDING', 'PENDING_AUTHORIZATION', 'PROCESSING', 'COMPLETED', 'FAILED', 'EXPIRED', 'REFUND_PENDING', 'REFUND_COMPLETED', 'REFUND_FAILED',
@@ -100,7 +100,7 @@ export const WebhookSignature = z.object({
 });
 export type WebhookSignature = z.infer<typeof WebhookSignature>;
 
-/** Retries (REFERENCE §8): exponential backoff for up to 7 days, at most 30 minutes apart. */
+/** Retries: exponential backoff for up to 7 days, at most 30 minutes apart. */
 export const WEBHOOK_RETRY_POLICY = {
   maxAgeMs: 7 * 24 * 3600 * 1000,
   maxIntervalMs: 30 * 60 * 1000,
@@ -112,7 +112,7 @@ export const WEBHOOK_RETRY_POLICY = {
   responseTimeoutMs: 5_000,
 } as const;
 
-/** `POST /sandbox/webhooks/test` body (SPEC §4.6): the URL to deliver to, else the configured `webhookEndpoint`. */
+/** `POST /sandbox/webhooks/test` body: the URL to deliver to, else the configured `webhookEndpoint`. */
 export const WebhookTestRequest = z.object({ url: z.url().optional() }).meta({ id: 'WebhookTestRequest' });
 export type WebhookTestRequest = z.input<typeof WebhookTestRequest>;
 

@@ -125,7 +125,24 @@ export interface Engine {
   close(): void;
 }
 
-/** Creates a sandbox engine. */
+/**
+ * Creates a sandbox engine: the whole API in process, with a virtual clock unless told otherwise, and a default platform
+ * whose credentials are {@link DEFAULT_CREDENTIALS}.
+ *
+ * @example
+ * ```ts
+ * import assert from 'node:assert/strict';
+ * import { createEngine } from '@railyard/engine';
+ * import { createClient } from '@railyard/client';
+ *
+ * const engine = createEngine();
+ * const client = createClient({ fetch: engine.fetch, clientId: 'sandbox-client-id', clientSecret: 'sandbox-client-secret' });
+ * const customer = await client.customers.create({ customerType: 'INDIVIDUAL', fullName: 'Ada Lovelace' });
+ * assert.equal((await client.customers.retrieve(customer.id)).id, customer.id);
+ * engine.sandbox().advance(60_000); // time moves only when you say so: run what is due in the next minute
+ * engine.close();
+ * ```
+ */
 export function createEngine(options: EngineOptions = {}): Engine {
   const clock = options.clock === 'real' ? new RealClock() : options.clock === 'virtual' || options.clock === undefined ? new VirtualClock() : options.clock;
   const store = options.store ?? createMemoryStore();

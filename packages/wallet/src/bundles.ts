@@ -31,6 +31,28 @@ export interface EncryptOtpInput {
  * Encrypts an OTP code to an `otpEncryptionTargetBundle` and returns the `encryptedOtpBundle` string for
  * `POST /auth/credentials/{id}/verify`. Refuses, with a {@link WalletCryptoError}, a bundle whose `enclaveQuorumPublic`
  * is not the pinned key (`UNTRUSTED_SIGNER`), whose signature does not verify (`SIGNATURE_INVALID`), or that is malformed.
+ *
+ * @example
+ * ```ts
+ * import assert from 'node:assert/strict';
+ * import { createClient } from '@railyard/client';
+ * import { createEngine } from '@railyard/engine';
+ * import { encryptOtp, SessionKey } from '@railyard/wallet';
+ *
+ * const engine = createEngine();
+ * const client = createClient({ fetch: engine.fetch, clientId: 'sandbox-client-id', clientSecret: 'sandbox-client-secret' });
+ * // A customer with a USDB currency gets an embedded wallet, with an EMAIL_OTP credential for their email.
+ * const customer = await client.customers.create({ customerType: 'INDIVIDUAL', fullName: 'Wally Wallet', email: 'wally@example.com', currencies: ['USDB'] });
+ * const wallet = (await client.internalAccounts.list({ customerId: customer.id })).data.find((account) => account.type === 'EMBEDDED_WALLET')!;
+ * const email = (await client.auth.credentials.list({ accountId: wallet.id })).data[0]!;
+ *
+ * const { otpEncryptionTargetBundle } = await client.auth.credentials.challenge(email.id);
+ * const { publicKeyHex: pinnedEnclaveKey } = await client.sandbox.enclaveKey(); // pin it in the app
+ * const tek = await SessionKey.generate(); // becomes the session key
+ * const encryptedOtpBundle = await encryptOtp({ targetBundle: otpEncryptionTargetBundle!, otpCode: '000000', tekPublicKey: tek, pinnedEnclaveKey });
+ * const session = await client.auth.credentials.verify(email.id, { type: 'EMAIL_OTP', encryptedOtpBundle }, { stamper: tek });
+ * assert.equal(session.accountId, wallet.id);
+ * ```
  */
 export async function encryptOtp(input: EncryptOtpInput): Promise<string> {
   if (typeof input.pinnedEnclaveKey !== 'string' || input.pinnedEnclaveKey.length === 0) {

@@ -1,5 +1,5 @@
 /**
- * @railyard/wallet: end-user device helpers for the embedded wallet (SPEC §2.5, §4.2, §5), browser first, Node too.
+ * @railyard/wallet: end-user device helpers for the embedded wallet, browser first, Node too.
  * P-256 session keys held in WebCrypto and the stamps they make, OTP encryption to a verified target bundle, decryption of
  * sealed session keys and wallet exports, passkey registration and assertion through `@simplewebauthn/browser`, a software
  * passkey authenticator for tests, and the signed-retry headers. The wire formats come from
@@ -12,7 +12,7 @@ import { WALLET_STAMP_SCHEME, decodeWalletStamp, encodeWalletStamp } from '@rail
 export const WALLET_SIGNATURE_HEADER = 'Service-Wallet-Signature';
 /** Header that carries the single-use request id of a signed retry. */
 export const REQUEST_ID_HEADER = 'Request-Id';
-/** The only stamp scheme the service accepts (REFERENCE §7). */
+/** The only stamp scheme the service accepts. */
 export const STAMP_SCHEME = WALLET_STAMP_SCHEME;
 
 /** A decoded stamp: the session public key (compressed hex), the scheme, and the DER signature (hex). */

@@ -20,6 +20,16 @@ export interface WalletStamper {
  * {@link SessionKey.fromPrivateKeyHex} for a key you were given as a 32-byte scalar (a TEK made elsewhere, or the session key
  * decrypted from `encryptedSessionSigningKey`). {@link SessionKey.keyPair} can be stored in IndexedDB (CryptoKeys are
  * structured-cloneable) and restored with {@link SessionKey.fromKeyPair}.
+ *
+ * @example
+ * ```ts
+ * import assert from 'node:assert/strict';
+ * import { SessionKey, decodeStamp } from '@railyard/wallet';
+ *
+ * const session = await SessionKey.generate(); // the private key never leaves WebCrypto
+ * const stamp = decodeStamp(await session.stamp('{"operation":"to sign"}'));
+ * assert.equal(stamp.publicKey, session.publicKeyCompressedHex);
+ * ```
  */
 export class SessionKey implements WalletStamper {
   /** The non-extractable ECDSA P-256 private key (`sign`). */

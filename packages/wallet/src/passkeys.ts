@@ -25,7 +25,7 @@ export interface WebAuthnDriver {
 /** The browser driver: `@simplewebauthn/browser`. */
 export const browserWebAuthn: WebAuthnDriver = { startRegistration, startAuthentication };
 
-/** Transports the API accepts (REFERENCE §6); others a browser may report are dropped. */
+/** Transports the API accepts; others a browser may report are dropped. */
 const API_TRANSPORTS = new Set(['usb', 'nfc', 'ble', 'internal', 'hybrid']);
 /** A transport value the API accepts. */
 export type PasskeyTransport = 'usb' | 'nfc' | 'ble' | 'internal' | 'hybrid';
@@ -52,7 +52,7 @@ export interface RegisterPasskeyInput {
   timeout?: number;
 }
 
-/** The `attestation` object of `POST /auth/credentials` (SPEC §2.5 field names; binary fields base64url). */
+/** The `attestation` object of `POST /auth/credentials` (the API's field names; binary fields base64url). */
 export interface PasskeyAttestationBody {
   credentialId: string;
   clientDataJson: string;
@@ -84,6 +84,28 @@ export function toPasskeyAttestation(registration: RegistrationResponseJSON): Pa
  * Creates a passkey (ES256) with the platform authenticator and returns the body for `POST /auth/credentials`
  * (`{type: 'PASSKEY', accountId, nickname, challenge, attestation}`). The account already has a credential, so that call
  * answers 202: stamp its `payloadToSign` with an active session and retry (see {@link signedRetryHeaders}).
+ *
+ * @example
+ * ```ts
+ * import assert from 'node:assert/strict';
+ * import { assertPasskey, registerPasskey, SoftwarePasskeyAuthenticator } from '@railyard/wallet';
+ *
+ * // In a browser the platform authenticator answers; in Node tests, a software one (omit `webauthn` in a browser).
+ * const authenticator = new SoftwarePasskeyAuthenticator({ origin: 'https://wallet.example.test' });
+ * const body = await registerPasskey({
+ *   accountId: 'InternalAccount:0198a7c0-0000-7000-8000-000000000001', nickname: 'My laptop',
+ *   challenge: 'cmVnaXN0cmF0aW9uLWNoYWxsZW5nZQ',                  // from your backend, base64url
+ *   rp: { id: 'wallet.example.test', name: 'Example Wallet' },
+ *   user: { id: 'dXNlci00Mg', name: 'ada@example.com' },
+ * }, { webauthn: authenticator });
+ * assert.equal(body.type, 'PASSKEY');                               // POST it to /auth/credentials
+ *
+ * const assertion = await assertPasskey(
+ *   { challenge: '9f86d081884c7d65', credentialId: body.attestation.credentialId, rpId: 'wallet.example.test' },
+ *   { webauthn: authenticator },
+ * );
+ * assert.equal(assertion.type, 'PASSKEY');                          // the body of /auth/credentials/{id}/verify (challenge: its hex)
+ * ```
  */
 export async function registerPasskey(input: RegisterPasskeyInput, options: { webauthn?: WebAuthnDriver } = {}): Promise<PasskeyCredentialCreateBody> {
   const optionsJSON: PublicKeyCredentialCreationOptionsJSON = {
@@ -113,7 +135,7 @@ export interface AssertPasskeyInput {
   timeout?: number;
 }
 
-/** The `assertion` object of the PASSKEY `/verify` body (SPEC §2.5 field names; binary fields base64url). */
+/** The `assertion` object of the PASSKEY `/verify` body (the API's field names; binary fields base64url). */
 export interface PasskeyAssertionBody {
   credentialId: string;
   clientDataJson: string;

@@ -14,6 +14,18 @@ export interface SignedRetryHeaders {
  * const first = await fetch(url, { method: 'POST', headers, body });          // 202 {payloadToSign, requestId, expiresAt}
  * const retry = await fetch(url, { method: 'POST', headers: { ...headers, ...(await signedRetryHeaders(await first.json(), session)) }, body });
  * ```
+ *
+ * @example
+ * ```ts
+ * import assert from 'node:assert/strict';
+ * import { SessionKey, signedRetryHeaders } from '@railyard/wallet';
+ *
+ * const session = await SessionKey.generate();
+ * const challenge = { payloadToSign: '{"type":"EXPORT"}', requestId: 'Request:7f3c' }; // the body of a 202
+ * const headers = await signedRetryHeaders(challenge, session);
+ * assert.equal(headers['Request-Id'], 'Request:7f3c');
+ * assert.ok(headers['Service-Wallet-Signature'].length > 0);
+ * ```
  */
 export async function signedRetryHeaders(challenge: { payloadToSign: string; requestId: string }, stamper: WalletStamper): Promise<SignedRetryHeaders> {
   if (typeof challenge?.payloadToSign !== 'string' || typeof challenge.requestId !== 'string') {

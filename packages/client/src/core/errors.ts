@@ -26,7 +26,7 @@ export interface APIErrorInit {
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
-/** Pulls the SPEC §2.4 error object out of a body, tolerating bodies that do not follow it. */
+/** Pulls the API's error object out of a body, tolerating bodies that do not follow it. */
 function readErrorBody(body: unknown): { code?: string; message?: string; details?: ApiErrorBody['details'] } {
   if (!isRecord(body)) return {};
   return {
@@ -41,7 +41,7 @@ function readErrorBody(body: unknown): { code?: string; message?: string; detail
  * (for example {@link ConflictError} has `code: ErrorCodeFor<409>`), so `instanceof` checks give typed codes.
  *
  * @typeParam S - The HTTP status the class stands for.
- * @typeParam C - The error codes that status carries (SPEC §7).
+ * @typeParam C - The error codes that status carries.
  */
 export class APIError<S extends number = number, C extends string = string> extends RailyardError {
   override readonly name: string = 'APIError';
@@ -306,7 +306,7 @@ export interface WalletOperationTimeoutInit {
 
 /**
  * A wallet operation was accepted but still answered `{status: 'PROCESSING'}` when its `processingTimeout` ran out
- * (SPEC §4.2 rule 4). For a signed retry, `client.signedRetry.complete(error.pending, error.stamp)` re-sends the
+ *. For a signed retry, `client.signedRetry.complete(error.pending, error.stamp)` re-sends the
  * identical request and goes on waiting.
  */
 export class WalletOperationTimeoutError extends RailyardError {

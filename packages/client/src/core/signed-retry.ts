@@ -1,5 +1,5 @@
 /**
- * The signed-retry pattern from the client's side (SPEC §4.2 rules 1–5, §5 items 3–4; REFERENCE §6, §7).
+ * The signed-retry pattern from the client's side.
  *
  * A wallet operation is sent without signature headers; the service answers 202 with `payloadToSign`, a single-use
  * `requestId` and `expiresAt`. A {@link WalletStamper} stamps the payload byte for byte, and the identical request
@@ -30,7 +30,7 @@ export interface WalletStamper {
 }
 
 /**
- * How a 200 answer reads (SPEC §4.2 rule 4). `status`: a 200 is the success unless its body's `status` is `PROCESSING`
+ * How a 200 answer reads. `status`: a 200 is the success unless its body's `status` is `PROCESSING`
  * (verify, challenge, export; and `PATCH /internal-accounts`, whose terminal answer is a 200 too). `processing`: the
  * success is a 201 or 204, so a 200 always means still processing (add credential, refresh, revoke credential, revoke
  * session).

@@ -8,7 +8,7 @@ import { APIResource } from './resource.js';
 import { pollUntil, type WaitForOptions } from './wait-for-transaction.js';
 import { AgentActionWaitTimeoutError } from '../core/errors.js';
 
-/** An agent (REFERENCE §20.3): acts for one customer under its `policy`; `usage` counts what it spent today and this month. */
+/** An agent: acts for one customer under its `policy`; `usage` counts what it spent today and this month. */
 export type Agent = ResultOf<typeof agentEndpoints.getAgentById>;
 /** What an agent may do, spend and run without approval. */
 export type AgentPolicy = Agent['policy'];
@@ -32,7 +32,7 @@ export type AgentListParams = QueryParams<typeof agentEndpoints.listAgents>;
 export type AgentApprovalListParams = QueryParams<typeof agentEndpoints.listAgentApprovals>;
 
 /**
- * Agents, the platform's side (REFERENCE §20.1): create one for a customer with a policy, give it the device code,
+ * Agents, the platform's side: create one for a customer with a policy, give it the device code,
  * watch it connect, approve or reject what it asks to do, pause it, change its policy, delete it.
  *
  * ```ts

@@ -10,7 +10,7 @@ import type { RequestOptions } from '../core/types.js';
 import { APIResource } from './resource.js';
 import { DelegatedKeys } from './delegated-keys.js';
 
-/** A credential of an embedded wallet (SPEC §2.5): `id`, `accountId`, `type`, `nickname`, `credentialId` (passkeys). */
+/** A credential of an embedded wallet: `id`, `accountId`, `type`, `nickname`, `credentialId` (passkeys). */
 export type AuthMethod = ResultOf<typeof authEndpoints.createAuthCredential>;
 /**
  * Body of {@link AuthCredentials.create}, by `type`: `EMAIL_OTP` / `SMS_OTP` (`accountId` only), `OAUTH` (`oidcToken`),
@@ -38,7 +38,7 @@ export type OauthVerifyParams = Extract<AuthCredentialVerifyParams, { type: 'OAU
 /** `PASSKEY` verify body: `{ type, assertion }` (what `assertPasskey` of `@railyard/wallet` returns). */
 export type PasskeyVerifyParams = Extract<AuthCredentialVerifyParams, { type: 'PASSKEY' }>;
 /**
- * A session of a verified credential (SPEC §2.5). PASSKEY and OAUTH sessions carry `encryptedSessionSigningKey`, a key
+ * A session of a verified credential. PASSKEY and OAUTH sessions carry `encryptedSessionSigningKey`, a key
  * sealed to the `clientPublicKey` given; OTP sessions never do (the TEK is the session key).
  */
 export type AuthSession = ResultOf<typeof authEndpoints.verifyAuthCredential>;
@@ -53,7 +53,7 @@ export type AuthSessionRefreshParams = BodyParams<typeof authEndpoints.refreshAu
 export type PasskeyVerifyOptions = SignedRequestOptions & { requestId: string };
 
 /**
- * Credentials of embedded wallets (SPEC §4.2): add, list, challenge, verify (sign in), remove.
+ * Credentials of embedded wallets: add, list, challenge, verify (sign in), remove.
  *
  * Adding and removing are signed operations: pass a `stamper` (an active session's key, e.g. a `@railyard/wallet`
  * `SessionKey`) and the call runs 202 → stamp → retry → terminal result; without one it resolves with
@@ -142,7 +142,7 @@ export class AuthCredentials extends APIResource {
 }
 
 /**
- * Sessions of embedded wallets (SPEC §4.2): list, revoke, refresh. Revoking and refreshing are signed operations.
+ * Sessions of embedded wallets: list, revoke, refresh. Revoking and refreshing are signed operations.
  *
  * ```ts
  * const next = await SessionKey.generate();                                      // @railyard/wallet
@@ -177,7 +177,7 @@ export class AuthSessions extends APIResource {
 }
 
 /**
- * Embedded-wallet authentication (SPEC §2.5, §4.2, §5 items 3–4): credentials, sessions and delegated keys. The device side (keys,
+ * Embedded-wallet authentication: credentials, sessions and delegated keys. The device side (keys,
  * stamps, OTP encryption, passkeys) is `@railyard/wallet`; this client only ever sees stamps.
  */
 export class Auth extends APIResource {

@@ -11,7 +11,7 @@ export type BeneficialOwnerCreateParams = BodyParams<typeof beneficialOwnerEndpo
 export type BeneficialOwnerUpdateParams = BodyParams<typeof beneficialOwnerEndpoints.updateBeneficialOwner>;
 export type BeneficialOwnerListParams = QueryParams<typeof beneficialOwnerEndpoints.listBeneficialOwners>;
 
-/** Beneficial owners of business customers (SPEC §2.7): every owner at 25% or more, plus one control person. */
+/** Beneficial owners of business customers: every owner at 25% or more, plus one control person. */
 export class BeneficialOwners extends APIResource {
   /** Registers an owner or control person. */
   create(body: BeneficialOwnerCreateParams, options?: RequestOptions): APIPromise<BeneficialOwner> {

@@ -9,7 +9,7 @@ import { APIResource } from './resource.js';
 import type { Transaction } from './transactions.js';
 import { pollUntil, type WaitForOptions } from './wait-for-transaction.js';
 
-/** A virtual card (REFERENCE §10, §15): its `state`, funding sources in priority order, and per-transaction limit. */
+/** A virtual card: its `state`, funding sources in priority order, and per-transaction limit. */
 export type Card = ResultOf<typeof cardEndpoints.getCard>;
 /** Body of {@link Cards.create}: `cardholderId`, `form: 'VIRTUAL'`, `fundingSources`, optional `platformCardId`, `maxSpendPerTransaction`. */
 export type CardCreateParams = BodyParams<typeof cardEndpoints.createCard>;
@@ -37,7 +37,7 @@ export type CardSimulationResult = ResultOf<typeof cardControlEndpoints.getCardS
 export type CardWaitForOptions = Omit<WaitForOptions, 'until'> & { until?: (card: Card) => boolean };
 
 /**
- * Cards (REFERENCE §15; SPEC §3.6): issue virtual cards to KYC-approved customers, freeze, unfreeze and close them,
+ * Cards: issue virtual cards to KYC-approved customers, freeze, unfreeze and close them,
  * change their funding and limit, and reveal their details. Their purchases are card transactions, listed with every
  * transaction; the sandbox's card network is driven by {@link SandboxCards} (`client.sandbox.cards`).
  *

@@ -4,7 +4,7 @@ import type { BodyParams, ResultOf } from '../core/endpoint.js';
 import type { RequestOptions } from '../core/types.js';
 import { APIResource } from './resource.js';
 
-/** The platform's configuration (REFERENCE §10). */
+/** The platform's configuration. */
 export type PlatformConfig = ResultOf<typeof configEndpoints.getConfig>;
 /**
  * Body of {@link Config.update}: `feeConfigs`, `supportedCurrencies` (amount terms per currency), `umaDomain`,

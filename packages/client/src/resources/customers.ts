@@ -26,7 +26,7 @@ export type KycLinkCreateParams = BodyParams<typeof kycLinkEndpoints.createKycLi
 /** A hosted verification link: `{ kycUrl, expiresAt, provider, token }`. */
 export type KycLink = ResultOf<typeof kycLinkEndpoints.createKycLink>;
 
-/** Customers (SPEC §4.3): the people and businesses your platform onboards. */
+/** Customers: the people and businesses your platform onboards. */
 export class Customers extends APIResource {
   /** Bulk import: upload a CSV of customers and follow the job that creates them. */
   readonly bulk: CustomerBulkImports;

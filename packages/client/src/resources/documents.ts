@@ -46,7 +46,7 @@ export interface DocumentUploadParams extends DocumentReplaceParams {
   documentHolder: string;
 }
 
-/** Documents (SPEC §2.7, §4.3): identity, proof-of-address and business documents of customers and beneficial owners. */
+/** Documents: identity, proof-of-address and business documents of customers and beneficial owners. */
 export class Documents extends APIResource {
   /**
    * Uploads a document as multipart/form-data:

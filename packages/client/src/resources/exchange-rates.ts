@@ -12,7 +12,7 @@ export type ExchangeRateListParams = QueryParams<typeof paymentEndpoints.listExc
 /** The rates of {@link ExchangeRates.list}: `{ data }`, one entry per destination currency. */
 export type ExchangeRateList = ResultOf<typeof paymentEndpoints.listExchangeRates>;
 /**
- * An indicative rate for a corridor (REFERENCE §9): `receivingAmount` for `sendingAmount`, `exchangeRate` (sending units
+ * An indicative rate for a corridor: `receivingAmount` for `sendingAmount`, `exchangeRate` (sending units
  * per receiving unit), `fees` (platform fees included), the default `destinationPaymentRail`, the sending amount range
  * and `updatedAt`.
  */

@@ -5,7 +5,7 @@ import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/types.js';
 import { ExternalAccountOwnership } from './ownership.js';
 
-/** Body of {@link ExternalAccounts.create}: `accountInfo` is a discriminated union on `accountType` (REFERENCE §3). */
+/** Body of {@link ExternalAccounts.create}: `accountInfo` is a discriminated union on `accountType`. */
 export type ExternalAccountCreateParams = BodyParams<typeof externalAccountEndpoints.createExternalAccount>;
 /** Body of {@link PlatformExternalAccounts.create}. */
 export type PlatformExternalAccountCreateParams = BodyParams<typeof externalAccountEndpoints.createPlatformExternalAccount>;
@@ -13,7 +13,7 @@ export type PlatformExternalAccountCreateParams = BodyParams<typeof externalAcco
 export type ExternalAccountListParams = QueryParams<typeof externalAccountEndpoints.listExternalAccounts>;
 /** Query of {@link PlatformExternalAccounts.list}: `currency`, `limit`, `cursor`. */
 export type PlatformExternalAccountListParams = QueryParams<typeof externalAccountEndpoints.listPlatformExternalAccounts>;
-/** A bank account or wallet outside the service (SPEC §2.1). */
+/** A bank account or wallet outside the service. */
 export type ExternalAccount = ResultOf<typeof externalAccountEndpoints.getExternalAccount>;
 /** The answer to a trust or untrust challenge: the SMS `code` (or a passkey assertion), optionally naming the challenge. */
 export type BeneficiaryTrustConfirmParams = BodyParams<typeof beneficiaryTrustEndpoints.confirmTrustExternalAccount>;
@@ -22,7 +22,7 @@ export type BeneficiaryTrustChallenge = ResultOf<typeof beneficiaryTrustEndpoint
 /** The trust in force after a confirmed change. */
 export type BeneficiaryTrust = ResultOf<typeof beneficiaryTrustEndpoints.confirmTrustExternalAccount>;
 
-/** Customers' external accounts (SPEC §4.4): where payouts go; also `challenge`, `verify` and `proveOwnership` (SPEC §4.1). */
+/** Customers' external accounts: where payouts go; also `challenge`, `verify` and `proveOwnership`. */
 export class ExternalAccounts extends ExternalAccountOwnership {
   /** Adds an account; 400 lists every invalid field (checksums included), 409 for a duplicate. */
   create(body: ExternalAccountCreateParams, options?: RequestOptions): APIPromise<ExternalAccount> {

@@ -8,7 +8,7 @@ import { APIResource } from './resource.js';
 
 /** Query of {@link InternalAccounts.list}: `customerId`, `currency`, `type`, `limit`, `cursor`. */
 export type InternalAccountListParams = QueryParams<typeof internalAccountEndpoints.listCustomerInternalAccounts>;
-/** An account held at the service (REFERENCE §2.2): balances and how to fund it. */
+/** An account held at the service: balances and how to fund it. */
 export type InternalAccount = PageItemOf<typeof internalAccountEndpoints.listCustomerInternalAccounts>;
 /** Body of {@link InternalAccounts.update}: `{ privateEnabled }`, the embedded wallet's privacy. */
 export type InternalAccountUpdateParams = BodyParams<typeof authEndpoints.updateInternalAccount>;
@@ -18,7 +18,7 @@ export type WalletExportParams = BodyParams<typeof authEndpoints.exportWallet>;
 export type WalletExport = ResultOf<typeof authEndpoints.exportWallet>;
 
 /**
- * Customers' internal accounts (SPEC §4.4), created automatically per configured currency with each customer. A USDB
+ * Customers' internal accounts, created automatically per configured currency with each customer. A USDB
  * account is an `EMBEDDED_WALLET`, with credentials and sessions ({@link Auth}) and the signed operations
  * {@link InternalAccounts.export} and {@link InternalAccounts.update}.
  */

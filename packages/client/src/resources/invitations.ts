@@ -4,7 +4,7 @@ import type { BodyParams, ResultOf } from '../core/endpoint.js';
 import type { RequestOptions } from '../core/types.js';
 import { APIResource } from './resource.js';
 
-/** An UMA invitation (REFERENCE §18): PENDING, then CLAIMED, CANCELLED or EXPIRED. */
+/** An UMA invitation: PENDING, then CLAIMED, CANCELLED or EXPIRED. */
 export type UmaInvitation = ResultOf<typeof invitationEndpoints.getInvitation>;
 /** Body of {@link Invitations.create}: `inviterUma`, and optional `firstName`, `amountToSend` (display only), `expiresAt`. */
 export type InvitationCreateParams = BodyParams<typeof invitationEndpoints.createInvitation>;

@@ -25,7 +25,7 @@ export interface OwnershipScope {
 }
 
 /**
- * Wallet ownership proofs (SPEC §3.1, §4.1): start a challenge, submit the signature over the exact `messageToSign`.
+ * Wallet ownership proofs: start a challenge, submit the signature over the exact `messageToSign`.
  *
  * ```ts
  * const account = await ownership.proveOwnership(wallet.id, (message) => viemAccount.signMessage({ message }));

@@ -8,12 +8,12 @@ import { APIResource } from './resource.js';
 /**
  * Body of {@link Quotes.create}: `source` (an account, or `REALTIME_FUNDING`), `destination` (an account or an UMA
  * address with the `lookupId` of {@link Receivers.lookupUma}), `lockedCurrencySide`, `lockedCurrencyAmount` (minor
- * units) and the optional fields of REFERENCE §4.1.
+ * units) and the optional fields of a quote request.
  */
 export type QuoteCreateParams = BodyParams<typeof paymentEndpoints.createQuote>;
 /** Optional body of {@link Quotes.execute}: `{ scaFactor }` for customers in an SCA region. */
 export type QuoteExecuteParams = BodyParams<typeof paymentEndpoints.executeQuote>;
-/** A priced payment (SPEC §2.8): amounts, fees and rate fixed until `expiresAt`; `transactionId` exists from creation. */
+/** A priced payment: amounts, fees and rate fixed until `expiresAt`; `transactionId` exists from creation. */
 export type Quote = ResultOf<typeof paymentEndpoints.getQuote>;
 /**
  * Body of {@link Quotes.authorize}: the answer to the quote's `scaChallenge`, either the SMS `code` or a
@@ -22,7 +22,7 @@ export type Quote = ResultOf<typeof paymentEndpoints.getQuote>;
 export type QuoteAuthorizeParams = BodyParams<typeof paymentEndpoints.authorizeQuote>;
 
 /**
- * Quotes (SPEC §3.5, §4.5): price a payment, then send it.
+ * Quotes: price a payment, then send it.
  *
  * ```ts
  * const quote = await client.quotes.create({
@@ -68,7 +68,7 @@ export class Quotes extends APIResource {
   }
 
   /**
-   * Answers the strong-customer-authentication challenge of a quote (SPEC §5 item 7; REFERENCE §9). Customers in an SCA
+   * Answers the strong-customer-authentication challenge of a quote. Customers in an SCA
    * region (an EU/EEA member state) get a quote in `PENDING_AUTHORIZATION` with a `scaChallenge` from {@link Quotes.execute} (or, for
    * real-time funding, from {@link Quotes.create}); nothing moves until it is answered here. The customer needs a live
    * SCA login session first ({@link ScaLogin.start} and {@link ScaLogin.complete}).

@@ -13,7 +13,7 @@ export type ExternalAccountLookupParams = QueryParams<typeof lookupEndpoints.loo
 /** What an external account receives: the `lookupId` to quote with and its currency with the amounts it takes. */
 export type ExternalAccountReceiverLookup = ResultOf<typeof lookupEndpoints.lookupExternalAccount>;
 
-/** Receivers of payments (REFERENCE §9, §14): look one up before quoting a payment to it. */
+/** Receivers of payments: look one up before quoting a payment to it. */
 export class Receivers extends APIResource {
   /**
    * Looks up the receiver at an UMA address (`$<username>@<domain>`; the address is URL-encoded into the path). Quote the

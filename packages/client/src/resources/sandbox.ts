@@ -206,7 +206,7 @@ export class Sandbox extends APIResource {
 
   /**
    * Makes the platform's next `retries` signed retries of wallet operations answer 200 `{status: 'PROCESSING'}` (accepted,
-   * not settled) before settling (`PUT /_sandbox/wallet-processing`), as a busy service does (SPEC §4.2 rule 4): the
+   * not settled) before settling (`PUT /_sandbox/wallet-processing`), as a busy service does: the
    * signed-retry runner then re-sends the identical request with backoff. For testing that path; `0` turns it off.
    */
   setWalletProcessing(retries: number | SandboxWalletProcessingParams, options?: RequestOptions): APIPromise<SandboxWalletProcessingParams> {

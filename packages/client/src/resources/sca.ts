@@ -18,7 +18,7 @@ export type ScaLoginCompleteParams = BodyParams<typeof scaLoginEndpoints.complet
 export type ScaLoginSession = ResultOf<typeof scaLoginEndpoints.completeScaLogin>;
 
 /**
- * SCA login (REFERENCE §9): opens the session of 180 days that a customer in an SCA region needs before
+ * SCA login: opens the session of 180 days that a customer in an SCA region needs before
  * {@link Quotes.authorize} (without one it rejects with a {@link ConflictError}, `SCA_SESSION_REQUIRED`).
  *
  * ```ts
@@ -84,7 +84,7 @@ export type TwoFactorResetCompleteParams = BodyParams<typeof scaFactorEndpoints.
 export type SandboxLivenessParams = BodyParams<typeof scaSandboxEndpoints.submitSandboxLiveness>;
 
 /**
- * A customer's SCA factors (REFERENCE §22): SMS_OTP is never enrolled and always listed (named by the masked phone on
+ * A customer's SCA factors: SMS_OTP is never enrolled and always listed (named by the masked phone on
  * file, when there is one); a TOTP app and one passkey can be enrolled. Only the passkey has a `credentialId`, so only it can be deleted.
  *
  * ```ts
@@ -119,7 +119,7 @@ export class ScaFactors extends APIResource {
 }
 
 /**
- * Resets of a lost factor (REFERENCE §22), gated by a liveness check and followed by polling: INITIATED, PENDING_REVIEW,
+ * Resets of a lost factor, gated by a liveness check and followed by polling: INITIATED, PENDING_REVIEW,
  * LIVENESS_PASSED (then {@link ScaResets.complete}), COMPLETED; or REJECTED, or EXPIRED. At most 5 starts per customer
  * in 24 hours ({@link RateLimitError}). In the sandbox, {@link SandboxSca.submitLiveness} plays the customer's check.
  */
@@ -155,7 +155,7 @@ export class SandboxSca extends APIResource {
 }
 
 /**
- * Strong customer authentication (SPEC §5 item 7): the login session payments in SCA regions need, the customer's
+ * Strong customer authentication: the login session payments in SCA regions need, the customer's
  * factors, security events and factor resets.
  */
 export class Sca extends APIResource {

@@ -9,7 +9,7 @@ import type { RequestOptions } from '../core/types.js';
 import { APIResource } from './resource.js';
 import { pollUntil, type WaitForOptions } from './wait-for-transaction.js';
 
-/** The platform's link to its account at a stablecoin provider (REFERENCE §17.2); the secret is never returned. */
+/** The platform's link to its account at a stablecoin provider; the secret is never returned. */
 export type StablecoinProviderAccount = ResultOf<typeof stablecoinEndpoints.getStablecoinProviderAccount>;
 /** Body of {@link StablecoinProviderAccounts.link}: `provider: 'BRALE'`, `apiClientId`, `apiClientSecret`, optional `providerAccountId`. */
 export type StablecoinProviderAccountLinkParams = BodyParams<typeof stablecoinEndpoints.linkStablecoinProviderAccount>;
@@ -46,7 +46,7 @@ const FINAL_OPERATION_STATUSES: ReadonlySet<string> = new Set(['COMPLETED', 'FAI
 const FINAL_ISSUANCE_STATUSES: ReadonlySet<string> = new Set(['PROVISIONED', 'REJECTED', 'FAILED']);
 
 /**
- * Links to the platform's accounts at stablecoin providers (REFERENCE §17.2). Every link is sent with an
+ * Links to the platform's accounts at stablecoin providers. Every link is sent with an
  * `Idempotency-Key` (generated unless you pass one), as the API requires.
  */
 export class StablecoinProviderAccounts extends APIResource {
@@ -71,7 +71,7 @@ export class StablecoinProviderAccounts extends APIResource {
 }
 
 /**
- * Stablecoins issued at a provider and registered with the service (SPEC §3.7; REFERENCE §10, §17): register one,
+ * Stablecoins issued at a provider and registered with the service: register one,
  * ask for its enablement, then mint and burn its tokens. Creates are sent with an `Idempotency-Key` (generated unless
  * you pass one).
  *
@@ -109,7 +109,7 @@ export class Stablecoins extends APIResource {
   }
 
   /**
-   * Asks the operator to enable mints and burns (SPEC §3.7): NOT_ENABLED becomes PENDING_APPROVAL; asking again while
+   * Asks the operator to enable mints and burns: NOT_ENABLED becomes PENDING_APPROVAL; asking again while
    * pending is fine. From ENABLING, ENABLED or DISABLED it rejects with a {@link ConflictError}
    * `STABLECOIN_GRID_ENABLEMENT_NOT_REQUESTABLE`.
    */
@@ -153,7 +153,7 @@ export class Stablecoins extends APIResource {
   }
 }
 
-/** Mints and burns by id (REFERENCE §17.4). */
+/** Mints and burns by id. */
 export class StablecoinOperations extends APIResource {
   readonly #sleep: Sleep;
 

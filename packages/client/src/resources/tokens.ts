@@ -5,7 +5,7 @@ import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/types.js';
 import { APIResource } from './resource.js';
 
-/** An API token (REFERENCE §19): `permissions` from VIEW, TRANSACT, MANAGE; its `clientId` is the Basic-auth user. */
+/** An API token: `permissions` from VIEW, TRANSACT, MANAGE; its `clientId` is the Basic-auth user. */
 export type ApiToken = ResultOf<typeof tokenEndpoints.getTokenById>;
 /** {@link Tokens.create}'s answer: the token with its `clientSecret`, shown this once. */
 export type ApiTokenWithSecret = ResultOf<typeof tokenEndpoints.createToken>;

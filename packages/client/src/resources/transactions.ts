@@ -7,7 +7,7 @@ import type { RequestOptions } from '../core/types.js';
 import { APIResource } from './resource.js';
 import { waitForTransaction, type WaitForOptions } from './wait-for-transaction.js';
 
-/** A transaction (SPEC §2.9; REFERENCE §4.3): `OUTGOING`, `INCOMING` or `CARD`, discriminated by `type`. */
+/** A transaction: `OUTGOING`, `INCOMING` or `CARD`, discriminated by `type`. */
 export type Transaction = ResultOf<typeof paymentEndpoints.getTransaction>;
 /** A payment sent: from an internal account, a pulled external account or real-time funding. */
 export type OutgoingTransaction = Extract<Transaction, { type: 'OUTGOING' }>;
@@ -28,7 +28,7 @@ export type TransactionCancelParams = BodyParams<typeof paymentEndpoints.cancelT
 export type TransactionConfirmParams = BodyParams<typeof paymentEndpoints.confirmTransaction>;
 
 /**
- * Transactions (SPEC §2.9, §3.5): the payments of quotes, incoming payments, and what the platform decides about them.
+ * Transactions: the payments of quotes, incoming payments, and what the platform decides about them.
  *
  * ```ts
  * const settled = await client.transactions.waitFor(quote.transactionId);

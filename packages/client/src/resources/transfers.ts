@@ -15,7 +15,7 @@ export type TransferInParams = BodyParams<typeof paymentEndpoints.transferIn>;
 export type TransferOutParams = BodyParams<typeof paymentEndpoints.transferOut>;
 
 /**
- * The deprecated transfer calls (`POST /transfer-in`, `POST /transfer-out`; SPEC §4.5, REFERENCE §9). They still work,
+ * The deprecated transfer calls (`POST /transfer-in`, `POST /transfer-out`). They still work,
  * each as an immediately executed quote answering with its transaction. New code uses {@link Quotes.create} with
  * `immediatelyExecute: true` (`amount` becomes `lockedCurrencyAmount` with `lockedCurrencySide: 'SENDING'`, the
  * accounts `sourceType`/`destinationType` `ACCOUNT`), which returns the quote with its fees and `transactionId`.

@@ -5,7 +5,7 @@ import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/types.js';
 import { APIResource } from './resource.js';
 
-/** A verification: its status and the problems that block it (SPEC §2.7). */
+/** A verification: its status and the problems that block it. */
 export type Verification = ResultOf<typeof verificationEndpoints.getVerification>;
 /** Query of {@link Verifications.list}: `customerId`, `verificationStatus`, `limit`, `cursor`. */
 export type VerificationListParams = QueryParams<typeof verificationEndpoints.listVerifications>;
@@ -13,7 +13,7 @@ export type VerificationListParams = QueryParams<typeof verificationEndpoints.li
 export type VerificationDecision = BodyParams<typeof verificationEndpoints.decideSandboxVerification>['decision'];
 export type { VerificationError, VerificationErrorType };
 
-/** What a customer still has to do, grouped the way the fixes are made (SPEC §2.7 remediation). */
+/** What a customer still has to do, grouped the way the fixes are made. */
 export interface OutstandingRequirements {
   /** The verification the list comes from, if the customer has one. */
   verification: Verification | undefined;
@@ -45,7 +45,7 @@ export function groupRequirements(verification: Verification | undefined): Outst
   return out;
 }
 
-/** Verification packets (SPEC §4.3): submit, read, and (sandbox) decide. */
+/** Verification packets: submit, read, and (sandbox) decide. */
 export class Verifications extends APIResource {
   /** Submits a customer's packet; the result is RESOLVE_ERRORS with every problem, or under review, or decided. */
   create(body: BodyParams<typeof verificationEndpoints.createVerification>, options?: RequestOptions): APIPromise<Verification> {

@@ -13,7 +13,7 @@ import type { Transaction } from './transactions.js';
 export const DEFAULT_WAIT_INTERVAL_MS = 1_000;
 /** Default milliseconds the virtual clock is moved between two reads with `advanceClock: true`. */
 export const DEFAULT_CLOCK_STEP_MS = 10_000;
-/** Default time budget of {@link waitForTransaction}: 10 minutes. */
+/** Default time budget of `client.transactions.waitFor`: 10 minutes. */
 export const DEFAULT_WAIT_TIMEOUT_MS = 10 * 60_000;
 
 /** Options of {@link Transactions.waitFor} (and, with `until` on their own resource, of every `waitFor`). */
@@ -48,7 +48,7 @@ export interface WaitForOptions {
 
 /** Statuses after which an incoming or outgoing transaction does not move on by itself. */
 const FINAL_STATUSES: ReadonlySet<string> = new Set(['COMPLETED', 'FAILED', 'EXPIRED', 'REJECTED', 'REFUNDED']);
-/** Card-transaction statuses that are final (REFERENCE §10). */
+/** Card-transaction statuses that are final. */
 const FINAL_CARD_STATUSES: ReadonlySet<string> = new Set(['SETTLED', 'EXCEPTION']);
 
 /**

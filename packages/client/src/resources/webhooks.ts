@@ -1,5 +1,5 @@
 /**
- * Verifying webhook deliveries (SPEC §5 item 6, §6; REFERENCE §8): `client.webhooks.verify`, `unwrap` and
+ * Verifying webhook deliveries: `client.webhooks.verify`, `unwrap` and
  * `generateTestHeader`, with WebCrypto only, so it runs in Node 20, browsers, Deno, Bun and workers.
  *
  * Every delivery is signed with ECDSA P-256 and SHA-256 over the exact raw body bytes. The signature travels in the
@@ -380,6 +380,19 @@ export class Webhooks {
    * @param headers - The request headers (`Headers`, or a plain object with the header name in any case), or the
    * header's value.
    * @param publicKeyPem - The platform's P-256 public key, SPKI PEM.
+   *
+   * @example
+   * ```ts
+   * import assert from 'node:assert/strict';
+   * import { Webhooks, WebhookSignatureMismatchError } from '@railyard/client';
+   *
+   * const webhooks = new Webhooks(); // the same as `client.webhooks`; needs no credentials
+   * const { publicKeyPem, privateKeyPem } = await webhooks.generateTestKeyPair();
+   * const rawBody = '{"id":"Webhook:1","type":"TEST","timestamp":"2025-10-13T00:00:00Z","data":{}}';
+   * const headers = { 'x-service-signature': await webhooks.generateTestHeader({ payload: rawBody, privateKeyPem }) };
+   * await webhooks.verify(rawBody, headers, publicKeyPem); // resolves: these bytes, signed by this key
+   * await assert.rejects(webhooks.verify(rawBody.replace('Webhook:1', 'Webhook:2'), headers, publicKeyPem), WebhookSignatureMismatchError);
+   * ```
    */
   async verify(rawBody: WebhookRawBody, headers: WebhookHeaders, publicKeyPem: string): Promise<void> {
     await this.#verified(rawBody, headers, publicKeyPem);
@@ -414,6 +427,27 @@ export class Webhooks {
    * De-duplicate on `event.id`: it is the same on every retry of a delivery. Rejects with a
    * {@link WebhookVerificationError} when the signature does not verify, and with a {@link WebhookPayloadError} when an
    * authentic body is not an event this SDK knows.
+   *
+   * @example
+   * ```ts
+   * import assert from 'node:assert/strict';
+   * import { createClient } from '@railyard/client';
+   * import { createEngine } from '@railyard/engine';
+   *
+   * // Deliveries go to this fetch instead of the network: keep each request as the receiver gets it.
+   * const deliveries: Request[] = [];
+   * const engine = createEngine({
+   *   webhooks: { fetch: async (url, init) => (deliveries.push(new Request(url, init)), new Response(null, { status: 200 })) },
+   * });
+   * const client = createClient({ fetch: engine.fetch, clientId: 'sandbox-client-id', clientSecret: 'sandbox-client-secret' });
+   * await client.config.update({ webhookEndpoint: 'https://platform.example/webhooks' }); // sends a TEST event
+   * await engine.webhooks.settled();
+   *
+   * const { publicKeyPem } = await client.sandbox.webhookKey();
+   * const delivery = deliveries[0]!;
+   * const event = await client.webhooks.unwrap(await delivery.text(), delivery.headers, publicKeyPem);
+   * assert.equal(event.type, 'TEST');
+   * ```
    */
   async unwrap(rawBody: WebhookRawBody, headers: WebhookHeaders, publicKeyPem: string): Promise<TypedWebhookEvent> {
     const bytes = await this.#verified(rawBody, headers, publicKeyPem);
@@ -442,11 +476,27 @@ export class Webhooks {
    * Signs a payload as Railyard signs deliveries and returns the `X-Service-Signature` value, for your own receiver's
    * tests. Send exactly `payload` as the body with this header, and verify with the matching public key.
    *
+   * Sending it to your receiver:
+   *
    * ```ts
    * const { publicKeyPem, privateKeyPem } = await client.webhooks.generateTestKeyPair();
    * const payload = JSON.stringify({ id: 'Webhook:…', type: 'TEST', timestamp: new Date().toISOString(), data: {} });
    * const header = await client.webhooks.generateTestHeader({ payload, privateKeyPem });
    * await fetch(receiverUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-signature': header }, body: payload });
+   * ```
+   *
+   * @example
+   * ```ts
+   * import assert from 'node:assert/strict';
+   * import { Webhooks } from '@railyard/client';
+   *
+   * const webhooks = new Webhooks();
+   * const { publicKeyPem, privateKeyPem } = await webhooks.generateTestKeyPair();
+   * const payload = JSON.stringify({ id: `Webhook:${crypto.randomUUID()}`, type: 'TEST', timestamp: new Date().toISOString(), data: {} });
+   * const header = await webhooks.generateTestHeader({ payload, privateKeyPem });
+   * // POST `payload` with `X-Service-Signature: header` to your receiver; it verifies with publicKeyPem:
+   * const event = await webhooks.unwrap(payload, header, publicKeyPem);
+   * assert.equal(event.type, 'TEST');
    * ```
    */
   async generateTestHeader({ payload, privateKeyPem }: WebhookTestHeaderOptions): Promise<string> {

@@ -4,7 +4,7 @@ import { type Bytes, bytesToHex, concatBytes, hexToBytes, subtle, toBytes, utf8E
 import { WalletCryptoError } from './errors.js';
 import { type P256PrivateKeyInput, exportP256PublicKey, importP256PrivateKey, p256PublicKeyBytes, p256PublicKeyFromPrivate } from './p256.js';
 
-/** The reference service's HPKE info string (REFERENCE §7): 12 ASCII bytes, hex `7475726e6b65795f68706b65`. */
+/** The reference service's HPKE info string: 12 ASCII bytes, hex `7475726e6b65795f68706b65`. */
 export const HPKE_INFO_HEX = '7475726e6b65795f68706b65';
 /** {@link HPKE_INFO_HEX} as bytes (a copy: the codecs use their own, so changing this array changes nothing). */
 export const HPKE_INFO: Uint8Array = hexToBytes(HPKE_INFO_HEX);

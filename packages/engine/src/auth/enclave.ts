@@ -1,5 +1,5 @@
 /**
- * The sandbox's enclave signing key (DESIGN §3): it signs OTP target bundles and export bundles. Reference clients pin
+ * The sandbox's enclave signing key: it signs OTP target bundles and export bundles. Reference clients pin
  * the signer's public key and refuse bundles from any other, so the sandbox key is documented and served at
  * `GET /_sandbox/enclave-key`: pin {@link SANDBOX_ENCLAVE_PUBLIC_KEY_HEX} in a wallet that talks to the sandbox. It is a
  * sandbox key, derived from a public phrase (SHA-256 of "railyard sandbox enclave signing key"): never a secret.

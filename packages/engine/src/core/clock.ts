@@ -1,5 +1,5 @@
 /**
- * Time for the whole engine. Everything time-dependent reads the clock (DESIGN §5); timed outcomes are jobs on the
+ * Time for the whole engine. Everything time-dependent reads the clock; timed outcomes are jobs on the
  * Scheduler, so a virtual clock makes them happen on demand and in order.
  */
 export interface Clock {

@@ -1,7 +1,7 @@
 import type { ErrorCodeFor, ErrorStatus, FieldError } from '@railyard/contract';
 
 /**
- * The one error type of the engine. Domain code throws it; the HTTP layer maps it to the SPEC §2.4 body in one place.
+ * The one error type of the engine. Domain code throws it; the HTTP layer maps it to the API's error body in one place.
  */
 export class ApiError<S extends ErrorStatus = ErrorStatus> extends Error {
   constructor(
@@ -16,7 +16,7 @@ export class ApiError<S extends ErrorStatus = ErrorStatus> extends Error {
     this.name = 'ApiError';
   }
 
-  /** The SPEC §2.4 error object. */
+  /** The API's error object. */
   toBody(): { status: number; code: string; message: string; details?: Record<string, unknown> } {
     return this.details === undefined
       ? { status: this.status, code: this.code, message: this.message }
@@ -25,7 +25,7 @@ export class ApiError<S extends ErrorStatus = ErrorStatus> extends Error {
 }
 
 /**
- * Fields whose errors have a code of their own (SPEC §7, REFERENCE §14): when every invalid field of a request is one
+ * Fields whose errors have a code of their own: when every invalid field of a request is one
  * of them, the 400 carries that code instead of INVALID_INPUT (still with `details.errors`).
  */
 // A Map, not an object: a field is named by the request, and a field called `constructor` must not find Object's.
@@ -43,7 +43,7 @@ export const invalidField = (field: string, message: string, constraint?: FieldE
   invalidInput([constraint ? { field, message, constraint } : { field, message }]);
 
 /**
- * 404 for a resource. `code` names the resource where SPEC §7 has a code for it (USER_NOT_FOUND, QUOTE_NOT_FOUND, …);
+ * 404 for a resource. `code` names the resource where the API has a code for it (USER_NOT_FOUND, QUOTE_NOT_FOUND, …);
  * every other resource (documents, accounts, owners, verifications, credentials, sessions) is REFERENCE_NOT_FOUND,
  * the listed code for "what the request refers to does not exist".
  */

@@ -2,7 +2,7 @@ import type { ResourceType } from '@railyard/contract';
 import { bytesToHex } from '@railyard/contract';
 import { RESERVED_ID_ENDINGS } from '../sandbox/magic-values.js';
 
-/** Makes resource ids of the form `<Type>:<uuid>` (SPEC §1). Injected so tests can get predictable ids. */
+/** Makes resource ids of the form `<Type>:<uuid>`. Injected so tests can get predictable ids. */
 export type IdGenerator = (type: ResourceType) => string;
 
 /** Whether an id of `type` would trigger a sandbox outcome by its last three characters (see RESERVED_ID_ENDINGS). */

@@ -59,7 +59,7 @@ export class FollowUps {
 
 /**
  * Runs jobs when they fall due. With a virtual clock, {@link Scheduler.advance} runs every due job in time order,
- * synchronously, moving the clock to each job's time first (DESIGN §5). With a real clock a timer wakes it. The queue is
+ * synchronously, moving the clock to each job's time first. With a real clock a timer wakes it. The queue is
  * a binary heap: scheduling and running a job cost O(log n), so a month of a busy sandbox advances in n log n.
  */
 export class Scheduler {
@@ -117,7 +117,7 @@ export class Scheduler {
    * Queues work to run right after the operation under way has produced its answer, without waiting for the clock: a
    * request's response is built first, then its follow-up runs (the HTTP layer calls {@link Scheduler.runSoon} after
    * each request, and every job is followed by it), so the next read sees the follow-up done. Used for what the
-   * sandbox settles "instantly" but the API reports as under way (SPEC §4.5: execute answers PROCESSING).
+   * sandbox settles "instantly" but the API reports as under way (execute answers PROCESSING).
    */
   soon(task: () => void): void {
     this.followUps.add(task);

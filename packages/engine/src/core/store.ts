@@ -3,7 +3,7 @@ import { SeqList } from './seq-list.js';
 
 /**
  * State, partitioned per platform (tenant). Records are plain JSON values, replaced (never changed in place), so a
- * tenant can be snapshotted and restored as JSON (DESIGN §5). The in-memory store is the default; another
+ * tenant can be snapshotted and restored as JSON. The in-memory store is the default; another
  * implementation (durable, shared) can be injected with `createEngine({ store })`: the domain areas only use these
  * interfaces.
  */
@@ -93,7 +93,7 @@ export interface Collection<T extends { id: string }> {
   findBy<K extends keyof T & string>(field: K, value: T[K]): T[];
   /**
    * A page of the records a query matches. It reads the page from the narrowest index in the query, from the cursor's
-   * position (found by binary search), so its cost does not grow with the collection; see {@link ListQuery}.
+   * position (found by binary search), so its cost does not grow with the collection; see `ListQuery`.
    */
   list(query: ListQuery<T>): ListResult<T>;
   readonly size: number;

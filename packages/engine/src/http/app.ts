@@ -30,7 +30,7 @@ export interface RouteContext<E extends Endpoint> {
 
 /**
  * A request as the HTTP layer sees it, whether it came as a WHATWG Request or over the in-memory wire. Areas that need
- * the raw body stream (multipart uploads) ask for {@link Incoming.toRequest}.
+ * the raw body stream (multipart uploads) ask for `toRequest`.
  */
 export interface Incoming {
   readonly method: string;
@@ -161,7 +161,7 @@ export interface HttpSurface {
 
 /**
  * The whole HTTP surface: route, authenticate, read the body, apply Idempotency-Key, validate, call the domain, and map
- * every error to the SPEC §2.4 shape in one place. It holds no business rules. Served as a WHATWG fetch handler and,
+ * every error to the API's error shape in one place. It holds no business rules. Served as a WHATWG fetch handler and,
  * for in-process clients, as a dispatch of plain objects (see `IN_MEMORY_DISPATCH` in the contract).
  */
 export function createHttpSurface(bindings: readonly Binding[], host: HttpHost): HttpSurface {
@@ -566,7 +566,7 @@ export function jsonReply(status: number, body: unknown, headers?: Record<string
   return { status, headers: replyHeaders, body: replyJson(body) };
 }
 
-/** The reply to an error: the SPEC §2.4 object of an {@link ApiError}; anything else is a bug, answered 500. */
+/** The reply to an error: the API's error object of an {@link ApiError}; anything else is a bug, answered 500. */
 export function errorReply(error: unknown): WireReply {
   if (error instanceof ApiError) {
     // Generated clients retry 408, 409, 429 and 5xx unless told otherwise; a 409 refuses the request for the state

@@ -10,7 +10,7 @@ export interface Platform {
   readonly name: string;
   readonly clientId: string;
   readonly clientSecret: string;
-  /** Regulated institution: KYC resolves at creation (SPEC §3.2, §4.6). */
+  /** Regulated institution: KYC resolves at creation. */
   readonly regulated: boolean;
   /** "Skip verification paperwork": resolves like a regulated platform. */
   readonly skipPaperwork: boolean;

@@ -35,7 +35,21 @@ export interface RunningServer {
  * Serves an engine over HTTP with Node's http module. Requests go to the engine as an {@link Incoming} built straight
  * from Node's message, and replies are written as they are: no WHATWG Request or Response objects on the way. What
  * Node refuses itself before a request exists (not HTTP, headers too large, too slow, an unsupported `Expect`) is
- * answered with the SPEC §2.4 error object too.
+ * answered with the API's error object too.
+ *
+ * @example
+ * ```ts
+ * import assert from 'node:assert/strict';
+ * import { createEngine } from '@railyard/engine';
+ * import { startServer } from '@railyard/engine/server';
+ * import { createClient } from '@railyard/client';
+ *
+ * const server = await startServer(createEngine(), { port: 0 }); // port 0: any free port
+ * const client = createClient({ baseUrl: server.baseUrl, clientId: 'sandbox-client-id', clientSecret: 'sandbox-client-secret' });
+ * const customer = await client.customers.create({ customerType: 'INDIVIDUAL', fullName: 'Grace Hopper' });
+ * assert.equal(customer.customerType, 'INDIVIDUAL');
+ * await server.close(); // closes the engine too
+ * ```
  */
 export function startServer(engine: Engine, options: ServerOptions = {}): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1';

@@ -1,5 +1,5 @@
 /**
- * Webhook delivery (SPEC §6; REFERENCE §8). Every event a platform emits while it has a `webhookEndpoint` is POSTed
+ * Webhook delivery. Every event a platform emits while it has a `webhookEndpoint` is POSTed
  * there as `{id, type, timestamp, data}`, signed (signing.ts), through any `fetch` (a real network, or a test's own
  * handler in process). Delivery state lives on the event record, so snapshots, restores and `GET /_sandbox/events` see
  * it:
@@ -8,7 +8,7 @@
  * - retries: a non-2xx answer or an unreachable receiver is retried with exponential backoff on the engine clock
  *   (30 s, doubling, at most 30 minutes apart) for 7 days, with the same event id; never for TEST, for a 409 answer
  *   (the receiver already has it) or for INCOMING_PAYMENT.PENDING;
- * - the answer to INCOMING_PAYMENT.PENDING decides the payment: 200 approves it, 403 rejects it (REFERENCE §8).
+ * - the answer to INCOMING_PAYMENT.PENDING decides the payment: 200 approves it, 403 rejects it.
  */
 import type { DeliveryAttempt, WebhookEventType } from '@railyard/contract';
 import { IncomingPaymentApproval, WEBHOOK_RETRY_POLICY, WEBHOOK_SIGNATURE_HEADER } from '@railyard/contract';
