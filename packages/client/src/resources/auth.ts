@@ -1,4 +1,4 @@
-import { authEndpoints } from '@railyard/contract';
+import { authEndpoints } from '@railyard/contract/routes';
 import type { RailyardClient } from '../client.js';
 import type { APIPromise } from '../core/api-promise.js';
 import type { BodyParams, QueryParams, ResultOf } from '../core/endpoint.js';

@@ -1,4 +1,4 @@
-import { beneficialOwnerEndpoints } from '@railyard/contract';
+import { beneficialOwnerEndpoints } from '@railyard/contract/routes';
 import type { APIPromise } from '../core/api-promise.js';
 import type { BodyParams, PageItemOf, QueryParams, ResultOf } from '../core/endpoint.js';
 import type { PagePromise } from '../core/pagination.js';

@@ -1,4 +1,4 @@
-import { bulkImportEndpoints } from '@railyard/contract';
+import { bulkImportEndpoints } from '@railyard/contract/routes';
 import type { RailyardClient } from '../client.js';
 import { APIPromise, parseJsonBody, type RawAPIResponse } from '../core/api-promise.js';
 import type { ResultOf } from '../core/endpoint.js';

@@ -1,4 +1,4 @@
-import { configEndpoints } from '@railyard/contract';
+import { configEndpoints } from '@railyard/contract/routes';
 import type { APIPromise } from '../core/api-promise.js';
 import type { BodyParams, ResultOf } from '../core/endpoint.js';
 import type { RequestOptions } from '../core/types.js';

@@ -1,4 +1,5 @@
-import { contactVerificationEndpoints, customerEndpoints, kycLinkEndpoints, type SignedRetryChallenge } from '@railyard/contract';
+import { contactVerificationEndpoints, customerEndpoints, kycLinkEndpoints } from '@railyard/contract/routes';
+import type { SignedRetryChallenge } from '@railyard/contract';
 import { buildPath } from '../core/endpoint.js';
 import { SignatureRequiredError } from '../core/errors.js';
 import type { APIPromise } from '../core/api-promise.js';

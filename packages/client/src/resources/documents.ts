@@ -1,4 +1,5 @@
-import { documentEndpoints, type DocumentSide, type DocumentType } from '@railyard/contract';
+import { documentEndpoints } from '@railyard/contract/routes';
+import type { DocumentSide, DocumentType } from '@railyard/contract';
 import { APIPromise, parseJsonBody, type RawAPIResponse } from '../core/api-promise.js';
 import { buildPath, type PageItemOf, type QueryParams, type ResultOf } from '../core/endpoint.js';
 import { RailyardError } from '../core/errors.js';

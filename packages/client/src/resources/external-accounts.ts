@@ -1,4 +1,4 @@
-import { beneficiaryTrustEndpoints, externalAccountEndpoints } from '@railyard/contract';
+import { beneficiaryTrustEndpoints, externalAccountEndpoints } from '@railyard/contract/routes';
 import type { APIPromise } from '../core/api-promise.js';
 import type { BodyParams, QueryParams, ResultOf } from '../core/endpoint.js';
 import type { PagePromise } from '../core/pagination.js';

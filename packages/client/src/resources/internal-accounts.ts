@@ -1,4 +1,4 @@
-import { authEndpoints, internalAccountEndpoints } from '@railyard/contract';
+import { authEndpoints, internalAccountEndpoints } from '@railyard/contract/routes';
 import type { BodyParams, PageItemOf, QueryParams, ResultOf } from '../core/endpoint.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { SignedRequestOptions, SignedResult, StampedRequestOptions, UnstampedRequestOptions } from '../core/signed-retry.js';

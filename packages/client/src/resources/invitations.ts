@@ -1,4 +1,4 @@
-import { invitationEndpoints } from '@railyard/contract';
+import { invitationEndpoints } from '@railyard/contract/routes';
 import type { APIPromise } from '../core/api-promise.js';
 import type { BodyParams, ResultOf } from '../core/endpoint.js';
 import type { RequestOptions } from '../core/types.js';

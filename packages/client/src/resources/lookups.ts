@@ -1,4 +1,4 @@
-import { lookupEndpoints } from '@railyard/contract';
+import { lookupEndpoints } from '@railyard/contract/routes';
 import type { APIPromise } from '../core/api-promise.js';
 import type { BodyParams, QueryParams, ResultOf } from '../core/endpoint.js';
 import type { PagePromise } from '../core/pagination.js';

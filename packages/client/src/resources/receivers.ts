@@ -1,4 +1,4 @@
-import { lookupEndpoints, umaEndpoints } from '@railyard/contract';
+import { lookupEndpoints, umaEndpoints } from '@railyard/contract/routes';
 import type { APIPromise } from '../core/api-promise.js';
 import type { QueryParams, ResultOf } from '../core/endpoint.js';
 import type { RequestOptions } from '../core/types.js';

@@ -1,4 +1,4 @@
-import { controlPlaneEndpoints, internalAccountEndpoints, paymentEndpoints, umaEndpoints } from '@railyard/contract';
+import { controlPlaneEndpoints, internalAccountEndpoints, paymentEndpoints, umaEndpoints } from '@railyard/contract/routes';
 import type { RailyardClient } from '../client.js';
 import type { APIPromise } from '../core/api-promise.js';
 import type { BodyParams, PageItemOf, QueryParams, ResultOf } from '../core/endpoint.js';

@@ -1,4 +1,4 @@
-import { scaFactorEndpoints, scaLoginEndpoints, scaSandboxEndpoints } from '@railyard/contract';
+import { scaFactorEndpoints, scaLoginEndpoints, scaSandboxEndpoints } from '@railyard/contract/routes';
 import type { RailyardClient } from '../client.js';
 import type { APIPromise } from '../core/api-promise.js';
 import type { BodyParams, ResultOf } from '../core/endpoint.js';

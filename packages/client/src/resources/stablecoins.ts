@@ -1,4 +1,4 @@
-import { stablecoinControlEndpoints, stablecoinEndpoints } from '@railyard/contract';
+import { stablecoinControlEndpoints, stablecoinEndpoints } from '@railyard/contract/routes';
 import type { RailyardClient } from '../client.js';
 import type { APIPromise } from '../core/api-promise.js';
 import type { BodyParams, QueryParams, ResultOf } from '../core/endpoint.js';

@@ -1,4 +1,4 @@
-import { paymentEndpoints } from '@railyard/contract';
+import { paymentEndpoints } from '@railyard/contract/routes';
 import type { APIPromise } from '../core/api-promise.js';
 import type { BodyParams } from '../core/endpoint.js';
 import { requireIdempotencyKey } from '../core/idempotency.js';

@@ -1,4 +1,5 @@
-import { TERMINAL_VERIFICATION_ERROR_TYPES, verificationEndpoints, type VerificationError, type VerificationErrorType } from '@railyard/contract';
+import { TERMINAL_VERIFICATION_ERROR_TYPES, verificationEndpoints } from '@railyard/contract/routes';
+import type { VerificationError, VerificationErrorType } from '@railyard/contract';
 import type { APIPromise } from '../core/api-promise.js';
 import type { BodyParams, PageItemOf, QueryParams, ResultOf } from '../core/endpoint.js';
 import type { PagePromise } from '../core/pagination.js';
