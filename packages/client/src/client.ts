@@ -1,5 +1,5 @@
 import { BASE_PATH, inMemoryDispatchOf, withoutTrailingSlashes, type Route, type HttpMethod, type InMemoryDispatch } from '@railyard/contract/routes';
-import type { Page as PageEnvelope } from '@railyard/contract';
+import type { Page as PageEnvelope } from '@railyard/contract/routes';
 import ky, { type KyInstance } from 'ky';
 import { APIPromise, parseJsonBody, type RawAPIResponse } from './core/api-promise.js';
 import { buildPath, type CallArgs, type PageItemOf, type ResultOf } from './core/endpoint.js';

@@ -90,12 +90,3 @@ export type BodyInputOf<E extends Endpoint> = In<E['body']>;
 export type QueryInputOf<E extends Endpoint> = In<E['query']>;
 /** Success response body of an endpoint. */
 export type ResponseOf<E extends Endpoint> = E['response']['schema'] extends z.ZodType ? z.output<E['response']['schema']> : void;
-
-/** The types of an endpoint in the form a zod-free route carries them (see `Route` in `@railyard/contract/routes`). */
-export type RouteTypesOf<E extends Endpoint> = {
-  params: ParamsOf<E>;
-  query: QueryInputOf<E>;
-  body: BodyInputOf<E>;
-  result: ResponseOf<E>;
-  bodyOptional: E extends { bodyOptional: true } ? true : false;
-};

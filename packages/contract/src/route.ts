@@ -35,3 +35,11 @@ export interface Route<T extends RouteTypes = RouteTypes> {
   /** Type-level only, never set at runtime: what the operation takes and returns. */
   readonly types?: T;
 }
+
+/** A page of items as the API returns it. */
+export interface Page<T> {
+  data: T[];
+  hasMore: boolean;
+  nextCursor?: string;
+  totalCount: number;
+}

@@ -18,10 +18,11 @@ export type QueryValue<V> = unknown extends V
     ? V | boolean
     : V;
 
-/** The query of an endpoint as a caller writes it (every field optional where the contract has a default). */
-export type QueryParams<E extends Route> = TypesOf<E>['query'] extends object
-  ? { [K in keyof TypesOf<E>['query']]: QueryValue<TypesOf<E>['query'][K]> }
-  : never;
+/**
+ * The query of an endpoint as a caller writes it (every field optional where the contract has a default; coerced
+ * fields and `'true' | 'false'` flags take {@link QueryValue}s): a generated, named type.
+ */
+export type QueryParams<E extends Route> = TypesOf<E>['query'];
 
 /** The request body of an endpoint as a caller writes it (fields with defaults optional). */
 export type BodyParams<E extends Route> = TypesOf<E>['body'];

@@ -10,7 +10,7 @@
  * @module
  */
 import { customerEndpoints, authEndpoints, delegatedKeyEndpoints, REQUEST_ID_HEADER, WALLET_SIGNATURE_HEADER, type Route, type HttpMethod } from '@railyard/contract/routes';
-import type { SignedRetryChallenge } from '@railyard/contract';
+import type { SignedRetryChallenge } from '@railyard/contract/routes';
 import type { RailyardClient } from '../client.js';
 import { buildPath, type ResultOf } from './endpoint.js';
 import { APIUserAbortError, RailyardError, SignatureRequiredError, WalletOperationTimeoutError } from './errors.js';

@@ -1,3 +1,4 @@
+import type { InvitationCreateRequest, UmaInvitation } from '@railyard/contract/routes';
 import { invitationEndpoints } from '@railyard/contract/routes';
 import type { APIPromise } from '../core/api-promise.js';
 import type { BodyParams, ResultOf } from '../core/endpoint.js';
@@ -5,9 +6,9 @@ import type { RequestOptions } from '../core/types.js';
 import { APIResource } from './resource.js';
 
 /** An UMA invitation (REFERENCE §18): PENDING, then CLAIMED, CANCELLED or EXPIRED. */
-export type UmaInvitation = ResultOf<typeof invitationEndpoints.getInvitation>;
+export type { UmaInvitation };
 /** Body of {@link Invitations.create}: `inviterUma`, and optional `firstName`, `amountToSend` (display only), `expiresAt`. */
-export type InvitationCreateParams = BodyParams<typeof invitationEndpoints.createInvitation>;
+export type InvitationCreateParams = InvitationCreateRequest;
 
 /**
  * UMA invitations: invite someone to get an UMA address (send them the invitation's `url`); their new provider, which

@@ -9,7 +9,7 @@
  * @module
  */
 import { derToP1363, p1363ToDer, WEBHOOK_EVENT_TYPES, WEBHOOK_SIGNATURE_HEADER } from '@railyard/contract/routes';
-import type { TypedWebhookEvent as KnownWebhookEvent, WebhookEventType } from '@railyard/contract';
+import type { KnownWebhookEvent, WebhookEventType } from '@railyard/contract/routes';
 import { RailyardError } from '../core/errors.js';
 
 /** The raw request body as received: the text, or its bytes (`Uint8Array`, a Node `Buffer`, any typed array or `ArrayBuffer`). */

@@ -2,12 +2,23 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { endpoints } from '../endpoints.js';
 import * as routes from '../routes.js';
-import { endpointGroups, renderRoutesModule, ROUTES_MODULE_PATH } from './routes-module.js';
+import { endpointGroups, renderModules, ROUTES_MODULE_PATH, TYPES_MODULE_PATH } from './routes-module.js';
 
 describe('the generated zod-free route table', () => {
-  it('is up to date with the contract (run `pnpm --filter @railyard/contract generate` when this fails)', () => {
-    const committed = readFileSync(new URL(`../../${ROUTES_MODULE_PATH}`, import.meta.url), 'utf8');
-    expect(committed).toBe(renderRoutesModule());
+  it('and the named types are up to date with the contract (run `pnpm --filter @railyard/contract generate` when this fails)', () => {
+    const committed = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
+    const { routes: expectedRoutes, types: expectedTypes } = renderModules();
+    expect(committed(ROUTES_MODULE_PATH)).toBe(expectedRoutes);
+    expect(committed(TYPES_MODULE_PATH)).toBe(expectedTypes);
+  });
+
+  it('names each route\'s types after the contract\'s components', () => {
+    const { routes, types } = renderModules();
+    expect(routes).toMatch(/createCustomer: .* as Route<\{ params: undefined; query: undefined; body: T\.CustomerCreateRequest; result: T\.Customer; bodyOptional: false \}>/);
+    expect(types).toContain('export type Customer = IndividualCustomer | BusinessCustomer;');
+    expect(types).toMatch(/export interface IndividualCustomer \{\n(.*\n)*?  customerType: 'INDIVIDUAL';/);
+    // Queries and bodies are inputs: a field with a default is optional, and `limit` may be its digits as text.
+    expect(types).toMatch(/export interface ListCustomersQuery \{\n  limit\?: number \| string;\n/);
   });
 
   it('has every endpoint with the method, path and flags the contract gives it', () => {
