@@ -3,7 +3,7 @@
  * and returns. The route table (`@railyard/contract/routes`) is generated from the contract's endpoints.
  * @module
  */
-import type { HttpMethod } from './endpoint.js';
+import type { HttpMethod } from './api-path.js';
 
 /** The types of an operation, carried by {@link Route} for the compiler only. */
 export interface RouteTypes {

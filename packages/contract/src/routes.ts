@@ -8,6 +8,6 @@
 export * from './routes.generated.js';
 export type * from './types.generated.js';
 export type { Page, Route, RouteTypes } from './route.js';
-export { API_VERSION, BASE_PATH, withoutTrailingSlashes, type HttpMethod } from './endpoint.js';
+export { API_VERSION, BASE_PATH, withoutTrailingSlashes, type HttpMethod } from './api-path.js';
 export { IN_MEMORY_DISPATCH, inMemoryDispatchOf, type InMemoryDispatch, type WireReply, type WireRequest } from './transport.js';
 export { derToP1363, p1363ToDer } from './wallet-crypto/p256.js';
