@@ -369,7 +369,7 @@ export interface CreateSandboxPlatformBody {
   clientSecret?: string;
 }
 
-export type GetOpenApiDocumentResult = { [K in string]?: unknown };
+export type GetOpenApiDocumentResult = { [key: string]: unknown };
 
 export interface ListCustomersQuery {
   limit?: number | string;
@@ -1048,7 +1048,7 @@ export interface Quote {
   transactionId: TransactionId;
   description?: string;
   paymentInstructions?: PaymentInstructions[];
-  counterpartyInformation?: { [K in string]?: unknown };
+  counterpartyInformation?: { [key: string]: unknown };
   rateDetails?: RateDetails;
   scaChallenge?: ScaChallenge;
 }
@@ -1437,7 +1437,7 @@ export interface ScaChallenge {
   factor: ScaFactor;
   availableFactors: ScaFactor[];
   purpose?: string | null;
-  passkeyAssertionOptions?: { [K in string]?: unknown } | null;
+  passkeyAssertionOptions?: { [key: string]: unknown } | null;
   passkeyAllowedOrigins?: string[] | null;
 }
 
@@ -1461,7 +1461,7 @@ export interface OutgoingTransaction {
   exchangeRate?: number;
   quoteId?: QuoteId;
   refund?: Refund;
-  counterpartyInformation?: { [K in string]?: unknown };
+  counterpartyInformation?: { [key: string]: unknown };
   type: 'OUTGOING';
   status: OutgoingTransactionStatus;
   source: TransactionSource;
@@ -1565,7 +1565,7 @@ export interface IncomingTransaction {
   exchangeRate?: number;
   quoteId?: QuoteId;
   refund?: Refund;
-  counterpartyInformation?: { [K in string]?: unknown };
+  counterpartyInformation?: { [key: string]: unknown };
   type: 'INCOMING';
   status: TransactionStatus;
   source?: TransactionSource;
@@ -1667,7 +1667,7 @@ export interface QuoteRequest {
   remittanceInformation?: string;
   purposeOfPayment?: PurposeOfPayment;
   scaFactor?: 'SMS_OTP' | 'PASSKEY';
-  senderCustomerInfo?: { [K in string]?: unknown };
+  senderCustomerInfo?: { [key: string]: unknown };
   platformFeeOverride?: PlatformFeeOverride;
 }
 
@@ -3001,7 +3001,7 @@ export interface BulkImportError {
   correlationId: string;
   code: string;
   message: string;
-  details?: { [K in string]?: unknown };
+  details?: { [key: string]: unknown };
 }
 
 export interface CardSimulationResult {
@@ -3296,7 +3296,7 @@ export interface BusinessCustomer {
   kybStatus: KycStatus;
   address?: Address;
   businessInfo: BusinessInfo;
-  beneficialOwners?: { [K in string]?: unknown }[];
+  beneficialOwners?: { [key: string]: unknown }[];
 }
 
 export interface BusinessInfo {
@@ -3331,13 +3331,13 @@ export interface SandboxClock {
 export interface SandboxSnapshot {
   format: 'railyard-snapshot@2';
   takenAt: string;
-  collections: { [K in string]?: unknown[] };
+  collections: { [key: string]: unknown[] };
 }
 
 export interface SandboxSnapshotInput {
   format: 'railyard-snapshot@2';
   takenAt: string;
-  collections: { [K in string]?: unknown[] };
+  collections: { [key: string]: unknown[] };
 }
 
 export interface SandboxEvent {
@@ -3375,7 +3375,7 @@ export interface SandboxPlatform {
 }
 
 export interface SandboxLimits {
-  dailyVolume?: { [K in string]?: number | null };
+  dailyVolume?: { [key: string]: number | null };
   liveCards?: {
     perPlatform?: number | null;
     perCardholder?: number | null;
@@ -3383,7 +3383,7 @@ export interface SandboxLimits {
 }
 
 export interface SandboxLimitsInForce {
-  dailyVolume: { [K in string]?: number };
+  dailyVolume: { [key: string]: number };
   liveCards: {
     perPlatform: number | null;
     perCardholder: number | null;
@@ -3842,7 +3842,7 @@ export interface TotpEnrollment {
 
 export interface PasskeyEnrollment {
   type: 'PASSKEY';
-  options: { [K in string]?: unknown };
+  options: { [key: string]: unknown };
   allowedOrigins: string[];
   relyingPartyId: string;
 }
@@ -3929,7 +3929,7 @@ export interface ScaLoginStart {
   factor: ScaFactor;
   challengeId?: string;
   expiresAt?: string;
-  passkeyOptions?: { [K in string]?: unknown };
+  passkeyOptions?: { [key: string]: unknown };
   allowedOrigins?: string[];
   relyingPartyId?: string;
 }
@@ -4225,7 +4225,7 @@ export interface IncomingPaymentWebhookData {
   exchangeRate?: number;
   quoteId?: QuoteId;
   refund?: Refund;
-  counterpartyInformation?: { [K in string]?: unknown };
+  counterpartyInformation?: { [key: string]: unknown };
   type: 'INCOMING';
   status: TransactionStatus;
   source?: TransactionSource;

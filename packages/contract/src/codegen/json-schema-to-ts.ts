@@ -84,6 +84,7 @@ export class TypeWriter {
     if (s.propertyNames !== undefined && names.length === 0) {
       const keys = this.type(s.propertyNames, indent);
       const value = this.type(additional === undefined || additional === false ? {} : additional, indent);
+      if (keys === 'string') return `{ [key: string]: ${value} }`;
       const exhaustive = required.size > 0;
       return `{ [K in ${keys}]${exhaustive ? '' : '?'}: ${value} }`;
     }
