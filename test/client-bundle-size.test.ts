@@ -1,37 +1,27 @@
-import { gzipSync } from 'node:zlib';
-import { build } from 'esbuild';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { GZIP_TARGETS, KB, type BrowserBundleSize, formatBundleSize, measureBrowserBundle, packageOfInput } from './support/bundle-size.mjs';
 
-// The client's cost in a browser app: its built ESM bundled as an app would bundle it, minified and gzipped.
-// Runs against dist/ (build first). The target comes from the issue "A newcomer installs Railyard in their own project".
+// What @railyard/client adds to a browser app, bundled from dist/ as an app's bundler would (run `pnpm build` first).
+// The target comes from the issue "A newcomer installs Railyard in their own project" (it was 138 KB gzipped).
 
-const MAX_GZIPPED_BYTES = 40 * 1024;
+const CLIENT_TARGET_GZIP = GZIP_TARGETS['@railyard/client']!;
 
 describe('@railyard/client in a browser bundle', () => {
-  it(`is at most ${MAX_GZIPPED_BYTES / 1024} KB minified and gzipped, and carries no zod`, async () => {
-    const result = await build({
-      stdin: {
-        contents: "export * from '@railyard/client';",
-        resolveDir: new URL('.', import.meta.url).pathname,
-        loader: 'ts',
-      },
-      bundle: true,
-      write: false,
-      minify: true,
-      format: 'esm',
-      platform: 'browser',
-      metafile: true,
-      logLevel: 'silent',
-      // Resolve through the packages' exports maps (dist/), not the repo's tsconfig paths to the sources.
-      tsconfigRaw: '{}',
-    });
-    const code = result.outputFiles[0]!.contents;
-    const gzipped = gzipSync(code, { level: 9 }).byteLength;
-    const inputs = Object.keys(result.metafile.inputs);
-    console.log(`@railyard/client browser bundle: ${(code.byteLength / 1024).toFixed(1)} KB minified, ${(gzipped / 1024).toFixed(1)} KB gzipped, ${inputs.length} inputs`);
+  let client: BrowserBundleSize;
+  beforeAll(async () => {
+    client = await measureBrowserBundle('@railyard/client');
+    console.log(formatBundleSize(client, { packages: 4 }));
+  });
 
-    expect(inputs.some((path) => path.includes('packages/client/dist/'))).toBe(true);
-    expect(inputs.filter((path) => /[\\/]zod[\\/@]|node_modules[\\/]zod/.test(path))).toEqual([]);
-    expect(gzipped).toBeLessThanOrEqual(MAX_GZIPPED_BYTES);
+  it(`is at most ${CLIENT_TARGET_GZIP / KB} KB minified and gzipped`, () => {
+    expect(client.inputs).toContain('packages/client/dist/index.js');
+    expect(client.gzipBytes).toBeGreaterThan(0);
+    expect(client.gzipBytes).toBeLessThanOrEqual(CLIENT_TARGET_GZIP);
+  });
+
+  it('bundles no zod: the contract comes in through its zod-free routes entry', () => {
+    expect(new Set(client.inputs.map(packageOfInput)).has('zod')).toBe(false);
+    expect(client.inputs).toContain('packages/contract/dist/routes.js');
+    expect(client.inputs).not.toContain('packages/contract/dist/index.js');
   });
 });
