@@ -9,6 +9,7 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^@railyard\/contract$/, replacement: src('contract') },
+      { find: /^@railyard\/contract\/routes$/, replacement: src('contract', 'routes.ts') },
       { find: /^@railyard\/contract\/wallet-crypto$/, replacement: src('contract', 'wallet-crypto/index.ts') },
       { find: /^@railyard\/engine\/msw$/, replacement: src('engine', 'msw.ts') },
       { find: /^@railyard\/engine\/server$/, replacement: src('engine', 'server.ts') },

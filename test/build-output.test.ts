@@ -10,6 +10,7 @@ const packageDir = (name: string) => fileURLToPath(new URL(`../packages/${name}`
 const cases = [
   { pkg: 'contract', specifier: '@railyard/contract', exportName: 'customerEndpoints' },
   { pkg: 'contract', specifier: '@railyard/contract/wallet-crypto', exportName: 'decodeWalletStamp' },
+  { pkg: 'contract', specifier: '@railyard/contract/routes', exportName: 'customerEndpoints' },
   { pkg: 'engine', specifier: '@railyard/engine', exportName: 'createEngine' },
   { pkg: 'engine', specifier: '@railyard/engine/msw', exportName: 'createHandlers' },
   { pkg: 'engine', specifier: '@railyard/engine/server', exportName: 'startServer' },

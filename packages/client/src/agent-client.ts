@@ -2,7 +2,7 @@
  * The agent's own client: authenticated with its access token (AgentAuth), acting as its customer under its policy.
  * @module
  */
-import { agentEndpoints, agentSideEndpoints } from '@railyard/contract';
+import { agentEndpoints, agentSideEndpoints } from '@railyard/contract/routes';
 import { RailyardClient, type ClientOptions } from './client.js';
 import type { APIPromise } from './core/api-promise.js';
 import type { RequestOptions } from './core/types.js';

@@ -1,6 +1,5 @@
-import {
-  BASE_PATH, inMemoryDispatchOf, withoutTrailingSlashes, type Endpoint, type HttpMethod, type InMemoryDispatch, type Page as PageEnvelope,
-} from '@railyard/contract';
+import { BASE_PATH, inMemoryDispatchOf, withoutTrailingSlashes, type Route, type HttpMethod, type InMemoryDispatch } from '@railyard/contract/routes';
+import type { Page as PageEnvelope } from '@railyard/contract/routes';
 import ky, { type KyInstance } from 'ky';
 import { APIPromise, parseJsonBody, type RawAPIResponse } from './core/api-promise.js';
 import { buildPath, type CallArgs, type PageItemOf, type ResultOf } from './core/endpoint.js';
@@ -322,11 +321,11 @@ export class RailyardClient {
    * Calls any contract endpoint with typed arguments and result. Resources are thin wrappers over this:
    *
    * ```ts
-   * import { customerEndpoints } from '@railyard/contract';
+   * import { customerEndpoints } from '@railyard/contract/routes';
    * const c = await client.call(customerEndpoints.getCustomer, { params: { customerId } });
    * ```
    */
-  call<E extends Endpoint>(endpoint: E, args: CallArgs<E>, options?: RequestOptions): APIPromise<ResultOf<E>> {
+  call<E extends Route>(endpoint: E, args: CallArgs<E>, options?: RequestOptions): APIPromise<ResultOf<E>> {
     const request = this.#endpointRequest(endpoint, args);
     if (request instanceof Error) return new APIPromise(Promise.reject(request), async () => undefined as ResultOf<E>);
     return this.request<ResultOf<E>>(request, options);
@@ -336,7 +335,7 @@ export class RailyardClient {
    * Calls a paginated contract endpoint: `await` the result for the first {@link Page}, or iterate it with
    * `for await` for every item across pages (the query and options are reused, `cursor` follows `nextCursor`).
    */
-  callPage<E extends Endpoint>(endpoint: E, args: CallArgs<E>, options?: RequestOptions): PagePromise<PageItemOf<E>> {
+  callPage<E extends Route>(endpoint: E, args: CallArgs<E>, options?: RequestOptions): PagePromise<PageItemOf<E>> {
     const request = this.#endpointRequest(endpoint, args);
     if (request instanceof Error) {
       return new PagePromise(Promise.reject(request), async () => {
@@ -346,7 +345,7 @@ export class RailyardClient {
     return this.requestPage<PageItemOf<E>>(request, options);
   }
 
-  #endpointRequest(endpoint: Endpoint, args: { params?: unknown; query?: unknown; body?: unknown }): APIRequest | Error {
+  #endpointRequest(endpoint: Route, args: { params?: unknown; query?: unknown; body?: unknown }): APIRequest | Error {
     try {
       return {
         method: endpoint.method,

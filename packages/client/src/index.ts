@@ -49,7 +49,7 @@ export {
   Webhooks, WebhookVerificationError, WebhookSignatureMissingError, WebhookSignatureMalformedError, WebhookUnsupportedVersionError,
   WebhookSignatureMismatchError, WebhookRawBodyError, WebhookKeyError, WebhookPayloadError, type WebhookVerificationReason,
   type WebhookRawBody, type WebhookHeaders, type WebhookTestHeaderOptions, type WebhookTestKeyPair, type TypedWebhookEvent,
-  type WebhookEventType, type WebhookEventOf,
+  type WebhookEventType, type WebhookEventOf, type KnownWebhookEvent, type UnknownWebhookEvent, UnknownWebhookEventType,
 } from './resources/webhooks.js';
 export {
   Transactions, type Transaction, type OutgoingTransaction, type IncomingTransaction, type TransactionListParams,

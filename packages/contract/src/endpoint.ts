@@ -1,20 +1,9 @@
 import type { z } from 'zod';
 import type { ErrorStatus } from './errors.js';
+import type { HttpMethod } from './api-path.js';
 
-/** HTTP methods the API uses. */
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
-/** The version segment every API path starts with. */
-export const API_VERSION = '2025-10-13';
-/** Base path of the API, e.g. `http://127.0.0.1:4100/2025-10-13`. */
-export const BASE_PATH = `/${API_VERSION}`;
-
-/** A base URL or origin without its trailing slashes (a loop: a `/\/+$/` pattern backtracks quadratically on `////…x`). */
-export function withoutTrailingSlashes(url: string): string {
-  let end = url.length;
-  while (end > 0 && url.charCodeAt(end - 1) === 0x2f) end--;
-  return url.slice(0, end);
-}
+// Zod-free, so the routes entry (`@railyard/contract/routes`) shares them without pulling zod in.
+export { API_VERSION, BASE_PATH, withoutTrailingSlashes, type HttpMethod } from './api-path.js';
 
 /**
  * One operation of the API, described once: the engine routes and validates with it, the client types its calls

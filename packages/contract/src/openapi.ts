@@ -38,7 +38,7 @@ const REASONS: Record<number, string> = {
  * ```
  */
 export function buildOpenApiDocument(endpoints: Readonly<Record<string, Endpoint>>, options: OpenApiOptions = {}): JsonSchema {
-  const components = new Components();
+  const components = new SchemaComponents();
   const paths: Record<string, Record<string, unknown>> = {};
   const errorRef = components.add(ApiErrorBody, 'output');
 
@@ -111,7 +111,7 @@ export function buildOpenApiDocument(endpoints: Readonly<Record<string, Endpoint
   };
 }
 
-function parametersOf(schema: z.ZodObject | undefined, location: 'path' | 'query', components: Components) {
+function parametersOf(schema: z.ZodObject | undefined, location: 'path' | 'query', components: SchemaComponents) {
   if (!schema) return [];
   return Object.entries(schema.shape).map(([name, field]) => {
     // Parameters travel as text; their output form says what they mean (an integer 1–100, not "number or digits").
@@ -122,8 +122,12 @@ function parametersOf(schema: z.ZodObject | undefined, location: 'path' | 'query
   });
 }
 
-/** Named schemas shared by the document, with `$defs` references rewritten to `#/components/schemas/…`. */
-class Components {
+/**
+ * Named schemas shared by the document, with `$defs` references rewritten to `#/components/schemas/…`. Also used by
+ * the generator of the zod-free types (src/codegen).
+ * @internal
+ */
+export class SchemaComponents {
   readonly schemas: Record<string, JsonSchema> = {};
 
   add(schema: z.ZodType, io: Io): JsonSchema {

@@ -51,13 +51,8 @@ export const pageOf = <T extends z.ZodType>(item: T) =>
     totalCount: z.number().int().min(0),
   });
 
-/** A page of items as the API returns it. */
-export interface Page<T> {
-  data: T[];
-  hasMore: boolean;
-  nextCursor?: string;
-  totalCount: number;
-}
+// Declared with the zod-free routes, which describe the same pages to the client.
+export type { Page } from './route.js';
 
 /** The envelope of the few lists that are not paginated: `{data}`. */
 export const listOf = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item) });

@@ -1,9 +1,12 @@
 /**
- * Turning a contract {@link Endpoint} plus arguments into a request: path parameters, query string, body types.
+ * Turning a route (`@railyard/contract/routes`) plus arguments into a request: path parameters, query string, body types.
  * @module
  */
-import type { BodyInputOf, Endpoint, ParamsOf, QueryInputOf, ResponseOf } from '@railyard/contract';
+import type { Route, RouteTypes } from '@railyard/contract/routes';
 import { RailyardError } from './errors.js';
+
+/** The types a route carries (see `Route` in `@railyard/contract/routes`). */
+type TypesOf<E extends Route> = NonNullable<E['types']> & RouteTypes;
 
 /**
  * A query value as a caller writes it. Where the contract coerces (`limit` is parsed from a string) any number,
@@ -15,36 +18,37 @@ export type QueryValue<V> = unknown extends V
     ? V | boolean
     : V;
 
-/** The query of an endpoint as a caller writes it (every field optional where the contract has a default). */
-export type QueryParams<E extends Endpoint> = QueryInputOf<E> extends object
-  ? { [K in keyof QueryInputOf<E>]: QueryValue<QueryInputOf<E>[K]> }
-  : never;
+/**
+ * The query of an endpoint as a caller writes it (every field optional where the contract has a default; coerced
+ * fields and `'true' | 'false'` flags take {@link QueryValue}s): a generated, named type.
+ */
+export type QueryParams<E extends Route> = TypesOf<E>['query'];
 
-/** The request body of an endpoint as a caller writes it (`z.input` of its body schema). */
-export type BodyParams<E extends Endpoint> = BodyInputOf<E>;
+/** The request body of an endpoint as a caller writes it (fields with defaults optional). */
+export type BodyParams<E extends Route> = TypesOf<E>['body'];
 
 /** The path parameters of an endpoint, e.g. `{ customerId: string }`. */
-export type PathParams<E extends Endpoint> = ParamsOf<E>;
+export type PathParams<E extends Route> = TypesOf<E>['params'];
 
-/** The success result of an endpoint (`z.output` of its response schema; `void` for 204). */
-export type ResultOf<E extends Endpoint> = ResponseOf<E>;
+/** The success result of an endpoint (`void` for 204). */
+export type ResultOf<E extends Route> = TypesOf<E>['result'];
 
 /** The item type of a paginated endpoint's response. */
-export type PageItemOf<E extends Endpoint> = ResponseOf<E> extends { data: Array<infer Item> } ? Item : never;
+export type PageItemOf<E extends Route> = ResultOf<E> extends { data: Array<infer Item> } ? Item : never;
 
 /** The `params` part of {@link CallArgs}: required when the endpoint's path has parameters. */
-export type ParamsArg<E extends Endpoint> = ParamsOf<E> extends undefined ? { params?: undefined } : { params: ParamsOf<E> };
+export type ParamsArg<E extends Route> = PathParams<E> extends undefined ? { params?: undefined } : { params: PathParams<E> };
 /** The `query` part of {@link CallArgs}: optional, present when the endpoint takes a query. */
-export type QueryArg<E extends Endpoint> = QueryInputOf<E> extends undefined ? { query?: undefined } : { query?: QueryParams<E> };
+export type QueryArg<E extends Route> = TypesOf<E>['query'] extends undefined ? { query?: undefined } : { query?: QueryParams<E> };
 /** The `body` part of {@link CallArgs}: required when the endpoint takes a body (unless `bodyOptional`). */
-export type BodyArg<E extends Endpoint> = BodyInputOf<E> extends undefined
+export type BodyArg<E extends Route> = BodyParams<E> extends undefined
   ? { body?: undefined }
-  : E extends { bodyOptional: true }
-    ? { body?: BodyInputOf<E> }
-    : { body: BodyInputOf<E> };
+  : TypesOf<E>['bodyOptional'] extends true
+    ? { body?: BodyParams<E> }
+    : { body: BodyParams<E> };
 
 /** The arguments of a typed call to an endpoint: `params` when its path has any, `query`, `body`. */
-export type CallArgs<E extends Endpoint> = ParamsArg<E> & QueryArg<E> & BodyArg<E>;
+export type CallArgs<E extends Route> = ParamsArg<E> & QueryArg<E> & BodyArg<E>;
 
 /**
  * Fills the `{name}` parameters of an endpoint path, URL-encoding each value.

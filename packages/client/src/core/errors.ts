@@ -1,4 +1,4 @@
-import type { ApiErrorBody, ErrorCodeFor, FieldError, Transaction } from '@railyard/contract';
+import type { ApiErrorBody, ErrorCodeFor, FieldError, Transaction } from '@railyard/contract/routes';
 import type { SignatureRequired } from './signed-retry.js';
 
 /**

@@ -3,7 +3,7 @@
  * be iterated item by item across all pages.
  * @module
  */
-import type { Page as PageEnvelope } from '@railyard/contract';
+import type { Page as PageEnvelope } from '@railyard/contract/routes';
 import { APIPromise, type RawAPIResponse } from './api-promise.js';
 import { RailyardError } from './errors.js';
 

@@ -9,9 +9,8 @@
  * `@railyard/wallet` `SessionKey`, a browser the backend forwards `payloadToSign` to, an HSM…).
  * @module
  */
-import {
-  customerEndpoints, authEndpoints, delegatedKeyEndpoints, REQUEST_ID_HEADER, WALLET_SIGNATURE_HEADER, type Endpoint, type HttpMethod, type SignedRetryChallenge,
-} from '@railyard/contract';
+import { customerEndpoints, authEndpoints, delegatedKeyEndpoints, REQUEST_ID_HEADER, WALLET_SIGNATURE_HEADER, type Route, type HttpMethod } from '@railyard/contract/routes';
+import type { SignedRetryChallenge } from '@railyard/contract/routes';
 import type { RailyardClient } from '../client.js';
 import { buildPath, type ResultOf } from './endpoint.js';
 import { APIUserAbortError, RailyardError, SignatureRequiredError, WalletOperationTimeoutError } from './errors.js';
@@ -54,7 +53,7 @@ const WALLET_OPERATIONS = {
   updateCustomer: { endpoint: customerEndpoints.updateCustomer, on200: 'status' },
   // A delegated key takes two stamped legs: its signer, then its policy.
   createDelegatedKey: { endpoint: delegatedKeyEndpoints.createDelegatedKey, on200: 'processing', stampedLegs: 2 },
-} as const satisfies Record<string, { endpoint: Endpoint; on200: Reading200; stampedLegs?: number }>;
+} as const satisfies Record<string, { endpoint: Route; on200: Reading200; stampedLegs?: number }>;
 
 /** Every wallet operation the runner sends (its contract `operationId`). */
 export type WalletOperationId = keyof typeof WALLET_OPERATIONS;
@@ -151,7 +150,7 @@ export type Completion<Op extends SignedOperationId> = Op extends MultiLegOperat
 
 /** How many stamped legs an operation takes (1 for anything that is not a known operation: `complete` refuses it). */
 const stampedLegsOf = (operationId: unknown): number => {
-  const operations: Readonly<Record<string, { endpoint: Endpoint; stampedLegs?: number }>> = WALLET_OPERATIONS;
+  const operations: Readonly<Record<string, { endpoint: Route; stampedLegs?: number }>> = WALLET_OPERATIONS;
   return typeof operationId === 'string' && Object.hasOwn(operations, operationId) ? operations[operationId]!.stampedLegs ?? 1 : 1;
 };
 

@@ -2,7 +2,7 @@
  * Option types shared by the client and its resources.
  * @module
  */
-import type { HttpMethod } from '@railyard/contract';
+import type { HttpMethod } from '@railyard/contract/routes';
 
 /**
  * Options accepted as the last argument of every method.

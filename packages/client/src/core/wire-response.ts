@@ -1,4 +1,4 @@
-import type { WireReply } from '@railyard/contract';
+import type { WireReply } from '@railyard/contract/routes';
 
 /**
  * A response as the client handles it, from either transport: a WHATWG Response over HTTP, or a plain reply from an

@@ -1,4 +1,5 @@
-import { agentEndpoints, agentSideEndpoints } from '@railyard/contract';
+import type { Agent, AgentAction, AgentCreateRequest, AgentCreated, AgentDeviceCode, AgentDeviceCodeRedemption, AgentPolicyUpdate, AgentUpdateRequest, ListAgentApprovalsQuery, ListAgentsQuery, Quote, QuoteRequest, TransferInRequest, TransferOutRequest } from '@railyard/contract/routes';
+import { agentEndpoints, agentSideEndpoints } from '@railyard/contract/routes';
 import type { RailyardClient } from '../client.js';
 import type { APIPromise } from '../core/api-promise.js';
 import type { BodyParams, QueryParams, ResultOf } from '../core/endpoint.js';
@@ -9,27 +10,27 @@ import { pollUntil, type WaitForOptions } from './wait-for-transaction.js';
 import { AgentActionWaitTimeoutError } from '../core/errors.js';
 
 /** An agent: acts for one customer under its `policy`; `usage` counts what it spent today and this month. */
-export type Agent = ResultOf<typeof agentEndpoints.getAgentById>;
+export type { Agent };
 /** What an agent may do, spend and run without approval. */
 export type AgentPolicy = Agent['policy'];
 /** {@link Agents.create}'s answer: the agent and the device code that connects it. */
-export type AgentCreated = ResultOf<typeof agentEndpoints.createAgent>;
+export type { AgentCreated };
 /** A device code: give it to the agent, which redeems it once for its access token. */
-export type AgentDeviceCode = ResultOf<typeof agentEndpoints.regenerateAgentDeviceCode>;
+export type { AgentDeviceCode };
 /** The one answer that carries an agent's access token. */
-export type AgentDeviceCodeRedemption = ResultOf<typeof agentEndpoints.redeemAgentDeviceCode>;
+export type { AgentDeviceCodeRedemption };
 /** Something an agent started that moves money: PENDING_APPROVAL, APPROVED (with `transaction`), REJECTED or FAILED. */
-export type AgentAction = ResultOf<typeof agentEndpoints.approveAgentAction>;
+export type { AgentAction };
 /** Body of {@link Agents.create}: `name`, `customerId`, `policy`. */
-export type AgentCreateParams = BodyParams<typeof agentEndpoints.createAgent>;
+export type AgentCreateParams = AgentCreateRequest;
 /** Body of {@link Agents.update}: `name`, `isPaused`. */
-export type AgentUpdateParams = BodyParams<typeof agentEndpoints.updateAgent>;
+export type AgentUpdateParams = AgentUpdateRequest;
 /** Body of {@link Agents.updatePolicy}: any part of the policy (`spendingLimits` partial; null removes a daily or monthly limit). */
-export type AgentPolicyUpdateParams = BodyParams<typeof agentEndpoints.updateAgentPolicy>;
+export type AgentPolicyUpdateParams = AgentPolicyUpdate;
 /** Query of {@link Agents.list}: `customerId`, `isPaused`, `isConnected`, created and updated ranges. */
-export type AgentListParams = QueryParams<typeof agentEndpoints.listAgents>;
+export type AgentListParams = ListAgentsQuery;
 /** Query of {@link Agents.listApprovals}: `agentId`, `customerId`, `startDate`, `endDate`, `sortOrder`. */
-export type AgentApprovalListParams = QueryParams<typeof agentEndpoints.listAgentApprovals>;
+export type AgentApprovalListParams = ListAgentApprovalsQuery;
 
 /**
  * Agents, the platform's side: create one for a customer with a policy, give it the device code,
@@ -99,13 +100,13 @@ export class Agents extends APIResource {
 // The agent's side
 
 /** Body of {@link AgentQuotes.create}: a QuoteRequest from the customer's accounts. */
-export type AgentQuoteCreateParams = BodyParams<typeof agentSideEndpoints.agentCreateQuote>;
+export type AgentQuoteCreateParams = QuoteRequest;
 /** A quote, as the agent sees it. */
-export type AgentQuote = ResultOf<typeof agentSideEndpoints.agentCreateQuote>;
+export type AgentQuote = Quote;
 /** Body of {@link AgentTransfers.out}. */
-export type AgentTransferOutParams = BodyParams<typeof agentSideEndpoints.agentCreateTransferOut>;
+export type AgentTransferOutParams = TransferOutRequest;
 /** Body of {@link AgentTransfers.in}. */
-export type AgentTransferInParams = BodyParams<typeof agentSideEndpoints.agentCreateTransferIn>;
+export type AgentTransferInParams = TransferInRequest;
 /** Options of {@link AgentActions.waitFor}: as {@link WaitForOptions}, with `until` reading the action. */
 export type AgentActionWaitForOptions = Omit<WaitForOptions, 'until'> & { until?: (action: AgentAction) => boolean };
 

@@ -1,4 +1,5 @@
-import { authEndpoints } from '@railyard/contract';
+import type { AuthCredentialChallengeRequest, AuthCredentialCreateRequest, AuthCredentialVerifyRequest, AuthMethod, AuthSession, AuthSessionRefreshRequest, ChallengeAuthCredentialResult, ListAuthCredentialsQuery, ListAuthCredentialsResult, ListAuthSessionsQuery, ListAuthSessionsResult } from '@railyard/contract/routes';
+import { authEndpoints } from '@railyard/contract/routes';
 import type { RailyardClient } from '../client.js';
 import type { APIPromise } from '../core/api-promise.js';
 import type { BodyParams, QueryParams, ResultOf } from '../core/endpoint.js';
@@ -11,26 +12,26 @@ import { APIResource } from './resource.js';
 import { DelegatedKeys } from './delegated-keys.js';
 
 /** A credential of an embedded wallet: `id`, `accountId`, `type`, `nickname`, `credentialId` (passkeys). */
-export type AuthMethod = ResultOf<typeof authEndpoints.createAuthCredential>;
+export type { AuthMethod };
 /**
  * Body of {@link AuthCredentials.create}, by `type`: `EMAIL_OTP` / `SMS_OTP` (`accountId` only), `OAUTH` (`oidcToken`),
  * `PASSKEY` (`challenge`, `attestation`, `nickname`: what `registerPasskey` of `@railyard/wallet` returns).
  */
-export type AuthCredentialCreateParams = BodyParams<typeof authEndpoints.createAuthCredential>;
+export type AuthCredentialCreateParams = AuthCredentialCreateRequest;
 /** Query of {@link AuthCredentials.list}: `{ accountId }` (the embedded wallet's internal account). */
-export type AuthCredentialListParams = QueryParams<typeof authEndpoints.listAuthCredentials>;
+export type AuthCredentialListParams = ListAuthCredentialsQuery;
 /** The credentials of an embedded wallet: `{ data }`, not paginated. */
-export type AuthCredentialList = ResultOf<typeof authEndpoints.listAuthCredentials>;
+export type AuthCredentialList = ListAuthCredentialsResult;
 /** Body of {@link AuthCredentials.challenge}: nothing for OTP credentials, `{ clientPublicKey }` for a passkey. */
-export type AuthCredentialChallengeParams = BodyParams<typeof authEndpoints.challengeAuthCredential>;
+export type AuthCredentialChallengeParams = AuthCredentialChallengeRequest;
 /** What {@link AuthCredentials.challenge} resolves with: an OTP credential's challenge, or a passkey's. */
-export type AuthCredentialChallenge = ResultOf<typeof authEndpoints.challengeAuthCredential>;
+export type AuthCredentialChallenge = ChallengeAuthCredentialResult;
 /** A passkey sign-in challenge: the credential plus the hex `challenge`, its `requestId` and `expiresAt`. */
 export type PasskeyAuthChallenge = Extract<AuthCredentialChallenge, { challenge: string }>;
 /** An OTP challenge: the credential with a fresh `otpEncryptionTargetBundle` to encrypt the code to. */
 export type OtpAuthChallenge = Exclude<AuthCredentialChallenge, { challenge: string }>;
 /** Body of {@link AuthCredentials.verify}, by `type`. */
-export type AuthCredentialVerifyParams = BodyParams<typeof authEndpoints.verifyAuthCredential>;
+export type AuthCredentialVerifyParams = AuthCredentialVerifyRequest;
 /** `EMAIL_OTP` / `SMS_OTP` verify body: `{ type, encryptedOtpBundle }` (from `encryptOtp` of `@railyard/wallet`). */
 export type OtpVerifyParams = Extract<AuthCredentialVerifyParams, { type: 'EMAIL_OTP' | 'SMS_OTP' }>;
 /** `OAUTH` verify body: `{ type, oidcToken, clientPublicKey }` (the token's `nonce` is the SHA-256 hex of `clientPublicKey`). */
@@ -41,13 +42,13 @@ export type PasskeyVerifyParams = Extract<AuthCredentialVerifyParams, { type: 'P
  * A session of a verified credential. PASSKEY and OAUTH sessions carry `encryptedSessionSigningKey`, a key
  * sealed to the `clientPublicKey` given; OTP sessions never do (the TEK is the session key).
  */
-export type AuthSession = ResultOf<typeof authEndpoints.verifyAuthCredential>;
+export type { AuthSession };
 /** Query of {@link AuthSessions.list}: `{ accountId }`. */
-export type AuthSessionListParams = QueryParams<typeof authEndpoints.listAuthSessions>;
+export type AuthSessionListParams = ListAuthSessionsQuery;
 /** The active sessions of an embedded wallet: `{ data }`, not paginated, never key material. */
-export type AuthSessionList = ResultOf<typeof authEndpoints.listAuthSessions>;
+export type AuthSessionList = ListAuthSessionsResult;
 /** Body of {@link AuthSessions.refresh}: `{ clientPublicKey }`, the key of the new session. */
-export type AuthSessionRefreshParams = BodyParams<typeof authEndpoints.refreshAuthSession>;
+export type AuthSessionRefreshParams = AuthSessionRefreshRequest;
 
 /** Options of a PASSKEY {@link AuthCredentials.verify}: the `requestId` of the passkey challenge (sent as `Request-Id`). */
 export type PasskeyVerifyOptions = SignedRequestOptions & { requestId: string };

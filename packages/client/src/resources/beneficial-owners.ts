@@ -1,4 +1,5 @@
-import { beneficialOwnerEndpoints } from '@railyard/contract';
+import type { BeneficialOwner, BeneficialOwnerCreateRequest, BeneficialOwnerUpdateRequest, ListBeneficialOwnersQuery } from '@railyard/contract/routes';
+import { beneficialOwnerEndpoints } from '@railyard/contract/routes';
 import type { APIPromise } from '../core/api-promise.js';
 import type { BodyParams, PageItemOf, QueryParams, ResultOf } from '../core/endpoint.js';
 import type { PagePromise } from '../core/pagination.js';
@@ -6,10 +7,10 @@ import type { RequestOptions } from '../core/types.js';
 import { APIResource } from './resource.js';
 
 /** A person who owns or controls a business customer. */
-export type BeneficialOwner = ResultOf<typeof beneficialOwnerEndpoints.getBeneficialOwner>;
-export type BeneficialOwnerCreateParams = BodyParams<typeof beneficialOwnerEndpoints.createBeneficialOwner>;
-export type BeneficialOwnerUpdateParams = BodyParams<typeof beneficialOwnerEndpoints.updateBeneficialOwner>;
-export type BeneficialOwnerListParams = QueryParams<typeof beneficialOwnerEndpoints.listBeneficialOwners>;
+export type { BeneficialOwner };
+export type BeneficialOwnerCreateParams = BeneficialOwnerCreateRequest;
+export type BeneficialOwnerUpdateParams = BeneficialOwnerUpdateRequest;
+export type BeneficialOwnerListParams = ListBeneficialOwnersQuery;
 
 /** Beneficial owners of business customers: every owner at 25% or more, plus one control person. */
 export class BeneficialOwners extends APIResource {

@@ -1,4 +1,5 @@
-import { bulkImportEndpoints } from '@railyard/contract';
+import type { BulkCustomerImportAccepted, BulkCustomerImportJob } from '@railyard/contract/routes';
+import { bulkImportEndpoints } from '@railyard/contract/routes';
 import type { RailyardClient } from '../client.js';
 import { APIPromise, parseJsonBody, type RawAPIResponse } from '../core/api-promise.js';
 import type { ResultOf } from '../core/endpoint.js';
@@ -8,9 +9,9 @@ import { APIResource } from './resource.js';
 import { pollUntil, type WaitForOptions } from './wait-for-transaction.js';
 
 /** A bulk customer import job: `status`, `progress` (`total`, `processed`, `successful`, `failed`), `errors` by row. */
-export type BulkImportJob = ResultOf<typeof bulkImportEndpoints.getBulkCustomerImportJob>;
+export type BulkImportJob = BulkCustomerImportJob;
 /** What an upload answers: `{ jobId, status: 'PENDING' }`. */
-export type BulkImportAccepted = ResultOf<typeof bulkImportEndpoints.uploadCustomersCsv>;
+export type BulkImportAccepted = BulkCustomerImportAccepted;
 /** One refused row (or the file): `correlationId` (platformCustomerId, else the row number; `file`), `code`, `message`, `details`. */
 export type BulkImportError = BulkImportJob['errors'][number];
 /** Options of {@link CustomerBulkImports.waitFor}: as {@link WaitForOptions}, with `until` reading the job. */

@@ -1,4 +1,5 @@
-import { cardControlEndpoints, cardEndpoints } from '@railyard/contract';
+import type { Card, CardAuthorizationSimulation, CardBalanceInquirySimulation, CardCreateRequest, CardReturnReversalSimulation, CardRevealResponse, CardSimulationAccepted, CardSimulationResult, CardTransactionAmountSimulation, CardUpdateRequest, ListCardsQuery } from '@railyard/contract/routes';
+import { cardControlEndpoints, cardEndpoints } from '@railyard/contract/routes';
 import type { RailyardClient } from '../client.js';
 import type { APIPromise } from '../core/api-promise.js';
 import type { BodyParams, QueryParams, ResultOf } from '../core/endpoint.js';
@@ -10,29 +11,29 @@ import type { Transaction } from './transactions.js';
 import { pollUntil, type WaitForOptions } from './wait-for-transaction.js';
 
 /** A virtual card: its `state`, funding sources in priority order, and per-transaction limit. */
-export type Card = ResultOf<typeof cardEndpoints.getCard>;
+export type { Card };
 /** Body of {@link Cards.create}: `cardholderId`, `form: 'VIRTUAL'`, `fundingSources`, optional `platformCardId`, `maxSpendPerTransaction`. */
-export type CardCreateParams = BodyParams<typeof cardEndpoints.createCard>;
+export type CardCreateParams = CardCreateRequest;
 /** Body of {@link Cards.update}: `state`, `fundingSources` (replaces the list), `maxSpendPerTransaction` (null clears it). */
-export type CardUpdateParams = BodyParams<typeof cardEndpoints.updateCard>;
+export type CardUpdateParams = CardUpdateRequest;
 /** Query of {@link Cards.list}: `cardholderId`, `accountId`, `platformCardId`, `state`, `sortOrder`, `limit`, `cursor`. */
-export type CardListParams = QueryParams<typeof cardEndpoints.listCards>;
+export type CardListParams = ListCardsQuery;
 /** What {@link Cards.reveal} gives: a short-lived `panEmbedUrl` to render in an iframe, and when it expires. */
-export type CardReveal = ResultOf<typeof cardEndpoints.revealCard>;
+export type CardReveal = CardRevealResponse;
 /** A card purchase, credit or refund, as `GET /transactions` lists it (`type: 'CARD'`). */
 export type CardTransaction = Extract<Transaction, { type: 'CARD' }>;
 /** Body of the authorization-family simulations: `amount`, `currency: { code }`, `merchant: { descriptor, mcc?, country? }`. */
-export type CardAuthorizationSimulationParams = BodyParams<typeof cardEndpoints.simulateCardAuthorization>;
+export type CardAuthorizationSimulationParams = CardAuthorizationSimulation;
 /** Body of {@link SandboxCards.simulateBalanceInquiry}: `{ merchant }`. */
-export type CardBalanceInquirySimulationParams = BodyParams<typeof cardEndpoints.simulateCardBalanceInquiry>;
+export type CardBalanceInquirySimulationParams = CardBalanceInquirySimulation;
 /** Body of a clearing, return or authorization advice: `{ cardTransactionId, amount }`. */
-export type CardTransactionAmountSimulationParams = BodyParams<typeof cardEndpoints.simulateCardClearing>;
+export type CardTransactionAmountSimulationParams = CardTransactionAmountSimulation;
 /** Body of {@link SandboxCards.simulateReturnReversal}: `{ cardTransactionId }`. */
-export type CardReturnReversalSimulationParams = BodyParams<typeof cardEndpoints.simulateCardReturnReversal>;
+export type CardReturnReversalSimulationParams = CardReturnReversalSimulation;
 /** A simulate call's answer: the issuer's token of the event, to find its result with {@link SandboxCards.simulation}. */
-export type CardSimulationAccepted = ResultOf<typeof cardEndpoints.simulateCardAuthorization>;
+export type { CardSimulationAccepted };
 /** What a simulated network event came to: `APPROVED` or `DECLINED` (`declineReason`), and its `cardTransactionId`. */
-export type CardSimulationResult = ResultOf<typeof cardControlEndpoints.getCardSimulation>;
+export type { CardSimulationResult };
 /** Options of {@link Cards.waitFor}: as {@link WaitForOptions}, with `until` reading the card. */
 export type CardWaitForOptions = Omit<WaitForOptions, 'until'> & { until?: (card: Card) => boolean };
 

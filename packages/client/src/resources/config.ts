@@ -1,16 +1,17 @@
-import { configEndpoints } from '@railyard/contract';
+import type { PlatformConfig, PlatformConfigUpdateRequest } from '@railyard/contract/routes';
+import { configEndpoints } from '@railyard/contract/routes';
 import type { APIPromise } from '../core/api-promise.js';
 import type { BodyParams, ResultOf } from '../core/endpoint.js';
 import type { RequestOptions } from '../core/types.js';
 import { APIResource } from './resource.js';
 
 /** The platform's configuration. */
-export type PlatformConfig = ResultOf<typeof configEndpoints.getConfig>;
+export type { PlatformConfig };
 /**
  * Body of {@link Config.update}: `feeConfigs`, `supportedCurrencies` (amount terms per currency), `umaDomain`,
  * `webhookEndpoint`, `embeddedWalletConfig`, `cardTokenization2faConfig`; every field optional.
  */
-export type PlatformConfigUpdateParams = BodyParams<typeof configEndpoints.updateConfig>;
+export type PlatformConfigUpdateParams = PlatformConfigUpdateRequest;
 
 /** Platform configuration: supported currencies and what their providers require of customers, fees, branding. */
 export class Config extends APIResource {

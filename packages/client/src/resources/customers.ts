@@ -1,4 +1,5 @@
-import { contactVerificationEndpoints, customerEndpoints, kycLinkEndpoints, type SignedRetryChallenge } from '@railyard/contract';
+import type { Customer, CustomerCreateRequest, CustomerUpdateRequest, EndUserTerms, KycLink, KycLinkCreateRequest, ListCustomersQuery, SignedRetryChallenge } from '@railyard/contract/routes';
+import { contactVerificationEndpoints, customerEndpoints, kycLinkEndpoints } from '@railyard/contract/routes';
 import { buildPath } from '../core/endpoint.js';
 import { SignatureRequiredError } from '../core/errors.js';
 import type { APIPromise } from '../core/api-promise.js';
@@ -11,20 +12,20 @@ import { CustomerBulkImports } from './bulk-imports.js';
 import type { RailyardClient } from '../client.js';
 
 
-/** Body of {@link Customers.create}: an individual or a business customer (`z.input` of the contract schema). */
-export type CustomerCreateParams = BodyParams<typeof customerEndpoints.createCustomer>;
+/** Body of {@link Customers.create}: an individual or a business customer (fields with defaults optional). */
+export type CustomerCreateParams = CustomerCreateRequest;
 /** Body of {@link Customers.update}: a partial update that always carries `customerType`. */
-export type CustomerUpdateParams = BodyParams<typeof customerEndpoints.updateCustomer>;
+export type CustomerUpdateParams = CustomerUpdateRequest;
 /** Query of {@link Customers.list}: filters plus `limit` (1 to 100, default 20) and `cursor`. */
-export type CustomerListParams = QueryParams<typeof customerEndpoints.listCustomers>;
+export type CustomerListParams = ListCustomersQuery;
 /** A customer as the API returns it (individual or business, discriminated by `customerType`). */
-export type Customer = ResultOf<typeof customerEndpoints.getCustomer>;
+export type { Customer };
 /** The current end-user terms: `{ version, url }`. */
-export type EndUserTerms = ResultOf<typeof customerEndpoints.getEndUserTerms>;
+export type { EndUserTerms };
 /** Body of {@link Customers.createKycLink}: an optional `{ redirectUri }` (https, or http for a local-development host); without one the hosted flow ends on its own page. */
-export type KycLinkCreateParams = BodyParams<typeof kycLinkEndpoints.createKycLink>;
+export type KycLinkCreateParams = KycLinkCreateRequest;
 /** A hosted verification link: `{ kycUrl, expiresAt, provider, token }`. */
-export type KycLink = ResultOf<typeof kycLinkEndpoints.createKycLink>;
+export type { KycLink };
 
 /** Customers: the people and businesses your platform onboards. */
 export class Customers extends APIResource {

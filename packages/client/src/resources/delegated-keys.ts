@@ -1,4 +1,5 @@
-import { delegatedKeyEndpoints } from '@railyard/contract';
+import type { DelegatedKey, DelegatedKeyCreateRequest, ListDelegatedKeysQuery, ListDelegatedKeysResult } from '@railyard/contract/routes';
+import { delegatedKeyEndpoints } from '@railyard/contract/routes';
 import type { APIPromise } from '../core/api-promise.js';
 import type { BodyParams, QueryParams, ResultOf } from '../core/endpoint.js';
 import type { SignedRequestOptions, SignedResult, StampedRequestOptions, UnstampedRequestOptions } from '../core/signed-retry.js';
@@ -10,13 +11,13 @@ import { APIResource } from './resource.js';
  * wallet binding). `status`: `PENDING` (creation left after its second leg), `ACTIVE` (card pulls from the wallet
  * are approved with it), `REVOKED`.
  */
-export type DelegatedKey = ResultOf<typeof delegatedKeyEndpoints.getDelegatedKeyById>;
+export type { DelegatedKey };
 /** Body of {@link DelegatedKeys.create}: `cardId`, `internalAccountId` (the wallet, one of the card's funding sources), `nickname` (1–256). */
-export type DelegatedKeyCreateParams = BodyParams<typeof delegatedKeyEndpoints.createDelegatedKey>;
+export type DelegatedKeyCreateParams = DelegatedKeyCreateRequest;
 /** Query of {@link DelegatedKeys.list}: `accountId` and/or `fundingSourceId` (at least one). */
-export type DelegatedKeyListParams = QueryParams<typeof delegatedKeyEndpoints.listDelegatedKeys>;
+export type DelegatedKeyListParams = ListDelegatedKeysQuery;
 /** The keys of a wallet or funding source: `{ data }`, not paginated, every status. */
-export type DelegatedKeyList = ResultOf<typeof delegatedKeyEndpoints.listDelegatedKeys>;
+export type DelegatedKeyList = ListDelegatedKeysResult;
 
 /**
  * Delegated keys: until one is ACTIVE for a card's embedded-wallet funding source, card purchases cannot be funded

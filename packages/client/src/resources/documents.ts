@@ -1,4 +1,5 @@
-import { documentEndpoints, type DocumentSide, type DocumentType } from '@railyard/contract';
+import type { Document, DocumentSide, DocumentType, ListDocumentsQuery } from '@railyard/contract/routes';
+import { documentEndpoints } from '@railyard/contract/routes';
 import { APIPromise, parseJsonBody, type RawAPIResponse } from '../core/api-promise.js';
 import { buildPath, type PageItemOf, type QueryParams, type ResultOf } from '../core/endpoint.js';
 import { RailyardError } from '../core/errors.js';
@@ -7,9 +8,9 @@ import type { RequestOptions } from '../core/types.js';
 import { APIResource } from './resource.js';
 
 /** A stored document (the file itself is never returned). */
-export type Document = ResultOf<typeof documentEndpoints.getDocument>;
+export type { Document };
 /** Query of {@link Documents.list}: `documentHolder`, `limit`, `cursor`. */
-export type DocumentListParams = QueryParams<typeof documentEndpoints.listDocuments>;
+export type DocumentListParams = ListDocumentsQuery;
 export type { DocumentSide, DocumentType };
 
 /**

@@ -1,4 +1,5 @@
-import { paymentEndpoints } from '@railyard/contract';
+import type { ListExchangeRatesQuery, ListExchangeRatesResult } from '@railyard/contract/routes';
+import { paymentEndpoints } from '@railyard/contract/routes';
 import type { APIPromise } from '../core/api-promise.js';
 import type { QueryParams, ResultOf } from '../core/endpoint.js';
 import type { RequestOptions } from '../core/types.js';
@@ -8,9 +9,9 @@ import { APIResource } from './resource.js';
  * Query of {@link ExchangeRates.list}: `sourceCurrency`, optionally one `destinationCurrency` or several (an array is
  * sent as a repeated query key), and `sendingAmount` in sending minor units (default 10000).
  */
-export type ExchangeRateListParams = QueryParams<typeof paymentEndpoints.listExchangeRates>;
+export type ExchangeRateListParams = ListExchangeRatesQuery;
 /** The rates of {@link ExchangeRates.list}: `{ data }`, one entry per destination currency. */
-export type ExchangeRateList = ResultOf<typeof paymentEndpoints.listExchangeRates>;
+export type ExchangeRateList = ListExchangeRatesResult;
 /**
  * An indicative rate for a corridor: `receivingAmount` for `sendingAmount`, `exchangeRate` (sending units
  * per receiving unit), `fees` (platform fees included), the default `destinationPaymentRail`, the sending amount range

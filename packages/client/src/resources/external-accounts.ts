@@ -1,4 +1,5 @@
-import { beneficiaryTrustEndpoints, externalAccountEndpoints } from '@railyard/contract';
+import type { BeneficiaryTrust, BeneficiaryTrustChallenge, BeneficiaryTrustConfirmRequest, ExternalAccount, ExternalAccountCreateRequest, ListExternalAccountsQuery, ListPlatformExternalAccountsQuery, PlatformExternalAccountCreateRequest } from '@railyard/contract/routes';
+import { beneficiaryTrustEndpoints, externalAccountEndpoints } from '@railyard/contract/routes';
 import type { APIPromise } from '../core/api-promise.js';
 import type { BodyParams, QueryParams, ResultOf } from '../core/endpoint.js';
 import type { PagePromise } from '../core/pagination.js';
@@ -6,21 +7,21 @@ import type { RequestOptions } from '../core/types.js';
 import { ExternalAccountOwnership } from './ownership.js';
 
 /** Body of {@link ExternalAccounts.create}: `accountInfo` is a discriminated union on `accountType`. */
-export type ExternalAccountCreateParams = BodyParams<typeof externalAccountEndpoints.createExternalAccount>;
+export type ExternalAccountCreateParams = ExternalAccountCreateRequest;
 /** Body of {@link PlatformExternalAccounts.create}. */
-export type PlatformExternalAccountCreateParams = BodyParams<typeof externalAccountEndpoints.createPlatformExternalAccount>;
+export type PlatformExternalAccountCreateParams = PlatformExternalAccountCreateRequest;
 /** Query of {@link ExternalAccounts.list}: `customerId`, `currency`, `limit`, `cursor`. */
-export type ExternalAccountListParams = QueryParams<typeof externalAccountEndpoints.listExternalAccounts>;
+export type ExternalAccountListParams = ListExternalAccountsQuery;
 /** Query of {@link PlatformExternalAccounts.list}: `currency`, `limit`, `cursor`. */
-export type PlatformExternalAccountListParams = QueryParams<typeof externalAccountEndpoints.listPlatformExternalAccounts>;
+export type PlatformExternalAccountListParams = ListPlatformExternalAccountsQuery;
 /** A bank account or wallet outside the service. */
-export type ExternalAccount = ResultOf<typeof externalAccountEndpoints.getExternalAccount>;
+export type { ExternalAccount };
 /** The answer to a trust or untrust challenge: the SMS `code` (or a passkey assertion), optionally naming the challenge. */
-export type BeneficiaryTrustConfirmParams = BodyParams<typeof beneficiaryTrustEndpoints.confirmTrustExternalAccount>;
+export type BeneficiaryTrustConfirmParams = BeneficiaryTrustConfirmRequest;
 /** What `trust` / `untrust` return: the SCA challenge to answer. */
-export type BeneficiaryTrustChallenge = ResultOf<typeof beneficiaryTrustEndpoints.trustExternalAccount>;
+export type { BeneficiaryTrustChallenge };
 /** The trust in force after a confirmed change. */
-export type BeneficiaryTrust = ResultOf<typeof beneficiaryTrustEndpoints.confirmTrustExternalAccount>;
+export type { BeneficiaryTrust };
 
 /** Customers' external accounts: where payouts go; also `challenge`, `verify` and `proveOwnership`. */
 export class ExternalAccounts extends ExternalAccountOwnership {

@@ -1,4 +1,5 @@
-import { authEndpoints, internalAccountEndpoints } from '@railyard/contract';
+import type { InternalAccountUpdateRequest, ListCustomerInternalAccountsQuery, WalletExport, WalletExportRequest } from '@railyard/contract/routes';
+import { authEndpoints, internalAccountEndpoints } from '@railyard/contract/routes';
 import type { BodyParams, PageItemOf, QueryParams, ResultOf } from '../core/endpoint.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { SignedRequestOptions, SignedResult, StampedRequestOptions, UnstampedRequestOptions } from '../core/signed-retry.js';
@@ -7,15 +8,15 @@ import { APIResource } from './resource.js';
 
 
 /** Query of {@link InternalAccounts.list}: `customerId`, `currency`, `type`, `limit`, `cursor`. */
-export type InternalAccountListParams = QueryParams<typeof internalAccountEndpoints.listCustomerInternalAccounts>;
+export type InternalAccountListParams = ListCustomerInternalAccountsQuery;
 /** An account held at the service: balances and how to fund it. */
 export type InternalAccount = PageItemOf<typeof internalAccountEndpoints.listCustomerInternalAccounts>;
 /** Body of {@link InternalAccounts.update}: `{ privateEnabled }`, the embedded wallet's privacy. */
-export type InternalAccountUpdateParams = BodyParams<typeof authEndpoints.updateInternalAccount>;
+export type InternalAccountUpdateParams = InternalAccountUpdateRequest;
 /** Body of {@link InternalAccounts.export}: `{ clientPublicKey }`, a fresh uncompressed P-256 key (`04…`, 130 hex). */
-export type WalletExportParams = BodyParams<typeof authEndpoints.exportWallet>;
+export type WalletExportParams = WalletExportRequest;
 /** An exported wallet: `{ id, encryptedWalletCredentials }`, the mnemonic sealed to the export key (never stored by the service). */
-export type WalletExport = ResultOf<typeof authEndpoints.exportWallet>;
+export type { WalletExport };
 
 /**
  * Customers' internal accounts, created automatically per configured currency with each customer. A USDB

@@ -1,13 +1,14 @@
-import { invitationEndpoints } from '@railyard/contract';
+import type { InvitationCreateRequest, UmaInvitation } from '@railyard/contract/routes';
+import { invitationEndpoints } from '@railyard/contract/routes';
 import type { APIPromise } from '../core/api-promise.js';
 import type { BodyParams, ResultOf } from '../core/endpoint.js';
 import type { RequestOptions } from '../core/types.js';
 import { APIResource } from './resource.js';
 
 /** An UMA invitation: PENDING, then CLAIMED, CANCELLED or EXPIRED. */
-export type UmaInvitation = ResultOf<typeof invitationEndpoints.getInvitation>;
+export type { UmaInvitation };
 /** Body of {@link Invitations.create}: `inviterUma`, and optional `firstName`, `amountToSend` (display only), `expiresAt`. */
-export type InvitationCreateParams = BodyParams<typeof invitationEndpoints.createInvitation>;
+export type InvitationCreateParams = InvitationCreateRequest;
 
 /**
  * UMA invitations: invite someone to get an UMA address (send them the invitation's `url`); their new provider, which

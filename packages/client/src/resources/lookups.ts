@@ -1,4 +1,5 @@
-import { lookupEndpoints } from '@railyard/contract';
+import type { CryptoWithdrawalFeeEstimate, CryptoWithdrawalFeeRequest, GetAvailableUmaProvidersQuery, GetDiscoveriesQuery, ListVaspsQuery } from '@railyard/contract/routes';
+import { lookupEndpoints } from '@railyard/contract/routes';
 import type { APIPromise } from '../core/api-promise.js';
 import type { BodyParams, QueryParams, ResultOf } from '../core/endpoint.js';
 import type { PagePromise } from '../core/pagination.js';
@@ -8,19 +9,19 @@ import { APIResource } from './resource.js';
 /** A bank of the directory: its `bankName` goes into an external account's `accountInfo.bankName`. */
 export type Discovery = NonNullable<ResultOf<typeof lookupEndpoints.getDiscoveries>['data']>[number];
 /** Query of {@link Discoveries.list}: `country` (ISO 3166-1 alpha-2) and/or `currency`. */
-export type DiscoveryListParams = QueryParams<typeof lookupEndpoints.getDiscoveries>;
+export type DiscoveryListParams = GetDiscoveriesQuery;
 /** A VASP: its `vaspName` is what a custodial wallet account names. */
 export type Vasp = ResultOf<typeof lookupEndpoints.listVasps>['data'][number];
 /** Query of {@link Vasps.list}: `limit`, `cursor`. */
-export type VaspListParams = QueryParams<typeof lookupEndpoints.listVasps>;
+export type VaspListParams = ListVaspsQuery;
 /** An UMA provider: name, domain, regions and currencies it serves, LEI, allow-list status. */
 export type UmaProvider = ResultOf<typeof lookupEndpoints.getAvailableUmaProviders>['data'][number];
 /** Query of {@link UmaProviders.list}: `countryCode`, `currencyCode`, `hasBlockedProviders`, `sortOrder`, `limit`, `cursor`. */
-export type UmaProviderListParams = QueryParams<typeof lookupEndpoints.getAvailableUmaProviders>;
+export type UmaProviderListParams = GetAvailableUmaProvidersQuery;
 /** Body of {@link Crypto.estimateWithdrawalFee}: all five fields are required. */
-export type CryptoWithdrawalFeeParams = BodyParams<typeof lookupEndpoints.estimateCryptoWithdrawalFee>;
+export type CryptoWithdrawalFeeParams = CryptoWithdrawalFeeRequest;
 /** The fees of a withdrawal: `networkFee` in `networkFeeAsset` units; the rest in the withdrawal currency. */
-export type CryptoWithdrawalFeeEstimate = ResultOf<typeof lookupEndpoints.estimateCryptoWithdrawalFee>;
+export type { CryptoWithdrawalFeeEstimate };
 
 /** The bank directory: banks to name in external accounts. */
 export class Discoveries extends APIResource {

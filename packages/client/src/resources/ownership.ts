@@ -1,4 +1,5 @@
-import { ownershipEndpoints } from '@railyard/contract';
+import type { ExternalAccount, OwnershipChallenge, OwnershipVerifyRequest } from '@railyard/contract/routes';
+import { ownershipEndpoints } from '@railyard/contract/routes';
 import type { APIPromise } from '../core/api-promise.js';
 import type { BodyParams, ResultOf } from '../core/endpoint.js';
 import type { RequestOptions } from '../core/types.js';
@@ -12,11 +13,11 @@ const requestOptions = (options?: RequestOptions & { scope?: unknown; signatureS
 };
 
 /** A started ownership challenge: a message to sign (WALLET_SIGNATURE) or a hosted liveness link (LIVENESS). */
-export type OwnershipChallenge = ResultOf<typeof ownershipEndpoints.createCustomerExternalAccountChallenge>;
+export type { OwnershipChallenge };
 /** Body of a verify call: the signature and, for Bitcoin, `signatureScheme` (`bip137` default, or `electrum`). */
-export type OwnershipVerifyParams = BodyParams<typeof ownershipEndpoints.verifyCustomerExternalAccountOwnership>;
+export type OwnershipVerifyParams = OwnershipVerifyRequest;
 /** The external account a successful verify returns (ACTIVE). */
-export type VerifiedExternalAccount = ResultOf<typeof ownershipEndpoints.verifyCustomerExternalAccountOwnership>;
+export type VerifiedExternalAccount = ExternalAccount;
 
 /** Whose account: a customer's (`/customers/external-accounts/...`) or the platform's own (`/platform/...`). */
 export interface OwnershipScope {

@@ -1,4 +1,5 @@
-import { paymentEndpoints } from '@railyard/contract';
+import type { Quote, QuoteAuthorizeRequest, QuoteExecuteRequest, QuoteRequest } from '@railyard/contract/routes';
+import { paymentEndpoints } from '@railyard/contract/routes';
 import type { APIPromise } from '../core/api-promise.js';
 import type { BodyParams, ResultOf } from '../core/endpoint.js';
 import { requireIdempotencyKey } from '../core/idempotency.js';
@@ -10,16 +11,16 @@ import { APIResource } from './resource.js';
  * address with the `lookupId` of {@link Receivers.lookupUma}), `lockedCurrencySide`, `lockedCurrencyAmount` (minor
  * units) and the optional fields of a quote request.
  */
-export type QuoteCreateParams = BodyParams<typeof paymentEndpoints.createQuote>;
+export type QuoteCreateParams = QuoteRequest;
 /** Optional body of {@link Quotes.execute}: `{ scaFactor }` for customers in an SCA region. */
-export type QuoteExecuteParams = BodyParams<typeof paymentEndpoints.executeQuote>;
+export type QuoteExecuteParams = QuoteExecuteRequest;
 /** A priced payment: amounts, fees and rate fixed until `expiresAt`; `transactionId` exists from creation. */
-export type Quote = ResultOf<typeof paymentEndpoints.getQuote>;
+export type { Quote };
 /**
  * Body of {@link Quotes.authorize}: the answer to the quote's `scaChallenge`, either the SMS `code` or a
  * `passkeyAssertion` with its `origin` (exactly one), and optionally the customer's `endUserIpAddress`.
  */
-export type QuoteAuthorizeParams = BodyParams<typeof paymentEndpoints.authorizeQuote>;
+export type QuoteAuthorizeParams = QuoteAuthorizeRequest;
 
 /**
  * Quotes: price a payment, then send it.

@@ -1,17 +1,18 @@
-import { lookupEndpoints, umaEndpoints } from '@railyard/contract';
+import type { ExternalAccountReceiverLookup, LookupExternalAccountQuery, LookupUmaReceiverQuery, UmaReceiverLookup } from '@railyard/contract/routes';
+import { lookupEndpoints, umaEndpoints } from '@railyard/contract/routes';
 import type { APIPromise } from '../core/api-promise.js';
 import type { QueryParams, ResultOf } from '../core/endpoint.js';
 import type { RequestOptions } from '../core/types.js';
 import { APIResource } from './resource.js';
 
 /** Query of {@link Receivers.lookupUma}: the paying `customerId` (the platform pays when absent) and `senderUmaAddress`. */
-export type UmaLookupParams = QueryParams<typeof umaEndpoints.lookupUmaReceiver>;
+export type UmaLookupParams = LookupUmaReceiverQuery;
 /** Who receives at an UMA address: the `lookupId` to quote with, the currencies it takes and the payer data it asks for. */
-export type UmaReceiverLookup = ResultOf<typeof umaEndpoints.lookupUmaReceiver>;
+export type { UmaReceiverLookup };
 /** Query of {@link Receivers.lookupExternalAccount}: the same as the UMA lookup's. */
-export type ExternalAccountLookupParams = QueryParams<typeof lookupEndpoints.lookupExternalAccount>;
+export type ExternalAccountLookupParams = LookupExternalAccountQuery;
 /** What an external account receives: the `lookupId` to quote with and its currency with the amounts it takes. */
-export type ExternalAccountReceiverLookup = ResultOf<typeof lookupEndpoints.lookupExternalAccount>;
+export type { ExternalAccountReceiverLookup };
 
 /** Receivers of payments: look one up before quoting a payment to it. */
 export class Receivers extends APIResource {

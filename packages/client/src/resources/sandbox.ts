@@ -1,4 +1,5 @@
-import { controlPlaneEndpoints, internalAccountEndpoints, paymentEndpoints, umaEndpoints } from '@railyard/contract';
+import type { AdvanceSandboxClockBody, CreateSandboxPlatformBody, GetOpenApiDocumentResult, ListSandboxEventsQuery, SandboxClock, SandboxEnclaveKey, SandboxLimits as SandboxLimitsRequest, SandboxLimitsInForce, SandboxPlatform, SandboxSendRequest, SandboxSnapshot, SandboxUmaReceiveRequest, SandboxWalletProcessing, SandboxWebhookKey } from '@railyard/contract/routes';
+import { controlPlaneEndpoints, internalAccountEndpoints, paymentEndpoints, umaEndpoints } from '@railyard/contract/routes';
 import type { RailyardClient } from '../client.js';
 import type { APIPromise } from '../core/api-promise.js';
 import type { BodyParams, PageItemOf, QueryParams, ResultOf } from '../core/endpoint.js';
@@ -13,42 +14,42 @@ import { SandboxSca } from './sca.js';
 
 
 /** The engine's clock: `{ now, mode }` where mode is `virtual` or `real`. */
-export type SandboxClock = ResultOf<typeof controlPlaneEndpoints.getSandboxClock>;
+export type { SandboxClock };
 /** A platform's whole state as JSON, from {@link Sandbox.snapshot}, accepted by {@link Sandbox.restore}. */
-export type SandboxSnapshot = ResultOf<typeof controlPlaneEndpoints.getSandboxSnapshot>;
+export type { SandboxSnapshot };
 /** An emitted event with its webhook delivery attempts. */
 export type SandboxEvent = PageItemOf<typeof controlPlaneEndpoints.listSandboxEvents>;
 /** Query of {@link SandboxEvents.list}: `type`, `limit`, `cursor`. */
-export type SandboxEventListParams = QueryParams<typeof controlPlaneEndpoints.listSandboxEvents>;
+export type SandboxEventListParams = ListSandboxEventsQuery;
 /** Options of a new sandbox platform: `name`, `regulated`, `skipPaperwork`, and optionally fixed credentials. */
-export type SandboxPlatformCreateParams = BodyParams<typeof controlPlaneEndpoints.createSandboxPlatform>;
+export type SandboxPlatformCreateParams = CreateSandboxPlatformBody;
 /** A new sandbox platform and its credentials. */
-export type SandboxPlatform = ResultOf<typeof controlPlaneEndpoints.createSandboxPlatform>;
+export type { SandboxPlatform };
 /** The OpenAPI 3.1 document the sandbox serves. */
-export type OpenApiDocument = ResultOf<typeof controlPlaneEndpoints.getOpenApiDocument>;
+export type OpenApiDocument = GetOpenApiDocumentResult;
 /** The platform's webhook signing public key: `{ publicKeyPem }` (SPKI PEM), for {@link Webhooks.verify}. */
-export type SandboxWebhookKey = ResultOf<typeof controlPlaneEndpoints.getSandboxWebhookKey>;
+export type { SandboxWebhookKey };
 /** The sandbox's enclave signing key: `{ publicKeyHex }` (uncompressed hex), to pin in a wallet. */
-export type SandboxEnclaveKey = ResultOf<typeof controlPlaneEndpoints.getSandboxEnclaveKey>;
+export type { SandboxEnclaveKey };
 /** Body of {@link Sandbox.setWalletProcessing}: `{ retries }`, how many signed retries answer 200 PROCESSING first (0–100). */
-export type SandboxWalletProcessingParams = BodyParams<typeof controlPlaneEndpoints.setSandboxWalletProcessing>;
+export type SandboxWalletProcessingParams = SandboxWalletProcessing;
 /** The body of {@link SandboxClockResource.advance}. */
-export type ClockAdvanceParams = BodyParams<typeof controlPlaneEndpoints.advanceSandboxClock>;
+export type ClockAdvanceParams = AdvanceSandboxClockBody;
 
 /** Body of {@link Sandbox.send}: `quoteId`, `currencyCode` (the quote's sending currency), optional `currencyAmount`. */
-export type SandboxSendParams = BodyParams<typeof paymentEndpoints.sandboxSend>;
+export type SandboxSendParams = SandboxSendRequest;
 /**
  * Body of {@link Sandbox.receiveUma}: `senderUmaAddress`, the receiving customer (`receiverUmaAddress` or `customerId`,
  * exactly one), `receivingCurrencyCode` and `receivingCurrencyAmount` (minor units).
  */
-export type SandboxUmaReceiveParams = BodyParams<typeof umaEndpoints.sandboxUmaReceive>;
+export type SandboxUmaReceiveParams = SandboxUmaReceiveRequest;
 /**
  * Body of {@link SandboxLimitsResource.set}: `{ dailyVolume: { USD: 500_000, EUR: null } }` and/or
  * `{ liveCards: { perPlatform, perCardholder } }` (`null` removes a limit).
  */
-export type SandboxLimitsParams = BodyParams<typeof controlPlaneEndpoints.setSandboxLimits>;
+export type SandboxLimitsParams = SandboxLimitsRequest;
 /** The limits now in force: daily volume per sending currency in minor units, and live cards. */
-export type SandboxLimits = ResultOf<typeof controlPlaneEndpoints.setSandboxLimits>;
+export type SandboxLimits = SandboxLimitsInForce;
 
 /** The sandbox's clock. Advancing a virtual clock runs every job that falls due, in order. */
 export class SandboxClockResource extends APIResource {

@@ -1,4 +1,5 @@
-import { scaFactorEndpoints, scaLoginEndpoints, scaSandboxEndpoints } from '@railyard/contract';
+import type { SandboxLivenessRequest, ScaFactorConfirmRequest, ScaFactorConfirmation, ScaFactorEnrollment, ScaFactorEnrollmentRequest, ScaFactorList, ScaLoginComplete, ScaLoginCompleteRequest, ScaLoginStart, ScaLoginStartRequest, SecurityEventRequest, SecurityEventResult, TwoFactorResetCompleteRequest, TwoFactorResetRequest, TwoFactorResetStart, TwoFactorResetStatus } from '@railyard/contract/routes';
+import { scaFactorEndpoints, scaLoginEndpoints, scaSandboxEndpoints } from '@railyard/contract/routes';
 import type { RailyardClient } from '../client.js';
 import type { APIPromise } from '../core/api-promise.js';
 import type { BodyParams, ResultOf } from '../core/endpoint.js';
@@ -6,16 +7,16 @@ import type { RequestOptions } from '../core/types.js';
 import { APIResource } from './resource.js';
 
 /** Body of {@link ScaLogin.start}: the `factor` to log in with: `SMS_OTP`, or a TOTP or passkey the customer enrolled ({@link ScaFactors}). */
-export type ScaLoginStartParams = BodyParams<typeof scaLoginEndpoints.startScaLogin>;
+export type ScaLoginStartParams = ScaLoginStartRequest;
 /** The login challenge: `factor`, and for SMS the `challengeId` to answer and its `expiresAt`. */
-export type ScaLoginChallenge = ResultOf<typeof scaLoginEndpoints.startScaLogin>;
+export type ScaLoginChallenge = ScaLoginStart;
 /**
  * Body of {@link ScaLogin.complete}: `factor`, `endUserIpAddress`, the `challengeId` of {@link ScaLogin.start} (SMS),
  * and the answer: the SMS `code`, or a `passkeyAssertion` with its `origin` (exactly one).
  */
-export type ScaLoginCompleteParams = BodyParams<typeof scaLoginEndpoints.completeScaLogin>;
+export type ScaLoginCompleteParams = ScaLoginCompleteRequest;
 /** An opened SCA login session: `status` `SUCCESS` and `sessionExpiresAt` (180 days later). */
-export type ScaLoginSession = ResultOf<typeof scaLoginEndpoints.completeScaLogin>;
+export type ScaLoginSession = ScaLoginComplete;
 
 /**
  * SCA login: opens the session of 180 days that a customer in an SCA region needs before
@@ -51,37 +52,37 @@ export class ScaLogin extends APIResource {
 }
 
 /** A customer's factors: `{ factors: [{ factor, credentialId? (passkeys only), name }] }`. */
-export type ScaFactorList = ResultOf<typeof scaFactorEndpoints.listScaFactors>;
+export type { ScaFactorList };
 /** One factor of {@link ScaFactorList}. */
 export type ScaFactorEntry = ScaFactorList['factors'][number];
 /** Body of {@link ScaFactors.startEnrollment}: `{ type: 'TOTP' | 'PASSKEY' }`. */
-export type ScaFactorEnrollmentParams = BodyParams<typeof scaFactorEndpoints.startScaFactorEnrollment>;
+export type ScaFactorEnrollmentParams = ScaFactorEnrollmentRequest;
 /**
  * A started enrolment. TOTP: `secret`, `secretBase32Encoded` and `totpUri` (`otpauth://totp/…`, for a QR code).
  * PASSKEY: `options` for `navigator.credentials.create` (pass them unmodified), `allowedOrigins`, `relyingPartyId`.
  */
-export type ScaFactorEnrollment = ResultOf<typeof scaFactorEndpoints.startScaFactorEnrollment>;
+export type { ScaFactorEnrollment };
 /**
  * Body of {@link ScaFactors.confirmEnrollment}: TOTP `{ type, secret (echoed), code }`; PASSKEY `{ type, origin, credential }`
  * where `credential` is the registration as JSON (`PublicKeyCredential.toJSON()`).
  */
-export type ScaFactorConfirmParams = BodyParams<typeof scaFactorEndpoints.confirmScaFactorEnrollment>;
+export type ScaFactorConfirmParams = ScaFactorConfirmRequest;
 /** A confirmed enrolment: TOTP `{ type, recoveryCodes }` (shown once); PASSKEY `{ type, factor }`. */
-export type ScaFactorConfirmation = ResultOf<typeof scaFactorEndpoints.confirmScaFactorEnrollment>;
+export type { ScaFactorConfirmation };
 /** Body of {@link Sca.recordEvent}: `{ eventType: 'FAILED_LOGIN_ATTEMPT' | 'RESET_PASSWORD_COMPLETED' }`. */
-export type SecurityEventParams = BodyParams<typeof scaFactorEndpoints.recordSecurityEvent>;
+export type SecurityEventParams = SecurityEventRequest;
 /** The lockout after an event: `{ eventType, suspended, lockedUntil (null unless locked), failedAttempts }`. */
-export type SecurityEventResult = ResultOf<typeof scaFactorEndpoints.recordSecurityEvent>;
+export type { SecurityEventResult };
 /** Body of {@link ScaResets.start}: `{ factor }`, the factor the customer lost. */
-export type TwoFactorResetParams = BodyParams<typeof scaFactorEndpoints.startTwoFactorReset>;
+export type TwoFactorResetParams = TwoFactorResetRequest;
 /** A started reset: `resetId`, `livenessAccessToken`, `expiresAt`. */
-export type TwoFactorResetStart = ResultOf<typeof scaFactorEndpoints.startTwoFactorReset>;
+export type { TwoFactorResetStart };
 /** Where a reset stands: `status`, `factor`, `enrollmentStatus`, `expiresAt`, `completedAt`. */
-export type TwoFactorResetStatus = ResultOf<typeof scaFactorEndpoints.getTwoFactorResetStatus>;
+export type { TwoFactorResetStatus };
 /** Body of {@link ScaResets.complete}: `{ mobile: { countryCode: '+33', number } }` for SMS_OTP, nothing otherwise. */
-export type TwoFactorResetCompleteParams = BodyParams<typeof scaFactorEndpoints.completeTwoFactorReset>;
+export type TwoFactorResetCompleteParams = TwoFactorResetCompleteRequest;
 /** Body of {@link SandboxSca.submitLiveness}: `{ result: 'PASSED' | 'FAILED' }`. */
-export type SandboxLivenessParams = BodyParams<typeof scaSandboxEndpoints.submitSandboxLiveness>;
+export type SandboxLivenessParams = SandboxLivenessRequest;
 
 /**
  * A customer's SCA factors: SMS_OTP is never enrolled and always listed (named by the masked phone on

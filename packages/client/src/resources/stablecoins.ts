@@ -1,4 +1,5 @@
-import { stablecoinControlEndpoints, stablecoinEndpoints } from '@railyard/contract';
+import type { ListStablecoinOperationsQuery, ListStablecoinProviderAccountsQuery, ListStablecoinsQuery, Stablecoin, StablecoinBurnRequest, StablecoinMintRequest, StablecoinOperation, StablecoinProviderAccount, StablecoinProviderAccountLinkRequest, StablecoinRegisterRequest } from '@railyard/contract/routes';
+import { stablecoinControlEndpoints, stablecoinEndpoints } from '@railyard/contract/routes';
 import type { RailyardClient } from '../client.js';
 import type { APIPromise } from '../core/api-promise.js';
 import type { BodyParams, QueryParams, ResultOf } from '../core/endpoint.js';
@@ -10,29 +11,29 @@ import { APIResource } from './resource.js';
 import { pollUntil, type WaitForOptions } from './wait-for-transaction.js';
 
 /** The platform's link to its account at a stablecoin provider; the secret is never returned. */
-export type StablecoinProviderAccount = ResultOf<typeof stablecoinEndpoints.getStablecoinProviderAccount>;
+export type { StablecoinProviderAccount };
 /** Body of {@link StablecoinProviderAccounts.link}: `provider: 'BRALE'`, `apiClientId`, `apiClientSecret`, optional `providerAccountId`. */
-export type StablecoinProviderAccountLinkParams = BodyParams<typeof stablecoinEndpoints.linkStablecoinProviderAccount>;
+export type StablecoinProviderAccountLinkParams = StablecoinProviderAccountLinkRequest;
 /** Query of {@link StablecoinProviderAccounts.list}: `provider`, `status`, `limit`, `cursor`. */
-export type StablecoinProviderAccountListParams = QueryParams<typeof stablecoinEndpoints.listStablecoinProviderAccounts>;
+export type StablecoinProviderAccountListParams = ListStablecoinProviderAccountsQuery;
 /** A registered stablecoin: `issuanceStatus`, `serviceOperationsStatus`, `decimals`, and `currency` once enabled. */
-export type Stablecoin = ResultOf<typeof stablecoinEndpoints.getStablecoin>;
+export type { Stablecoin };
 /** Body of {@link Stablecoins.register}: `providerTokenIdentifier`, `networkTokenIdentifier`, `network: 'SPARK'`, optional `stablecoinProviderAccountId`. */
-export type StablecoinRegisterParams = BodyParams<typeof stablecoinEndpoints.registerStablecoin>;
+export type StablecoinRegisterParams = StablecoinRegisterRequest;
 /** Query of {@link Stablecoins.list}: `issuanceStatus`, `serviceOperationsStatus`, `provider`, `limit`, `cursor`. */
-export type StablecoinListParams = QueryParams<typeof stablecoinEndpoints.listStablecoins>;
+export type StablecoinListParams = ListStablecoinsQuery;
 /** Body of {@link Stablecoins.mint}: `amount` (digits in the token's smallest unit), `fundingSource`, `destination`, `description`. */
-export type StablecoinMintParams = BodyParams<typeof stablecoinEndpoints.createStablecoinMint>;
+export type StablecoinMintParams = StablecoinMintRequest;
 /** Where a mint's fiat comes from: `WIRE`, `ACH_DEBIT` / `SAME_DAY_ACH_DEBIT` (a bank account), `SERVICE_INTERNAL_ACCOUNT`, `PROVIDER_INTERNAL_BALANCE`. */
 export type StablecoinMintFundingSource = StablecoinMintParams['fundingSource'];
 /** Body of {@link Stablecoins.burn}: `amount`, `source`, `destination` (a bank account and a rail), `description`. */
-export type StablecoinBurnParams = BodyParams<typeof stablecoinEndpoints.createStablecoinBurn>;
+export type StablecoinBurnParams = StablecoinBurnRequest;
 /** Where a burn's tokens come from: `EXTERNAL_ACCOUNT` (any wallet, to the deposit address), `SERVICE_INTERNAL_ACCOUNT`, `PROVIDER_INTERNAL_BALANCE`. */
 export type StablecoinBurnSource = StablecoinBurnParams['source'];
 /** A mint or burn as it moves CREATED → PENDING_FUNDING → PENDING_PROVIDER → PROCESSING → COMPLETED (or FAILED, EXPIRED). */
-export type StablecoinOperation = ResultOf<typeof stablecoinEndpoints.getStablecoinOperation>;
+export type { StablecoinOperation };
 /** Query of {@link Stablecoins.listOperations}: `operationType` (`MINT` or `BURN`; omit for both), `limit`, `cursor`. */
-export type StablecoinOperationListParams = QueryParams<typeof stablecoinEndpoints.listStablecoinOperations>;
+export type StablecoinOperationListParams = ListStablecoinOperationsQuery;
 /** Options of {@link StablecoinOperations.waitFor}: as {@link WaitForOptions}, with `until` reading the operation. */
 export type StablecoinOperationWaitForOptions = Omit<WaitForOptions, 'until'> & { until?: (operation: StablecoinOperation) => boolean };
 /** Options of {@link Stablecoins.waitFor}: as {@link WaitForOptions}, with `until` reading the coin. */

@@ -1,4 +1,5 @@
-import { tokenEndpoints } from '@railyard/contract';
+import type { ApiToken, ApiTokenWithSecret, ListTokensQuery, TokenCreateRequest } from '@railyard/contract/routes';
+import { tokenEndpoints } from '@railyard/contract/routes';
 import type { APIPromise } from '../core/api-promise.js';
 import type { BodyParams, QueryParams, ResultOf } from '../core/endpoint.js';
 import type { PagePromise } from '../core/pagination.js';
@@ -6,13 +7,13 @@ import type { RequestOptions } from '../core/types.js';
 import { APIResource } from './resource.js';
 
 /** An API token: `permissions` from VIEW, TRANSACT, MANAGE; its `clientId` is the Basic-auth user. */
-export type ApiToken = ResultOf<typeof tokenEndpoints.getTokenById>;
+export type { ApiToken };
 /** {@link Tokens.create}'s answer: the token with its `clientSecret`, shown this once. */
-export type ApiTokenWithSecret = ResultOf<typeof tokenEndpoints.createToken>;
+export type { ApiTokenWithSecret };
 /** Body of {@link Tokens.create}: `name`, `permissions`. */
-export type TokenCreateParams = BodyParams<typeof tokenEndpoints.createToken>;
+export type TokenCreateParams = TokenCreateRequest;
 /** Query of {@link Tokens.list}: `name`, `createdAfter`/`Before`, `updatedAfter`/`Before`, `limit`, `cursor`. */
-export type TokenListParams = QueryParams<typeof tokenEndpoints.listTokens>;
+export type TokenListParams = ListTokensQuery;
 
 /**
  * API tokens: extra credentials for the platform, each limited to its permissions (an operation it lacks the

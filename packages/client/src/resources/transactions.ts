@@ -1,4 +1,5 @@
-import { paymentEndpoints } from '@railyard/contract';
+import type { ListTransactionsQuery, Transaction, TransactionApproveRequest, TransactionConfirmRequest, TransactionReasonRequest } from '@railyard/contract/routes';
+import { paymentEndpoints } from '@railyard/contract/routes';
 import type { RailyardClient } from '../client.js';
 import type { APIPromise } from '../core/api-promise.js';
 import type { BodyParams, QueryParams, ResultOf } from '../core/endpoint.js';
@@ -8,7 +9,7 @@ import { APIResource } from './resource.js';
 import { waitForTransaction, type WaitForOptions } from './wait-for-transaction.js';
 
 /** A transaction: `OUTGOING`, `INCOMING` or `CARD`, discriminated by `type`. */
-export type Transaction = ResultOf<typeof paymentEndpoints.getTransaction>;
+export type { Transaction };
 /** A payment sent: from an internal account, a pulled external account or real-time funding. */
 export type OutgoingTransaction = Extract<Transaction, { type: 'OUTGOING' }>;
 /** A payment received into an internal account (sandbox funding, UMA, another account of the platform). */
@@ -17,15 +18,15 @@ export type IncomingTransaction = Extract<Transaction, { type: 'INCOMING' }>;
  * Query of {@link Transactions.list}: `customerId`, `platformCustomerId`, account identifiers, `status`, `type`
  * (INCOMING or OUTGOING), `reference`, `startDate`, `endDate`, `sortOrder` (`desc` by default), `limit`, `cursor`.
  */
-export type TransactionListParams = QueryParams<typeof paymentEndpoints.listTransactions>;
+export type TransactionListParams = ListTransactionsQuery;
 /** Optional body of {@link Transactions.approve}: `receiverCustomerInfo` the sender asked for. */
-export type TransactionApproveParams = BodyParams<typeof paymentEndpoints.approveTransaction>;
+export type TransactionApproveParams = TransactionApproveRequest;
 /** Optional body of {@link Transactions.reject}: `{ reason }`. */
-export type TransactionRejectParams = BodyParams<typeof paymentEndpoints.rejectTransaction>;
+export type TransactionRejectParams = TransactionReasonRequest;
 /** Optional body of {@link Transactions.cancel}: `{ reason }`. */
-export type TransactionCancelParams = BodyParams<typeof paymentEndpoints.cancelTransaction>;
+export type TransactionCancelParams = TransactionReasonRequest;
 /** Optional body of {@link Transactions.confirm}: `{ receiptDeliveryConfirmedAt }` (defaults to now). */
-export type TransactionConfirmParams = BodyParams<typeof paymentEndpoints.confirmTransaction>;
+export type TransactionConfirmParams = TransactionConfirmRequest;
 
 /**
  * Transactions: the payments of quotes, incoming payments, and what the platform decides about them.

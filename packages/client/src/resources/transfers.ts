@@ -1,4 +1,5 @@
-import { paymentEndpoints } from '@railyard/contract';
+import type { TransferInRequest, TransferOutRequest } from '@railyard/contract/routes';
+import { paymentEndpoints } from '@railyard/contract/routes';
 import type { APIPromise } from '../core/api-promise.js';
 import type { BodyParams } from '../core/endpoint.js';
 import { requireIdempotencyKey } from '../core/idempotency.js';
@@ -7,12 +8,12 @@ import { APIResource } from './resource.js';
 import type { Transaction } from './transactions.js';
 
 /** Body of {@link Transfers.in}: `source.accountId` (a pullable external account), `destination.accountId` (internal), `amount`. */
-export type TransferInParams = BodyParams<typeof paymentEndpoints.transferIn>;
+export type TransferInParams = TransferInRequest;
 /**
  * Body of {@link Transfers.out}: `source.accountId` (internal), `destination.accountId` (external) with an optional
  * `paymentRail`, `amount`, and optionally `remittanceInformation` and `purposeOfPayment`.
  */
-export type TransferOutParams = BodyParams<typeof paymentEndpoints.transferOut>;
+export type TransferOutParams = TransferOutRequest;
 
 /**
  * The deprecated transfer calls (`POST /transfer-in`, `POST /transfer-out`). They still work,

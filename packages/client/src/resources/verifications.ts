@@ -1,4 +1,5 @@
-import { TERMINAL_VERIFICATION_ERROR_TYPES, verificationEndpoints, type VerificationError, type VerificationErrorType } from '@railyard/contract';
+import type { ListVerificationsQuery, Verification, VerificationError, VerificationErrorType } from '@railyard/contract/routes';
+import { TERMINAL_VERIFICATION_ERROR_TYPES, verificationEndpoints } from '@railyard/contract/routes';
 import type { APIPromise } from '../core/api-promise.js';
 import type { BodyParams, PageItemOf, QueryParams, ResultOf } from '../core/endpoint.js';
 import type { PagePromise } from '../core/pagination.js';
@@ -6,9 +7,9 @@ import type { RequestOptions } from '../core/types.js';
 import { APIResource } from './resource.js';
 
 /** A verification: its status and the problems that block it. */
-export type Verification = ResultOf<typeof verificationEndpoints.getVerification>;
+export type { Verification };
 /** Query of {@link Verifications.list}: `customerId`, `verificationStatus`, `limit`, `cursor`. */
-export type VerificationListParams = QueryParams<typeof verificationEndpoints.listVerifications>;
+export type VerificationListParams = ListVerificationsQuery;
 /** A reviewer's decision in the sandbox. */
 export type VerificationDecision = BodyParams<typeof verificationEndpoints.decideSandboxVerification>['decision'];
 export type { VerificationError, VerificationErrorType };

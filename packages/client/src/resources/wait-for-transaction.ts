@@ -3,7 +3,7 @@
  * sleeping, until it reaches a final state (or the caller's own condition), within a time budget.
  * @module
  */
-import { controlPlaneEndpoints, paymentEndpoints } from '@railyard/contract';
+import { controlPlaneEndpoints, paymentEndpoints } from '@railyard/contract/routes';
 import type { RailyardClient } from '../client.js';
 import { MethodNotAllowedError, NotFoundError, RailyardError, TransactionWaitTimeoutError } from '../core/errors.js';
 import type { RequestOptions } from '../core/types.js';

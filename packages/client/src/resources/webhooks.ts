@@ -8,7 +8,8 @@
  * normalized to low-S by the sender and high-S signatures are accepted, as ECDSA allows.
  * @module
  */
-import { derToP1363, p1363ToDer, TypedWebhookEvent, WEBHOOK_SIGNATURE_HEADER, type WebhookEventType } from '@railyard/contract';
+import { derToP1363, p1363ToDer, WEBHOOK_EVENT_TYPES, WEBHOOK_SIGNATURE_HEADER } from '@railyard/contract/routes';
+import type { KnownWebhookEvent, WebhookEventType } from '@railyard/contract/routes';
 import { RailyardError } from '../core/errors.js';
 
 /** The raw request body as received: the text, or its bytes (`Uint8Array`, a Node `Buffer`, any typed array or `ArrayBuffer`). */
@@ -20,11 +21,40 @@ export type WebhookRawBody = string | Uint8Array | ArrayBuffer | ArrayBufferView
  */
 export type WebhookHeaders = Headers | Record<string, string | string[] | undefined> | string;
 
-/** A verified event, narrowed by `type`: `data` is the resource of its type (a transaction, a customer, …). */
-export type { TypedWebhookEvent, WebhookEventType };
+export type { KnownWebhookEvent, WebhookEventType };
+
+/**
+ * The `type` of an event this SDK does not know (one the service added after it). At runtime it is the event's own
+ * type string. It is declared as an enum, a nominal type, so that `case 'CUSTOMER.KYC_APPROVED':` still narrows
+ * `data`: a branded `string` would stay in every `case` and widen `data` to `unknown`.
+ */
+export declare enum UnknownWebhookEventType {
+  /** Never the value at runtime: compare `event.type` with the new type's string (`event.type as string`). */
+  Unknown = '(an event type newer than this SDK)',
+}
+
+/**
+ * A verified event of a type newer than this SDK: the envelope as sent, `data` an object whose fields are unchecked.
+ * `unwrap` returns it rather than throwing, so a receiver keeps working when the service adds events; handle it in the
+ * `default` of a `switch`.
+ */
+export interface UnknownWebhookEvent {
+  id: string;
+  type: UnknownWebhookEventType;
+  timestamp: string;
+  data: { readonly [field: string]: unknown };
+}
+
+/**
+ * A verified event, narrowed by `type`: `data` is the resource of its type (a transaction, a customer, …); an event of
+ * a type this SDK does not know is an {@link UnknownWebhookEvent}.
+ */
+export type TypedWebhookEvent = KnownWebhookEvent | UnknownWebhookEvent;
 
 /** The event of one type: `WebhookEventOf<'OUTGOING_PAYMENT.COMPLETED'>['data']` is an outgoing transaction. */
-export type WebhookEventOf<T extends WebhookEventType> = Extract<TypedWebhookEvent, { type: T }>;
+export type WebhookEventOf<T extends WebhookEventType> = Extract<KnownWebhookEvent, { type: T }>;
+
+const KNOWN_EVENT_TYPES: ReadonlySet<string> = new Set(WEBHOOK_EVENT_TYPES);
 
 /** Options of {@link Webhooks.generateTestHeader}. */
 export interface WebhookTestHeaderOptions {
@@ -151,9 +181,9 @@ export class WebhookKeyError extends WebhookVerificationError {
 }
 
 /**
- * The delivery is authentic (its signature verified) but its body is not an event this SDK knows: not JSON, or not
- * matching the contract's envelope for its `type` (for example an event type newer than this SDK). `payload` is the
- * parsed JSON when it parsed.
+ * The delivery is authentic (its signature verified) but its body is not a webhook event: not JSON, or not the
+ * envelope `{ id, type, timestamp, data }`. `payload` is the parsed JSON when it parsed. (An event of a type newer than
+ * this SDK is not an error: `unwrap` returns it as an {@link UnknownWebhookEvent}.)
  */
 export class WebhookPayloadError extends RailyardError {
   override readonly name: string = 'WebhookPayloadError';
@@ -166,6 +196,17 @@ export class WebhookPayloadError extends RailyardError {
     this.payload = payload;
     this.issues = issues;
   }
+}
+
+/** What keeps a parsed body from being the envelope `{ id, type, timestamp, data }`, as `field: problem` lines. */
+function envelopeIssues(payload: unknown): string[] {
+  if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) return ['(body): must be an object'];
+  const envelope = payload as Record<string, unknown>;
+  const issues = (['id', 'type', 'timestamp'] as const)
+    .filter((field) => typeof envelope[field] !== 'string' || envelope[field] === '')
+    .map((field) => `${field}: must be a non-empty string`);
+  if (envelope.data === null || typeof envelope.data !== 'object' || Array.isArray(envelope.data)) issues.push('data: must be an object');
+  return issues;
 }
 
 // ---------------------------------------------------------------------------------------------------------------------
@@ -413,14 +454,15 @@ export class Webhooks {
   }
 
   /**
-   * {@link Webhooks.verify}, then parses the body as a webhook event and checks it against the contract: the envelope
-   * `{ id, type, timestamp, data }` with `data` the resource of its `type`. The result is a union narrowed by `type`:
+   * {@link Webhooks.verify}, then parses the body as a webhook event `{ id, type, timestamp, data }`. The result is a
+   * union narrowed by `type`, with `data` the resource of its type:
    *
    * ```ts
    * const event = await client.webhooks.unwrap(rawBody, request.headers, publicKeyPem);
    * switch (event.type) {
    *   case 'OUTGOING_PAYMENT.COMPLETED': console.log(event.data.id, event.data.receivedAmount); break;
    *   case 'CUSTOMER.KYC_APPROVED': console.log(event.data.id); break;
+   *   default: console.log('not handled:', event.type);
    * }
    * ```
    *
@@ -458,18 +500,17 @@ export class Webhooks {
     } catch (error) {
       throw new WebhookPayloadError('The webhook body verified but is not UTF-8 JSON.', undefined, [], { cause: error });
     }
-    const parsed = TypedWebhookEvent.safeParse(payload);
-    if (!parsed.success) {
-      const issues = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`);
-      const type = (payload as { type?: unknown } | null)?.type;
-      throw new WebhookPayloadError(
-        `The webhook body verified but is not a known event${typeof type === 'string' ? ` of type ${type}` : ''}: ${issues.slice(0, 5).join('; ')}` +
-          `${issues.length > 5 ? `; and ${issues.length - 5} more` : ''}. An event type newer than this SDK also ends here: upgrade @railyard/client.`,
-        payload,
-        issues,
-      );
+    const issues = envelopeIssues(payload);
+    if (issues.length > 0) {
+      throw new WebhookPayloadError(`The webhook body verified but is not a webhook event: ${issues.join('; ')}.`, payload, issues);
     }
-    return parsed.data as TypedWebhookEvent;
+    // Known or not, the envelope is the same; only the compiler tells the two apart (see UnknownWebhookEventType).
+    return payload as TypedWebhookEvent;
+  }
+
+  /** Whether this SDK knows an event type (an {@link UnknownWebhookEvent} is one it does not). */
+  isKnownEventType(type: string): type is WebhookEventType {
+    return KNOWN_EVENT_TYPES.has(type);
   }
 
   /**
