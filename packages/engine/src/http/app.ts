@@ -150,8 +150,16 @@ export interface HttpHost {
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
+/**
+ * A function with the global `fetch`'s signature, so it can stand wherever `typeof fetch` is asked for. `preconnect`
+ * is there for runtimes whose `fetch` type declares it (Bun's); with nothing to connect to, it does nothing.
+ */
+export type FetchFunction = ((input: RequestInfo | URL, init?: RequestInit) => Promise<Response>) & {
+  preconnect(url: string | URL, options?: unknown): void;
+};
+
 /** The engine's HTTP surface: a WHATWG fetch handler that also carries the in-memory dispatch. */
-export type FetchHandler = ((request: Request) => Promise<Response>) & { [IN_MEMORY_DISPATCH]: (request: WireRequest) => Promise<WireReply> };
+export type FetchHandler = FetchFunction & { [IN_MEMORY_DISPATCH]: (request: WireRequest) => Promise<WireReply> };
 
 /** The three ways into the HTTP surface: WHATWG fetch, the in-memory wire, and any {@link Incoming} (the Node server). */
 export interface HttpSurface {
@@ -244,8 +252,15 @@ export function createHttpSurface(bindings: readonly Binding[], host: HttpHost):
     return withIdempotency(host, tenant, key, principal.agentId, `${method} ${path}?${url.search}\u0000${rawBody?.text ?? ''}\u0000${rawBody?.bytes ? hashBytes(rawBody.bytes, boundaryOf(incoming.header('content-type'))) : ''}`, run);
   }
 
-  const fetchHandler = (request: Request): Promise<Response> => handle(incomingFromRequest(request)).then(toResponse);
-  const fetch = Object.assign(fetchHandler, { [IN_MEMORY_DISPATCH]: (wire: WireRequest) => handle(incomingFromWire(wire)) });
+  // Called as the global fetch is: a Request, or a URL with its init. A Request alone is served as it is (no copy).
+  const fetchHandler = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    const request = input instanceof Request && init === undefined ? input : new Request(input, init);
+    return toResponse(await handle(incomingFromRequest(request)));
+  };
+  const fetch: FetchHandler = Object.assign(fetchHandler, {
+    preconnect: () => undefined,
+    [IN_MEMORY_DISPATCH]: (wire: WireRequest) => handle(incomingFromWire(wire)),
+  });
   return { fetch, handle };
 }
 
