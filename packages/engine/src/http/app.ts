@@ -169,10 +169,11 @@ export interface HttpHost {
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
- * A function with the global `fetch`'s signature, so it can stand wherever `typeof fetch` is asked for. `preconnect`
+ * A function with the global `fetch`'s signature (spelled as @types/node declares it, so it needs no DOM typings), so
+ * it can stand wherever `typeof fetch` is asked for. `preconnect`
  * is there for runtimes whose `fetch` type declares it (Bun's); with nothing to connect to, it does nothing.
  */
-export type FetchFunction = ((input: RequestInfo | URL, init?: RequestInit) => Promise<Response>) & {
+export type FetchFunction = ((input: string | URL | Request, init?: RequestInit) => Promise<Response>) & {
   preconnect(url: string | URL, options?: unknown): void;
 };
 
@@ -273,7 +274,7 @@ export function createHttpSurface(bindings: readonly Binding[], host: HttpHost):
   }
 
   // Called as the global fetch is: a Request, or a URL with its init. A Request alone is served as it is (no copy).
-  const fetchHandler = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+  const fetchHandler = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const request = input instanceof Request && init === undefined ? input : new Request(input, init);
     return toResponse(await handle(incomingFromRequest(request)));
   };
