@@ -43,6 +43,11 @@ export interface RequestLogEntry {
 export const formatRequestLogLine = (entry: RequestLogEntry): string =>
   `${entry.method} ${entry.path} ${entry.status} ${entry.durationMs.toFixed(1)}ms ${entry.requestId ?? '-'}`;
 
+/** The log entry of a request answered with `status`, which arrived at `startedAt` (`performance.now()`). */
+const logEntry = (req: IncomingMessage, status: number, requestId: string | undefined, startedAt: number): RequestLogEntry => ({
+  method: req.method ?? 'GET', path: pathOf(req.url ?? '/'), status, durationMs: performance.now() - startedAt, requestId,
+});
+
 /** The path of a request target, origin-form (`/path?q`) or absolute-form (`http://h/path?q`), without its query. */
 function pathOf(target: string): string {
   if (target.startsWith('/')) {
@@ -87,16 +92,14 @@ export function startServer(engine: Engine, options: ServerOptions = {}): Promis
     responses.set(socket, open.add(res));
     res.once('close', () => open.delete(res));
     const startedAt = onRequestLogged ? performance.now() : 0;
-    const logged = (status: number, requestId: string | undefined) =>
-      onRequestLogged?.({ method: req.method ?? 'GET', path: pathOf(req.url ?? '/'), status, durationMs: performance.now() - startedAt, requestId });
     engine.handle(incomingFromNode(req, res, hostForUrl, expectsContinue)).then(
       (reply) => {
         send(req, res, reply);
-        logged(reply.status, reply.headers['x-request-id']);
+        if (onRequestLogged) onRequestLogged(logEntry(req, reply.status, reply.headers['x-request-id'], startedAt));
       },
       (error: unknown) => {
         fail(res, error);
-        logged(500, undefined);
+        if (onRequestLogged) onRequestLogged(logEntry(req, 500, undefined, startedAt));
       },
     );
   };
