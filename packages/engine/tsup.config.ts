@@ -1,5 +1,4 @@
 import type { Options } from 'tsup';
-import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { packageBuild } from '../../tsup.base.js';
 
@@ -35,7 +34,5 @@ export default <Options[]>[
     dts: false,
     clean: false,
     esbuildPlugins: [englishZodOnly],
-    // `railyard --version` prints the package's version, fixed at build time.
-    define: { RAILYARD_VERSION: JSON.stringify((JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string }).version) },
   },
 ];

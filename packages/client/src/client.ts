@@ -7,7 +7,8 @@ import {
   APIConnectionError, APIConnectionTimeoutError, APIUserAbortError, RailyardError, SandboxOnlyError, makeAPIError,
 } from './core/errors.js';
 import { generateIdempotencyKey } from './core/idempotency.js';
-import { Logger, redactBody, redactHeaders, type DebugLogger } from './core/logger.js';
+import { Logger, redactBody, redactHeaders, type DebugLogger, type LevelLogger, type LogLevel } from './core/logger.js';
+import { userAgentHeaders } from './core/user-agent.js';
 import { Page, PagePromise } from './core/pagination.js';
 import { defaultSleep, isRetryableMethod, isRetryableResponse, retryDelay, backoffDelay } from './core/retry.js';
 import { sandboxRefusal } from './core/sandbox-guard.js';
@@ -82,6 +83,18 @@ export interface ClientOptions {
    * When omitted, env `RAILYARD_DEBUG=1` turns it on.
    */
   debug?: boolean | DebugLogger;
+  /**
+   * How much to log: `'off'`, `'error'`, `'warn'` (a retry the client will not make, because Retry-After asks for
+   * longer than it waits), `'info'` (each retry), `'debug'` (each request and response, as `debug: true`); `'error'`
+   * adds a request given up on a connection failure or timeout. Every line is redacted as `debug`'s are. When omitted:
+   * `debug` if set, else env `RAILYARD_LOG` where `process` exists (a level name), else `RAILYARD_DEBUG`, else `'off'`.
+   */
+  logLevel?: LogLevel;
+  /**
+   * Where lines go, by level (`logger.warn(line)` …): a `console`, pino, winston. Default: the `console` method of the
+   * line's level (with `debug` or `RAILYARD_DEBUG`: `console.error`, as before).
+   */
+  logger?: LevelLogger;
   /**
    * Whether the base URL is a sandbox, which enables `client.sandbox`. By default a loopback host, a host name
    * containing `sandbox`, or a custom `fetch` without a base URL count as sandboxes. `false` always refuses.
@@ -248,7 +261,7 @@ export class RailyardClient {
     const credentials = options.accessToken ?? base64Utf8(`${clientId}:${clientSecret}`);
     // An empty access token sends no credentials at all: only redeeming a device code takes none.
     const authorization = options.accessToken === undefined ? `Basic ${credentials}` : options.accessToken === '' ? undefined : `Bearer ${options.accessToken}`;
-    this.#logger = new Logger(options.debug, [...(clientSecret === undefined ? [] : [clientSecret]), credentials]);
+    this.#logger = new Logger(options, [...(clientSecret === undefined ? [] : [clientSecret]), credentials]);
     this.#sleep = options.sleep ?? defaultSleep;
     this.#random = options.random ?? Math.random;
     this.#sandboxRefusal = sandboxRefusal({
@@ -262,7 +275,9 @@ export class RailyardClient {
     this.#dispatch = inMemoryDispatchOf(options.fetch);
     this.#fetch = fetchImpl;
     const auth: Record<string, string> = authorization === undefined ? {} : { authorization };
-    this.#defaultHeaders = lowerCaseKeys({ ...options.defaultHeaders, ...auth, accept: 'application/json' });
+    // The SDK's User-Agent comes first, so a `user-agent` in defaultHeaders replaces it.
+    const identity = userAgentHeaders();
+    this.#defaultHeaders = lowerCaseKeys({ ...identity, ...options.defaultHeaders, ...auth, accept: 'application/json' });
     this.#ky = ky.create({
       prefixUrl: `${baseUrl}/`,
       fetch: fetchImpl as typeof globalThis.fetch, // ky always passes a Request
@@ -270,7 +285,7 @@ export class RailyardClient {
       retry: 0,
       timeout: false,
       throwHttpErrors: false,
-      headers: { ...options.defaultHeaders, ...auth, accept: 'application/json' },
+      headers: this.#defaultHeaders, // lower-cased, so a caller's `User-Agent` replaces ours instead of joining it
     });
 
     this.signedRetry = new SignedRetry(this, (ms, signal) => this.#wait(ms, signal), this.#random);
@@ -457,11 +472,11 @@ export class RailyardClient {
           : new APIConnectionError(`Connection error (${method} ${shownUrl}): ${describe(error)}`, { cause: error });
         if (retry < maxRetries && retryableMethod) {
           const delay = backoffDelay(retry, this.#random());
-          log.log(`retry ${method} ${shownUrl} in ${delay}ms`, { after: failure.message, retry: `${retry + 1}/${maxRetries}` });
+          log.at('info', `retry ${method} ${shownUrl} in ${delay}ms`, { after: failure.message, retry: `${retry + 1}/${maxRetries}` });
           await this.#wait(delay, signal);
           continue;
         }
-        log.log(`failed ${method} ${shownUrl}`, { attempt, ms: Date.now() - started, error: failure.message });
+        log.at('error', `failed ${method} ${shownUrl}`, { attempt, ms: Date.now() - started, error: failure.message });
         throw failure;
       }
 
@@ -477,11 +492,11 @@ export class RailyardClient {
       if (isRetryableResponse(response.status, response.headers, body) && retryableMethod && retry < maxRetries) {
         const delay = retryDelay(retry, response.headers, this.#random());
         if (delay !== undefined) {
-          log.log(`retry ${method} ${shownUrl} in ${delay}ms`, { after: `status ${response.status}`, retry: `${retry + 1}/${maxRetries}` });
+          log.at('info', `retry ${method} ${shownUrl} in ${delay}ms`, { after: `status ${response.status}`, retry: `${retry + 1}/${maxRetries}` });
           await this.#wait(delay, signal);
           continue;
         }
-        log.log(`not retrying ${method} ${shownUrl}: Retry-After is longer than the client waits`);
+        log.at('warn', `not retrying ${method} ${shownUrl}: Retry-After is longer than the client waits`);
       }
       throw makeAPIError({ status: response.status, headers: response.headers, body, method, url: shownUrl });
     }

@@ -26,7 +26,8 @@ export {
   SandboxOnlyError, TransactionWaitTimeoutError, WaitTimeoutError, CardWaitTimeoutError, StablecoinWaitTimeoutError, BulkImportWaitTimeoutError, AgentActionWaitTimeoutError, WalletOperationTimeoutError, SignatureRequiredError, type APIErrorInit,
   type TransactionWaitTimeoutInit, type CardWaitTimeoutInit, type WalletOperationTimeoutInit,
 } from './core/errors.js';
-export type { DebugLogger } from './core/logger.js';
+export type { DebugLogger, LevelLogger, LogLevel } from './core/logger.js';
+export { CLIENT_VERSION } from './core/user-agent.js';
 export type { CallArgs, ParamsArg, QueryArg, BodyArg, QueryParams, BodyParams, PathParams, ResultOf, PageItemOf, QueryValue } from './core/endpoint.js';
 export {
   Customers, type Customer, type CustomerCreateParams, type CustomerUpdateParams, type CustomerListParams, type EndUserTerms,

@@ -143,9 +143,32 @@ export const SandboxWalletProcessing = z
 /** A webhook delivery's body as received, for `POST /_sandbox/webhook-key/verify` (checked byte for byte as sent). */
 export const SandboxSignedWebhook = z.object({}).catchall(z.unknown()).meta({ id: 'SandboxSignedWebhook' });
 
+/**
+ * `GET /_sandbox/health`: the sandbox is up and serving. For container and load-balancer health checks: it takes no
+ * credentials and tells nothing about any platform.
+ */
+export const SandboxHealth = z
+  .object({
+    status: z.literal('ok'),
+    /** The engine package's version (`development` when run from source). */
+    version: z.string(),
+    /** The API version the sandbox serves, the first segment of every API path. */
+    apiVersion: z.string(),
+    /** Real time since the engine started, in whole seconds (a virtual clock does not move it). */
+    uptimeSeconds: z.number().int().min(0),
+  })
+  .meta({ id: 'SandboxHealth' });
+export type SandboxHealth = z.infer<typeof SandboxHealth>;
+
 const tag = 'Sandbox control plane';
 const controlPlane = true;
 export const controlPlaneEndpoints = {
+  getSandboxHealth: defineEndpoint({
+    operationId: 'getSandboxHealth', method: 'GET', path: '/_sandbox/health', tag, controlPlane, auth: 'none',
+    summary: 'Whether the sandbox is up: for container health checks, without credentials',
+    description: 'Answers 200 while the sandbox serves requests. Takes no credentials and ignores any sent; reads no platform\'s data.',
+    response: { status: 200, description: 'The sandbox is up', schema: SandboxHealth },
+  }),
   getSandboxClock: defineEndpoint({
     operationId: 'getSandboxClock', method: 'GET', path: '/_sandbox/clock', tag, controlPlane,
     summary: 'Current engine time', response: { status: 200, description: 'The clock', schema: ClockState },

@@ -56,7 +56,8 @@ export interface Endpoint {
   /**
    * How the caller authenticates when not with the platform's Basic credentials: `'agent'`, an agent's Bearer access
    * token (AgentAuth; the request acts as the agent's customer, under its policy); `'none'`, no credentials at all, the
-   * platform being named by a credential in the path (an agent's device code).
+   * platform being named by a credential in the path (an agent's device code), or, for an operation whose path names
+   * none, no platform at all (the health check, which reads no platform's data).
    */
   readonly auth?: 'agent' | 'none';
 }

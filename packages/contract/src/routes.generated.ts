@@ -115,6 +115,7 @@ export const contactVerificationEndpoints = {
 
 /** The routes of `controlPlaneEndpoints`. */
 export const controlPlaneEndpoints = {
+  getSandboxHealth: { operationId: 'getSandboxHealth', method: 'GET', path: '/_sandbox/health' } as Route<{ params: undefined; query: undefined; body: undefined; result: T.SandboxHealth; bodyOptional: false }>,
   getSandboxClock: { operationId: 'getSandboxClock', method: 'GET', path: '/_sandbox/clock' } as Route<{ params: undefined; query: undefined; body: undefined; result: T.SandboxClock; bodyOptional: false }>,
   advanceSandboxClock: { operationId: 'advanceSandboxClock', method: 'POST', path: '/_sandbox/clock/advance' } as Route<{ params: undefined; query: undefined; body: T.AdvanceSandboxClockBody; result: T.SandboxClock; bodyOptional: false }>,
   resetSandbox: { operationId: 'resetSandbox', method: 'POST', path: '/_sandbox/reset' } as Route<{ params: undefined; query: undefined; body: undefined; result: void; bodyOptional: false }>,

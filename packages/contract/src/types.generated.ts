@@ -3323,6 +3323,13 @@ export interface BusinessInfo {
   primaryContactLastName?: string;
 }
 
+export interface SandboxHealth {
+  status: 'ok';
+  version: string;
+  apiVersion: string;
+  uptimeSeconds: number;
+}
+
 export interface SandboxClock {
   now: string;
   mode: 'virtual' | 'real';

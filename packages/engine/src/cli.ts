@@ -3,19 +3,23 @@ import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { DEFAULT_CREDENTIALS } from './platforms/default-credentials.js';
 import { serverThreadLimits, type ServeCommand, type ServeReport, type ServeSettings } from './server/thread.js';
+import { ENGINE_VERSION } from './version.js';
 
-/** The engine package's version, set by the build (tsup `define`). */
-declare const RAILYARD_VERSION: string;
-
-const USAGE = `Usage: railyard serve [--port 4100] [--host 127.0.0.1] [--clock real|virtual] [--regulated] [--skip-paperwork] [--strict] [--public]
+const USAGE = `Usage: railyard serve [--port 4100] [--host 127.0.0.1] [--clock real|virtual] [--regulated] [--skip-paperwork] [--strict] [--public] [--log]
        railyard --version | --help
 
 Starts the Railyard sandbox over HTTP. --strict refuses request fields the API does not know (listing each one) and
 account identifiers that fail their checksums; by default both are accepted, as the reference service does.
 --public is for a sandbox shared over the internet: webhooks go to public addresses only (an endpoint on loopback,
 localhost, a private, link-local or other non-public address is refused with a 400, and a host name that resolves to
-one is never contacted), and a test send shows the receiver's status, not its answer. The default platform's
+one is never contacted), and a test send shows the receiver's status, not its answer. --log prints a line per request
+(method, path, status, milliseconds, request id), as does RAILYARD_LOG=1. GET /_sandbox/health answers 200 without
+credentials, for container health checks. The default platform's
 credentials come from RAILYARD_CLIENT_ID / RAILYARD_CLIENT_SECRET (defaults: ${DEFAULT_CREDENTIALS.clientId} / ${DEFAULT_CREDENTIALS.clientSecret}).`;
+
+/** `RAILYARD_LOG` turns the request log on unless unset, empty, `0`, `false` or `off` (any case). */
+const requestLogFromEnvironment = (value: string | undefined): boolean =>
+  value !== undefined && !['', '0', 'false', 'off'].includes(value.trim().toLowerCase());
 
 /** The flags of `railyard serve` as settings, or the message that refuses them. */
 function parseServeFlags(args: string[]): ServeSettings | string {
@@ -31,6 +35,7 @@ function parseServeFlags(args: string[]): ServeSettings | string {
         'skip-paperwork': { type: 'boolean', default: false },
         strict: { type: 'boolean', default: false },
         public: { type: 'boolean', default: false },
+        log: { type: 'boolean', default: false },
       },
     }));
   } catch (error) {
@@ -49,6 +54,7 @@ function parseServeFlags(args: string[]): ServeSettings | string {
     skipPaperwork: values['skip-paperwork'],
     strict: values.strict,
     public: values.public,
+    log: values.log || requestLogFromEnvironment(process.env.RAILYARD_LOG),
   };
 }
 
@@ -98,7 +104,7 @@ function serve(settings: ServeSettings): Promise<number> {
 function main(argv: string[]): Promise<number> | number {
   const [command, ...rest] = argv;
   if (command === '--version' || command === '-v' || (command === 'serve' && rest.some((arg) => arg === '--version' || arg === '-v'))) {
-    console.log(RAILYARD_VERSION);
+    console.log(ENGINE_VERSION);
     return 0;
   }
   const help = (arg: string) => arg === '--help' || arg === '-h';

@@ -1,4 +1,4 @@
-import { buildOpenApiDocument, endpoints, type PlatformCreateRequest } from '@railyard/contract';
+import { buildOpenApiDocument, endpoints, type PlatformCreateRequest, type TypedWebhookEvent, type WebhookEventType } from '@railyard/contract';
 import { accountRoutes } from './accounts/routes.js';
 import { type Clock, RealClock, VirtualClock } from './core/clock.js';
 import { type OutboxEvent, TenantContext } from './core/context.js';
@@ -13,7 +13,7 @@ import { documentRoutes } from './documents/routes.js';
 import { contactVerificationRoutes } from './contact/routes.js';
 import { hostedErrorReply, hostedRoutes } from './hosted/routes.js';
 import { platformRoutes } from './platforms/routes.js';
-import { createHttpSurface, type Incoming } from './http/app.js';
+import { createHttpSurface, type FetchFunction, type Incoming } from './http/app.js';
 import type { WireReply } from '@railyard/contract';
 import { DEFAULT_CREDENTIALS, type Platform, PlatformRegistry } from './platforms/registry.js';
 import * as control from './sandbox/control.js';
@@ -68,13 +68,26 @@ export interface EngineOptions {
   };
 }
 
+/**
+ * An outbox event of type `T`: its `type` is that name and its `data` the resource the type carries (a payment for
+ * `OUTGOING_PAYMENT.*`, a customer for `CUSTOMER.*`), as the webhook sends it. Without `T`, the union of every type,
+ * which a `switch (event.type)` narrows.
+ */
+export type OutboxEventOf<T extends WebhookEventType = WebhookEventType> = Omit<OutboxEvent, 'type' | 'data'> & Extract<TypedWebhookEvent, { type: T }>;
+
 /** The awaitable outbox: events as the engine emits them, and the state of their webhook deliveries. */
 export interface WebhookControls {
   /**
    * The next event of `type` (any type when omitted) this call has not returned yet, oldest first: already emitted ones
    * first, else the next one emitted. Rejects after `timeoutMs` (default 5000) of real time.
+   *
+   * @example
+   * ```ts
+   * const event = await engine.webhooks.next('OUTGOING_PAYMENT.COMPLETED');
+   * event.data.status; // typed: the payment, as its GET returns it
+   * ```
    */
-  next(type?: string, options?: { platform?: Platform | string; timeoutMs?: number }): Promise<OutboxEvent>;
+  next<T extends WebhookEventType = WebhookEventType>(type?: T, options?: { platform?: Platform | string; timeoutMs?: number }): Promise<OutboxEventOf<T>>;
   /** Resolves once no delivery attempt is under way (retries waiting on the clock do not count). */
   settled(): Promise<void>;
   /** The platform's signing public key, SPKI PEM. */
@@ -100,8 +113,11 @@ export interface SandboxControls {
 
 /** A running sandbox: the whole API as `fetch`, plus in-process controls. */
 export interface Engine {
-  /** The whole API: give it a Request under `/2025-10-13` (or `/_sandbox/…`), get the Response. Bound; pass it around. */
-  readonly fetch: (request: Request) => Promise<Response>;
+  /**
+   * The whole API: give it a Request under `/2025-10-13` (or `/_sandbox/…`), or a URL and its init as to the global
+   * `fetch`, get the Response. Bound; pass it around: it is assignable to `typeof fetch`.
+   */
+  readonly fetch: FetchFunction;
   /**
    * Serves a request given as an {@link Incoming}, without WHATWG objects (the standalone server uses it).
    * @internal
@@ -253,7 +269,9 @@ export function createEngine(options: EngineOptions = {}): Engine {
       };
     },
     webhooks: {
-      next: (type, opts = {}) => nextEvent(dispatcher, tenant(platformOf(opts.platform)), type, opts.timeoutMs ?? 5_000),
+      // The outbox holds what areas emitted, each `data` the resource of its type: the contract's typing of it holds.
+      next: <T extends WebhookEventType>(type?: T, opts: { platform?: Platform | string; timeoutMs?: number } = {}) =>
+        nextEvent(dispatcher, tenant(platformOf(opts.platform)), type, opts.timeoutMs ?? 5_000) as Promise<OutboxEventOf<T>>,
       settled: () => dispatcher.settled(),
       publicKey: async (p) => (await keyOf(platformOf(p).id)).publicKeyPem,
     },

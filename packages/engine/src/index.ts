@@ -8,11 +8,11 @@ export { createEngine, type Engine, type EngineOptions, type SandboxControls } f
 export { VirtualClock, RealClock, type Clock } from './core/clock.js';
 export { createMemoryStore, type Store, type TenantStore, type Collection, type Entry } from './core/store.js';
 export { Scheduler, type Job, type JobHandler } from './core/scheduler.js';
-export type { Incoming } from './http/app.js';
+export type { FetchFunction, Incoming } from './http/app.js';
 export { randomIds, sequentialIds, type IdGenerator } from './core/ids.js';
 export { ApiError } from './core/errors.js';
 export { DEFAULT_CREDENTIALS, type Platform } from './platforms/registry.js';
 export type { WebhookFetch } from './webhooks/delivery.js';
 export { SANDBOX_ENCLAVE_PUBLIC_KEY_HEX } from './auth/enclave.js';
 export { verifyStampSignature } from './auth/stamp-verify.js';
-export type { WebhookControls } from './engine.js';
+export type { OutboxEventOf, WebhookControls } from './engine.js';

@@ -2,7 +2,7 @@
 // when the launcher asks.
 import { parentPort, workerData } from 'node:worker_threads';
 import { createEngine } from './engine.js';
-import { startServer, type RunningServer } from './server/server.js';
+import { formatRequestLogLine, startServer, type RunningServer } from './server/server.js';
 import { publicOnlyWebhookFetch } from './webhooks/public-delivery.js';
 import type { ServeCommand, ServeReport, ServeSettings } from './server/thread.js';
 
@@ -21,7 +21,11 @@ const engine = createEngine({
   },
   ...(settings.public ? { webhooks: { publicEndpointsOnly: true, fetch: publicOnlyWebhookFetch } } : {}),
 });
-const started: Promise<RunningServer | undefined> = startServer(engine, { port: settings.port, host: settings.host }).then(
+const started: Promise<RunningServer | undefined> = startServer(engine, {
+  port: settings.port,
+  host: settings.host,
+  ...(settings.log ? { onRequestLogged: (entry) => console.log(formatRequestLogLine(entry)) } : {}),
+}).then(
   (server) => {
     report({ kind: 'listening', baseUrl: server.baseUrl });
     return server;

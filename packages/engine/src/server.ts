@@ -3,6 +3,6 @@
  * that `@railyard/engine` and `@railyard/engine/msw` bundle for the browser with no Node built-ins.
  * @packageDocumentation
  */
-export { startServer, type ServerOptions, type RunningServer } from './server/server.js';
+export { startServer, formatRequestLogLine, type ServerOptions, type RunningServer, type RequestLogEntry } from './server/server.js';
 export { publicOnlyWebhookFetch } from './webhooks/public-delivery.js';
 export { SERVER_YOUNG_GENERATION_MB, serverThreadLimits } from './server/thread.js';

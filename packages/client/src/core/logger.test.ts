@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createClient } from '../index.js';
-import { CLIENT_ID, CLIENT_SECRET, errorBody, fakeFetch, individual, setup } from '../test-support.js';
+import { BASE, CLIENT_ID, CLIENT_SECRET, errorBody, fakeFetch, individual, setup } from '../test-support.js';
 import { Logger, REDACTED, redactBody, redactHeaders } from './logger.js';
 
 const credentials = Buffer.from(`${CLIENT_ID}:${CLIENT_SECRET}`).toString('base64');
@@ -80,8 +80,80 @@ describe('debug logging', () => {
       signature: REDACTED, signatureScheme: 'bip137', assertion: { signature: REDACTED }, encryptedOtpBundle: REDACTED,
     });
     const lines: string[] = [];
-    new Logger({ log: (l) => lines.push(l) }, ['abc', 'longsecret']).log('x longsecret abc');
+    new Logger({ debug: { log: (l) => lines.push(l) } }, ['abc', 'longsecret']).log('x longsecret abc');
     // Secrets shorter than 4 characters are not scrubbed (they would mangle ordinary text).
     expect(lines).toEqual([`[railyard] x ${REDACTED} abc`]);
+  });
+});
+
+describe('log levels and a logger', () => {
+  afterEach(() => vi.unstubAllEnvs());
+
+  /** A logger that records each line with its level. */
+  const recorder = () => {
+    const lines: string[] = [];
+    const logger = {
+      error: (l: string) => lines.push(`error ${l}`), warn: (l: string) => lines.push(`warn ${l}`),
+      info: (l: string) => lines.push(`info ${l}`), debug: (l: string) => lines.push(`debug ${l}`),
+    };
+    return { lines, logger };
+  };
+
+  it("'info' writes retries and what is given up, not each request; every line redacted", async () => {
+    const { lines, logger } = recorder();
+    const refused = new TypeError(`connect ECONNREFUSED (sent ${CLIENT_SECRET})`);
+    const { client } = setup([refused], { logLevel: 'info', logger, maxRetries: 1 });
+    await expect(client.customers.retrieve('c')).rejects.toThrow();
+    expect(lines.map((l) => l.replace(/ ms=\d+/, ''))).toEqual([
+      `info [railyard] retry GET ${BASE}/customers/c in 500ms after=Connection error (GET ${BASE}/customers/c): connect ECONNREFUSED (sent ${REDACTED}) retry=1/1`,
+      `error [railyard] failed GET ${BASE}/customers/c attempt=2/2 error=Connection error (GET ${BASE}/customers/c): connect ECONNREFUSED (sent ${REDACTED})`,
+    ]);
+  });
+
+  it("'warn' writes a retry the client will not make; 'error' does not", async () => {
+    const script = [errorBody(429, 'RATE_LIMITED', 'slow down'), { body: individual() }].map((reply, i) => (i === 0 ? { ...reply, headers: { 'retry-after': '3600' } } : reply));
+    const warn = recorder();
+    await setup([script[0]!], { logLevel: 'warn', logger: warn.logger }).client.customers.retrieve('c').catch(() => undefined);
+    expect(warn.lines).toEqual([`warn [railyard] not retrying GET ${BASE}/customers/c: Retry-After is longer than the client waits`]);
+    const error = recorder();
+    await setup([script[0]!], { logLevel: 'error', logger: error.logger }).client.customers.retrieve('c').catch(() => undefined);
+    expect(error.lines).toEqual([]);
+  });
+
+  it("'debug' writes each request and response, with Authorization redacted", async () => {
+    const { lines, logger } = recorder();
+    await setup([{ body: individual() }], { logLevel: 'debug', logger }).client.customers.retrieve('c');
+    expect(lines.map((l) => l.split(' ').slice(0, 4).join(' '))).toEqual(['debug [railyard] request GET', 'debug [railyard] response 200']);
+    expect(lines[0]).toContain(`"authorization":"Basic ${REDACTED}"`);
+    expect(lines.join('\n')).not.toContain(credentials);
+  });
+
+  it('logLevel wins over debug; without a logger, each level goes to its console method', async () => {
+    const { lines, logger } = recorder();
+    await setup([{ body: individual() }], { logLevel: 'off', debug: true, logger }).client.customers.retrieve('c');
+    expect(lines).toEqual([]);
+    const info = vi.spyOn(console, 'info').mockImplementation(() => {});
+    const stderr = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      await setup([errorBody(503, 'SERVICE_UNAVAILABLE', 'down'), { body: individual() }], { logLevel: 'info' }).client.customers.retrieve('c');
+      expect(info.mock.calls.map((call) => String(call[0]))).toEqual([`[railyard] retry GET ${BASE}/customers/c in 500ms after=status 503 retry=1/2`]);
+      expect(stderr).not.toHaveBeenCalled();
+    } finally {
+      info.mockRestore();
+      stderr.mockRestore();
+    }
+  });
+
+  it('follows RAILYARD_LOG when it names a level, and refuses a logLevel that is not one', async () => {
+    vi.stubEnv('RAILYARD_LOG', 'INFO');
+    const { lines, logger } = recorder();
+    await setup([errorBody(503, 'SERVICE_UNAVAILABLE', 'down'), { body: individual() }], { logger }).client.customers.retrieve('c');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^info \[railyard\] retry GET /);
+    vi.stubEnv('RAILYARD_LOG', '1'); // not a level: ignored
+    const quiet = recorder();
+    await setup([{ body: individual() }], { logger: quiet.logger }).client.customers.retrieve('c');
+    expect(quiet.lines).toEqual([]);
+    expect(() => setup([], { logLevel: 'verbose' as never })).toThrow(/logLevel must be one of off, error, warn, info, debug, not verbose/);
   });
 });

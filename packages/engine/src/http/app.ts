@@ -105,12 +105,21 @@ export type Handler<E extends Endpoint> = (ctx: RouteContext<E>) => ResponseOf<E
  */
 export type Check = (ctx: { tenant: TenantContext; params: Record<string, string>; body: unknown }) => FieldError[];
 
-/** An endpoint of the contract together with the domain call that serves it. */
-export interface Binding {
+/** An endpoint of the contract together with the domain call that serves it, as a platform. */
+export interface ScopedBinding {
   readonly endpoint: Endpoint;
   readonly handler: Handler<Endpoint>;
   readonly check?: Check;
 }
+
+/** An endpoint served as no platform, before any credentials are looked at (see {@link bindUnscoped}). */
+export interface UnscopedBinding {
+  readonly endpoint: Endpoint & { readonly auth: 'none' };
+  readonly unscoped: () => unknown;
+}
+
+/** What the HTTP surface serves: each endpoint of the contract with the call that answers it. */
+export type Binding = ScopedBinding | UnscopedBinding;
 
 /** Binds a handler to an endpoint, typing its input and output from the contract. */
 export const bind = <E extends Endpoint>(endpoint: E, handler: Handler<E>, check?: Check): Binding => ({
@@ -118,6 +127,15 @@ export const bind = <E extends Endpoint>(endpoint: E, handler: Handler<E>, check
   handler: handler as unknown as Handler<Endpoint>,
   ...(check ? { check } : {}),
 });
+
+/**
+ * Binds an endpoint that acts as no platform: no credentials are read, and the answer may depend on nothing a platform
+ * holds (the health check). Only an endpoint the contract declares `auth: 'none'` without path parameters may be bound
+ * so, so that the OpenAPI document says it is open, and nothing else is opened by mistake.
+ */
+export const bindUnscoped = <E extends Endpoint & { readonly auth: 'none'; readonly params?: undefined }>(
+  endpoint: E, answer: () => ResponseOf<E>,
+): Binding => ({ endpoint, unscoped: answer });
 
 /**
  * Who a request acts as: a platform, with its own credentials (may do everything) or an API token's (`permissions`
@@ -150,8 +168,17 @@ export interface HttpHost {
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
+/**
+ * A function with the global `fetch`'s signature (spelled as @types/node declares it, so it needs no DOM typings), so
+ * it can stand wherever `typeof fetch` is asked for. `preconnect`
+ * is there for runtimes whose `fetch` type declares it (Bun's); with nothing to connect to, it does nothing.
+ */
+export type FetchFunction = ((input: string | URL | Request, init?: RequestInit) => Promise<Response>) & {
+  preconnect(url: string | URL, options?: unknown): void;
+};
+
 /** The engine's HTTP surface: a WHATWG fetch handler that also carries the in-memory dispatch. */
-export type FetchHandler = ((request: Request) => Promise<Response>) & { [IN_MEMORY_DISPATCH]: (request: WireRequest) => Promise<WireReply> };
+export type FetchHandler = FetchFunction & { [IN_MEMORY_DISPATCH]: (request: WireRequest) => Promise<WireReply> };
 
 /** The three ways into the HTTP surface: WHATWG fetch, the in-memory wire, and any {@link Incoming} (the Node server). */
 export interface HttpSurface {
@@ -204,7 +231,9 @@ export function createHttpSurface(bindings: readonly Binding[], host: HttpHost):
       const allow = match.allowed.join(', ');
       return jsonReply(405, new ApiError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}; use ${allow}`).toBody(), { allow });
     }
-    const { endpoint, handler, check } = bindings[match.value]!;
+    const binding = bindings[match.value]!;
+    if ('unscoped' in binding) return jsonReply(binding.endpoint.response.status, binding.unscoped());
+    const { endpoint, handler, check } = binding;
     route.public = endpoint.public === true;
     const principal = principalOf(host, endpoint, match.params, incoming.header('authorization'));
     if (principal.permissions !== undefined) requirePermission(principal.permissions, endpoint);
@@ -244,8 +273,15 @@ export function createHttpSurface(bindings: readonly Binding[], host: HttpHost):
     return withIdempotency(host, tenant, key, principal.agentId, `${method} ${path}?${url.search}\u0000${rawBody?.text ?? ''}\u0000${rawBody?.bytes ? hashBytes(rawBody.bytes, boundaryOf(incoming.header('content-type'))) : ''}`, run);
   }
 
-  const fetchHandler = (request: Request): Promise<Response> => handle(incomingFromRequest(request)).then(toResponse);
-  const fetch = Object.assign(fetchHandler, { [IN_MEMORY_DISPATCH]: (wire: WireRequest) => handle(incomingFromWire(wire)) });
+  // Called as the global fetch is: a Request, or a URL with its init. A Request alone is served as it is (no copy).
+  const fetchHandler = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const request = input instanceof Request && init === undefined ? input : new Request(input, init);
+    return toResponse(await handle(incomingFromRequest(request)));
+  };
+  const fetch: FetchHandler = Object.assign(fetchHandler, {
+    preconnect: () => undefined,
+    [IN_MEMORY_DISPATCH]: (wire: WireRequest) => handle(incomingFromWire(wire)),
+  });
   return { fetch, handle };
 }
 

@@ -1,5 +1,6 @@
-import { BASE_PATH, controlPlaneEndpoints as e } from '@railyard/contract';
-import { bind, HttpResult } from '../http/app.js';
+import { API_VERSION, BASE_PATH, controlPlaneEndpoints as e } from '@railyard/contract';
+import { bind, bindUnscoped, HttpResult } from '../http/app.js';
+import { ENGINE_VERSION } from '../version.js';
 import { jsonInSlices } from '../http/json.js';
 import type { PlatformRegistry } from '../platforms/registry.js';
 import * as control from './control.js';
@@ -7,6 +8,7 @@ import { setSandboxLimits, setWalletProcessing } from '../platforms/config.js';
 
 /** HTTP bindings of the control plane. */
 export const controlPlaneRoutes = (platforms: PlatformRegistry, openapi: () => Record<string, unknown>) => [
+  bindUnscoped(e.getSandboxHealth, healthOf(performance.now())),
   bind(e.getSandboxClock, ({ tenant }) => control.clockState(tenant)),
   bind(e.advanceSandboxClock, ({ tenant, body }) => control.advanceClock(tenant, body.ms)),
   bind(e.resetSandbox, ({ tenant }) => control.reset(tenant)),
@@ -21,6 +23,11 @@ export const controlPlaneRoutes = (platforms: PlatformRegistry, openapi: () => R
   // standalone address.
   bind(e.getOpenApiDocument, ({ request }) => ({ ...openapi(), servers: [{ url: `${new URL(request.url).origin}${BASE_PATH}` }] })),
 ];
+
+/** The health check's answer for an engine started at `startedAt` (`performance.now()`: real time, whatever the clock). */
+const healthOf = (startedAt: number) => () => ({
+  status: 'ok' as const, version: ENGINE_VERSION, apiVersion: API_VERSION, uptimeSeconds: Math.floor((performance.now() - startedAt) / 1000),
+});
 
 /** What the control plane tells about a platform. */
 export const publicPlatform = (p: { id: string; name: string; clientId: string; clientSecret: string; regulated: boolean; skipPaperwork: boolean; strict: boolean; cards: boolean; invitations: boolean }) => ({

@@ -127,6 +127,49 @@ describe('railyard serve', () => {
     expect(out).toMatch(/--public is for a sandbox shared over the internet: webhooks go to public addresses only/);
   });
 
+  it('--log prints a line per request: method, path without the query, status, milliseconds, request id', async () => {
+    const { child, ready, output } = startCli(['--log']);
+    const baseUrl = await ready;
+    const auth = { authorization: `Basic ${btoa('sandbox-client-id:sandbox-client-secret')}` };
+    const listed = await fetch(`${baseUrl}/customers?limit=5`, { headers: auth });
+    expect(listed.status).toBe(200);
+    const refused = await fetch(`${baseUrl}/customers`); // no credentials
+    expect(refused.status).toBe(401);
+    const health = await fetch(new URL('/_sandbox/health', baseUrl));
+    expect(health.status).toBe(200);
+    const lineOf = (start: string) => output().split('\n').find((line) => line.startsWith(start));
+    await expect.poll(() => lineOf('GET /_sandbox/health ')).toBeDefined();
+    const expected = (start: string, response: Response) => new RegExp(`^${start} \\d+\\.\\dms ${response.headers.get('x-request-id')}$`);
+    expect(lineOf('GET /2025-10-13/customers 200 ')).toMatch(expected('GET /2025-10-13/customers 200', listed));
+    expect(lineOf('GET /2025-10-13/customers 401 ')).toMatch(expected('GET /2025-10-13/customers 401', refused));
+    expect(lineOf('GET /_sandbox/health 200 ')).toMatch(expected('GET /_sandbox/health 200', health));
+    child.kill('SIGTERM');
+    expect((await once(child, 'exit'))[0]).toBe(0);
+  });
+
+  it('RAILYARD_LOG=1 turns the request log on; without it (or with RAILYARD_LOG=0) nothing is printed per request', async () => {
+    const count = async (env: Record<string, string>) => {
+      const { child, ready, output } = startCli([], env);
+      const baseUrl = await ready;
+      const health = await fetch(new URL('/_sandbox/health', baseUrl));
+      const id = health.headers.get('x-request-id')!;
+      child.kill('SIGTERM');
+      await once(child, 'exit'); // the thread's output is flushed by the time the process exits
+      return output().split('\n').filter((line) => line.startsWith('GET /_sandbox/health 200 ') && line.endsWith(` ${id}`)).length;
+    };
+    expect(await count({ RAILYARD_LOG: '1' })).toBe(1);
+    expect(await count({ RAILYARD_LOG: '0' })).toBe(0);
+  });
+
+  it('lists --log in its usage', async () => {
+    const child = spawn(process.execPath, [cli, 'serve', '--help']);
+    let out = '';
+    child.stdout.on('data', (c) => (out += c));
+    await once(child, 'exit');
+    expect(out).toContain('[--log]');
+    expect(out).toMatch(/--log prints a line per request/);
+  });
+
   it('refuses a bad flag with its usage', async () => {
     const child = spawn(process.execPath, [cli, 'serve', '--clock', 'sundial']);
     let err = '';

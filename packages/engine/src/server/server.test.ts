@@ -2,7 +2,7 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../engine.js';
 import { rawExchange, rawRequest, type RawReply } from '../testing/raw-http.js';
-import { startServer, type RunningServer } from './server.js';
+import { formatRequestLogLine, startServer, type RequestLogEntry, type RunningServer } from './server.js';
 
 let server: RunningServer;
 beforeAll(async () => {
@@ -244,6 +244,30 @@ describe('timeouts turned off', () => {
       expect((await slow).status).toBe(200);
     } finally {
       await patient.close();
+    }
+  });
+});
+
+describe('the request log', () => {
+  it('reports each answered request once: method, path without the query (origin- or absolute-form), status, ms, request id', async () => {
+    const entries: RequestLogEntry[] = [];
+    const logging = await startServer(createEngine(), { port: 0, onRequestLogged: (entry) => entries.push(entry) });
+    try {
+      const listed = await fetch(`${logging.baseUrl}/customers?limit=2`, { headers: { authorization: auth } });
+      const status = await new Promise<number>((resolve, reject) => {
+        const socket = connect(logging.port, '127.0.0.1', () => socket.write('GET http://elsewhere.example/_sandbox/health?x=1 HTTP/1.1\r\nhost: elsewhere.example\r\nconnection: close\r\n\r\n'));
+        socket.on('data', (chunk) => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(String(chunk))?.[1])));
+        socket.on('error', reject);
+      });
+      expect(status).toBe(200);
+      await expect.poll(() => entries.length).toBe(2);
+      expect(entries[0]).toEqual({ method: 'GET', path: '/2025-10-13/customers', status: 200, durationMs: expect.any(Number), requestId: listed.headers.get('x-request-id') });
+      expect(entries[1]).toMatchObject({ method: 'GET', path: '/_sandbox/health', status: 200, requestId: expect.stringMatching(/^req_/) });
+      expect(entries.every((entry) => entry.durationMs >= 0)).toBe(true);
+      expect(formatRequestLogLine({ method: 'POST', path: '/2025-10-13/customers', status: 201, durationMs: 3.14159, requestId: 'req_a1' }))
+        .toBe('POST /2025-10-13/customers 201 3.1ms req_a1');
+    } finally {
+      await logging.close();
     }
   });
 });

@@ -20,6 +20,45 @@ export interface ServerOptions {
   headersTimeoutMs?: number;
   /** Milliseconds a connection has to send a whole request, body included; past it the answer is 408. Default 300 000; 0 turns it off. */
   requestTimeoutMs?: number;
+  /**
+   * Called once per request the engine answered, after the answer is written (`railyard serve --log` prints
+   * {@link formatRequestLogLine} of each). Connections refused before they formed a request are not reported.
+   */
+  onRequestLogged?: (entry: RequestLogEntry) => void;
+}
+
+/** One answered request, for a request log. */
+export interface RequestLogEntry {
+  readonly method: string;
+  /** The path, without the query (which may carry values nobody asked to have logged). */
+  readonly path: string;
+  readonly status: number;
+  /** From the request's arrival to its answer being handed to the socket, in milliseconds. */
+  readonly durationMs: number;
+  /** The `x-request-id` the engine answered with: the id to quote when asking about the request. */
+  readonly requestId: string | undefined;
+}
+
+/** A request log line: `POST /2025-10-13/customers 201 3.1ms req_k2j8s0fa1`. */
+export const formatRequestLogLine = (entry: RequestLogEntry): string =>
+  `${entry.method} ${entry.path} ${entry.status} ${entry.durationMs.toFixed(1)}ms ${entry.requestId ?? '-'}`;
+
+/** The log entry of a request answered with `status`, which arrived at `startedAt` (`performance.now()`). */
+const logEntry = (req: IncomingMessage, status: number, requestId: string | undefined, startedAt: number): RequestLogEntry => ({
+  method: req.method ?? 'GET', path: pathOf(req.url ?? '/'), status, durationMs: performance.now() - startedAt, requestId,
+});
+
+/** The path of a request target, origin-form (`/path?q`) or absolute-form (`http://h/path?q`), without its query. */
+function pathOf(target: string): string {
+  if (target.startsWith('/')) {
+    const query = target.indexOf('?');
+    return query === -1 ? target : target.slice(0, query);
+  }
+  try {
+    return new URL(target).pathname;
+  } catch {
+    return target.slice(0, 200); // not a URL: the engine answered 400, and the line shows what came
+  }
 }
 
 /** A listening standalone server. */
@@ -57,6 +96,7 @@ export function startServer(engine: Engine, options: ServerOptions = {}): Promis
   const requestTimeout = options.requestTimeoutMs ?? 300_000;
   const headersTimeout = options.headersTimeoutMs ?? Math.min(60_000, requestTimeout);
   const timeouts = { headersTimeout, requestTimeout };
+  const onRequestLogged = options.onRequestLogged;
   // Responses under way per connection (pipelined requests queue theirs): an error reply written on the socket must
   // not cut into one that has started.
   const responses = new WeakMap<Duplex, Set<ServerResponse>>();
@@ -65,7 +105,17 @@ export function startServer(engine: Engine, options: ServerOptions = {}): Promis
     const open = responses.get(socket) ?? new Set();
     responses.set(socket, open.add(res));
     res.once('close', () => open.delete(res));
-    engine.handle(incomingFromNode(req, res, hostForUrl, expectsContinue)).then((reply) => send(req, res, reply), (error: unknown) => fail(res, error));
+    const startedAt = onRequestLogged ? performance.now() : 0;
+    engine.handle(incomingFromNode(req, res, hostForUrl, expectsContinue)).then(
+      (reply) => {
+        send(req, res, reply);
+        if (onRequestLogged) onRequestLogged(logEntry(req, reply.status, reply.headers['x-request-id'], startedAt));
+      },
+      (error: unknown) => {
+        fail(res, error);
+        if (onRequestLogged) onRequestLogged(logEntry(req, 500, undefined, startedAt));
+      },
+    );
   };
   const server = createServer({
     ...timeouts,

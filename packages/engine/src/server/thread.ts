@@ -34,6 +34,8 @@ export interface ServeSettings {
   readonly strict: boolean;
   /** `--public`: webhooks to public addresses only, receivers' answers not shown. */
   readonly public: boolean;
+  /** `--log` (or `RAILYARD_LOG`): a line per request on stdout. */
+  readonly log: boolean;
 }
 
 /** What the server thread reports to the launcher. */
