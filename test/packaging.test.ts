@@ -63,7 +63,9 @@ function expectedTypesVersions(manifest: Manifest) {
 /** The packages a built file loads at run time (static and dynamic imports, re-exports, require), builtins left out. */
 function runtimeImports(code: string): string[] {
   const patterns = [/\bfrom\s*["']([^"']+)["']/g, /\bimport\s*["']([^"']+)["']/g, /\bimport\(\s*["']([^"']+)["']\s*\)/g, /\brequire\(\s*["']([^"']+)["']\s*\)/g];
-  const specifiers = patterns.flatMap((pattern) => [...code.matchAll(pattern)].map((match) => match[1]!));
+  // Comments left in the build (TSDoc examples) show imports that nothing runs.
+  const withoutComments = code.replace(/\/\*[\s\S]*?\*\//g, '');
+  const specifiers = patterns.flatMap((pattern) => [...withoutComments.matchAll(pattern)].map((match) => match[1]!));
   return specifiers
     .filter((specifier) => !specifier.startsWith('.') && !specifier.startsWith('node:') && !builtinModules.includes(specifier))
     .map((specifier) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/'));

@@ -81,6 +81,27 @@ describe('examples/webhook-receiver', () => {
     ]);
   });
 
+  it('acknowledges an authentic event of a type newer than the SDK without handling it, and answers 422 to a body that is not an event', async () => {
+    const keys = await client.webhooks.generateTestKeyPair();
+    const handled: TypedWebhookEvent[] = [];
+    receiver = await startWebhookReceiver({ client, publicKeyPem: keys.publicKeyPem, log: (line) => lines.push(line), onEvent: (event) => void handled.push(event) });
+    const sign = (payload: string) => client.webhooks.generateTestHeader({ payload, privateKeyPem: keys.privateKeyPem });
+
+    const newer = JSON.stringify({ id: 'Webhook:019a7c10-2f4e-7b3d-8000-00000000b002', type: 'CARD.REISSUED', timestamp: '2026-01-01T00:00:00Z', data: { id: 'Card:1' } });
+    const ignored = await post(receiver.url, newer, { 'x-service-signature': await sign(newer) });
+    expect(ignored.status).toBe(200);
+    expect(await ignored.json()).toEqual({ received: true, ignored: true });
+
+    const notAnEvent = JSON.stringify({ hello: 'world' });
+    expect((await post(receiver.url, notAnEvent, { 'x-service-signature': await sign(notAnEvent) })).status).toBe(422);
+
+    expect(handled).toEqual([]);
+    expect(lines).toEqual([
+      'Ignored CARD.REISSUED Webhook:019a7c10-2f4e-7b3d-8000-00000000b002: a type this SDK does not know',
+      expect.stringMatching(/^Not an event: /),
+    ]);
+  });
+
   it('answers 500 (its own fault, to be fixed) when configured with a key that is not a public key', async () => {
     const keys = await client.webhooks.generateTestKeyPair();
     receiver = await startWebhookReceiver({ client, publicKeyPem: keys.privateKeyPem, log: (line) => lines.push(line) });

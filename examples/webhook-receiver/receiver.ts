@@ -80,11 +80,18 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): Server &
         return answer(response, error.isRequestError ? 401 : 500, { error: error.reason });
       }
       if (error instanceof WebhookPayloadError) {
-        // Authentic, but not an event this SDK knows (a newer type?): keep it failing (and retried) until upgraded.
-        log(`Unknown event: ${error.message}`);
-        return answer(response, 422, { error: 'unknown event' });
+        // Authentic, but not an event envelope (no id, type, timestamp or data object): keep it failing (and retried).
+        log(`Not an event: ${error.message}`);
+        return answer(response, 422, { error: 'not an event' });
       }
       throw error;
+    }
+
+    // An event type newer than this SDK arrives as an UnknownWebhookEvent: acknowledge it, so the service does not
+    // retry what this receiver will never handle, and say so.
+    if (!client.webhooks.isKnownEventType(event.type)) {
+      log(`Ignored ${event.type} ${event.id}: a type this SDK does not know`);
+      return answer(response, 200, { received: true, ignored: true });
     }
 
     // 3. At most once per event id.

@@ -50,7 +50,7 @@ export {
   Webhooks, WebhookVerificationError, WebhookSignatureMissingError, WebhookSignatureMalformedError, WebhookUnsupportedVersionError,
   WebhookSignatureMismatchError, WebhookRawBodyError, WebhookKeyError, WebhookPayloadError, type WebhookVerificationReason,
   type WebhookRawBody, type WebhookHeaders, type WebhookTestHeaderOptions, type WebhookTestKeyPair, type TypedWebhookEvent,
-  type WebhookEventType, type WebhookEventOf, type KnownWebhookEvent, type UnknownWebhookEvent, UnknownWebhookEventType,
+  type WebhookEventType, type WebhookEventOf, type KnownWebhookEvent, type UnknownWebhookEvent, type UnknownWebhookEventType,
 } from './resources/webhooks.js';
 export {
   Transactions, type Transaction, type OutgoingTransaction, type IncomingTransaction, type TransactionListParams,

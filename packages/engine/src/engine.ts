@@ -83,8 +83,15 @@ export interface WebhookControls {
    *
    * @example
    * ```ts
-   * const event = await engine.webhooks.next('OUTGOING_PAYMENT.COMPLETED');
-   * event.data.status; // typed: the payment, as its GET returns it
+   * import assert from 'node:assert/strict';
+   * import { createEngine } from '@railyard/engine';
+   * import { createClient } from '@railyard/client';
+   *
+   * const engine = createEngine({ platform: { regulated: true } }); // individuals are decided at creation
+   * const client = createClient({ fetch: engine.fetch, clientId: 'sandbox-client-id', clientSecret: 'sandbox-client-secret' });
+   * const customer = await client.customers.create({ customerType: 'INDIVIDUAL', fullName: 'Ada Lovelace' });
+   * const event = await engine.webhooks.next('CUSTOMER.KYC_APPROVED');
+   * assert.equal(event.data.id, customer.id); // typed: the customer, as its GET returns it
    * ```
    */
   next<T extends WebhookEventType = WebhookEventType>(type?: T, options?: { platform?: Platform | string; timeoutMs?: number }): Promise<OutboxEventOf<T>>;
