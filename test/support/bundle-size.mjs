@@ -11,7 +11,7 @@ const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 export const KB = 1024;
 
 /**
- * Gzipped size targets, checked by test/bundle-size.test.ts (the wallet), test/client-bundle-size.test.ts (the client)
+ * Gzipped size targets, checked by test/bundle-size.test.ts (the client and the wallet)
  * and shown in `pnpm bench`.
  */
 export const GZIP_TARGETS = { '@railyard/wallet': 25 * KB, '@railyard/client': 40 * KB };
