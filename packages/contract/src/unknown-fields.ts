@@ -41,7 +41,11 @@ export function splitUnknownFields<T>(schema: z.ZodType, value: T): UnknownField
   return { known, paths };
 }
 
-function walk(schema: z.ZodType, value: unknown, path: readonly string[], out: string[]): unknown {
+/**
+ * `path` is the way from the top to `value`, one stack shared by the whole walk (pushed before a field is walked, popped
+ * after): every request body is walked, and a path is written out only for an unknown field.
+ */
+function walk(schema: z.ZodType, value: unknown, path: string[], out: string[]): unknown {
   const def = defOf(schema);
   switch (def.type) {
     case 'object': {
@@ -49,16 +53,18 @@ function walk(schema: z.ZodType, value: unknown, path: readonly string[], out: s
       const shape = def.shape ?? {};
       const open = def.catchall !== undefined && defOf(def.catchall).type !== 'never';
       let copy: Record<string, unknown> | undefined;
-      for (const key of Object.keys(value)) {
+      for (const key in value) {
+        if (!Object.hasOwn(value, key)) continue;
         const field = Object.hasOwn(shape, key) ? shape[key] : undefined;
         if (field === undefined && !open) {
-          out.push([...path, key].join('.'));
+          out.push(path.length === 0 ? key : `${path.join('.')}.${key}`);
           copy ??= { ...value };
           delete copy[key];
           continue;
         }
-        const inner = field ?? def.catchall!;
-        const next = walk(inner, value[key], [...path, key], out);
+        path.push(key);
+        const next = walk(field ?? def.catchall!, value[key], path, out);
+        path.pop();
         if (next !== value[key]) (copy ??= { ...value })[key] = next;
       }
       return copy ?? value;
@@ -66,17 +72,22 @@ function walk(schema: z.ZodType, value: unknown, path: readonly string[], out: s
     case 'array': {
       if (!Array.isArray(value) || def.element === undefined) return value;
       let copy: unknown[] | undefined;
-      value.forEach((item, index) => {
-        const next = walk(def.element!, item, [...path, String(index)], out);
+      for (let index = 0; index < value.length; index++) {
+        const item: unknown = value[index];
+        path.push(String(index));
+        const next = walk(def.element, item, path, out);
+        path.pop();
         if (next !== item) (copy ??= [...value])[index] = next;
-      });
+      }
       return copy ?? value;
     }
     case 'record': {
       if (!isPlainObject(value) || def.valueType === undefined) return value;
       let copy: Record<string, unknown> | undefined;
       for (const [key, item] of Object.entries(value)) {
-        const next = walk(def.valueType, item, [...path, key], out);
+        path.push(key);
+        const next = walk(def.valueType, item, path, out);
+        path.pop();
         if (next !== item) (copy ??= { ...value })[key] = next;
       }
       return copy ?? value;

@@ -12,6 +12,11 @@
 export function deepFreeze<T>(value: T): T {
   if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return value;
   Object.freeze(value);
-  for (const inner of Object.values(value)) deepFreeze(inner);
+  // Walked without Object.values: every stored record passes here, and the array it makes is garbage at once.
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) deepFreeze(value[i]);
+  } else {
+    for (const key in value) if (Object.hasOwn(value, key)) deepFreeze((value as Record<string, unknown>)[key]);
+  }
   return value;
 }

@@ -66,6 +66,20 @@ describe('SeqList', () => {
 });
 
 describe('memory collections', () => {
+  it('refuses a second record with an id it holds, and keeps the first where it was', () => {
+    const rows = rowsOf();
+    rows.insert({ id: '1', group: 'a' });
+    rows.insert({ id: '2', group: 'a' });
+    expect(() => rows.insert({ id: '1', group: 'b' })).toThrow('duplicate id 1');
+    expect(rows.get('1')).toEqual({ id: '1', group: 'a' });
+    expect(rows.size).toBe(2);
+    expect(rows.findBy('group', 'b')).toEqual([]);
+    rows.replace({ id: '1', group: 'c' });
+    expect([...rows.values()].map((r) => `${r.id}${r.group}`)).toEqual(['1c', '2a']);
+    rows.insert({ id: '3', group: 'a' });
+    expect(listPage(rows, { limit: 10 }, {}).data.map((r) => r.id)).toEqual(['3', '2', '1']);
+  });
+
   it('keeps findBy indexes up to date through insert, replace and delete, in insertion order', () => {
     const rows = rowsOf();
     rows.insert({ id: '1', group: 'a' });

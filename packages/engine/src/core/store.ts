@@ -223,11 +223,17 @@ class MemoryCollection<T extends { id: string }> implements Collection<T> {
   }
 
   insert(record: T) {
-    if (this.seqOf.has(record.id)) throw new Error(`duplicate id ${record.id}`);
-    deepFreeze(record);
     const seq = this.slots.length;
-    this.slots.push(record);
+    // One lookup in what is the largest map of a busy sandbox, not two: a duplicate id (a bug of an injected id
+    // generator, or of a caller) shows as a map that did not grow, and the entry it replaced is put back.
+    const known = this.seqOf.size;
     this.seqOf.set(record.id, seq);
+    if (this.seqOf.size === known) {
+      this.seqOf.set(record.id, this.slots.findIndex((stored) => stored?.id === record.id));
+      throw new Error(`duplicate id ${record.id}`);
+    }
+    deepFreeze(record);
+    this.slots.push(record);
     this.order.add(seq);
     for (const index of this.indexes.values()) addKeys(index, record, seq);
     this.noteCreated(record);

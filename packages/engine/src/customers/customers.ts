@@ -81,30 +81,39 @@ export function createCustomer(tenant: TenantContext, request: CreateInput): Cus
   const id = tenant.ids('Customer');
   const now = tenant.nowIso();
   const handle = id.slice(-12);
-  const common = {
-    id,
-    platformCustomerId: input.platformCustomerId ?? ['pcid', handle].join('_'),
-    region: input.region ?? CURRENCIES[currencies[0]!]?.region,
-    currencies,
-    umaAddress: input.umaAddress ?? ['$user', handle, '@', umaDomainOf(tenant)].join(''),
-    createdAt: now,
-    updatedAt: now,
-    isDeleted: false,
-  };
-  const { customerType: _type, platformCustomerId: _p, region: _r, currencies: _c, umaAddress: _u, ...fields } = input;
-  const record: CustomerRecord = definedOnly(
-    input.customerType === 'INDIVIDUAL'
-      ? { customerType: 'INDIVIDUAL', ...common, ...fields, kycStatus: initialStatus(tenant, input), countryOfIssuance: input.idType ? (input.countryOfIssuance ?? 'US') : input.countryOfIssuance } as CustomerRecord
-      : { customerType: 'BUSINESS', ...common, ...fields, kybStatus: 'UNVERIFIED' } as CustomerRecord,
-  );
+  // Built field by field, in the order the API shows them (the platform's fields in the order they came), with no
+  // spread or rest copy: those cost microseconds on the busiest write (docs/benchmarks.md). Undefined fields are left out.
+  const record: Record<string, unknown> = { customerType: input.customerType, id };
+  record.platformCustomerId = input.platformCustomerId ?? ['pcid', handle].join('_');
+  const region = input.region ?? CURRENCIES[currencies[0]!]?.region;
+  if (region !== undefined) record.region = region;
+  record.currencies = currencies;
+  record.umaAddress = input.umaAddress ?? ['$user', handle, '@', umaDomainOf(tenant)].join('');
+  record.createdAt = now;
+  record.updatedAt = now;
+  record.isDeleted = false;
+  for (const name in input) {
+    const value = (input as Record<string, unknown>)[name];
+    if (value !== undefined && !SET_AT_CREATION.has(name)) record[name] = value;
+  }
+  if (input.customerType === 'INDIVIDUAL') {
+    record.kycStatus = initialStatus(tenant, input);
+    const countryOfIssuance = input.idType ? (input.countryOfIssuance ?? 'US') : input.countryOfIssuance;
+    if (countryOfIssuance !== undefined) record.countryOfIssuance = countryOfIssuance;
+  } else {
+    record.kybStatus = 'UNVERIFIED';
+  }
   const contactVerification = initialContactVerification(record);
   if (contactVerification) record.contactVerification = contactVerification;
 
-  customers(tenant).insert(record);
-  provisionWallets(tenant, record, openInternalAccounts(tenant, id, currencies));
-  announceStatus(tenant, record);
-  return customerView(record, tenant);
+  const customer = customers(tenant).insert(record as CustomerRecord);
+  provisionWallets(tenant, customer, openInternalAccounts(tenant, id, currencies));
+  announceStatus(tenant, customer);
+  return customerView(customer, tenant);
 }
+
+/** The fields of a create request that {@link createCustomer} sets itself (from the request or by default). */
+const SET_AT_CREATION = new Set(['customerType', 'platformCustomerId', 'region', 'currencies', 'umaAddress']);
 
 /** Each new embedded wallet gets its first credential: an email code to the customer's email (REFERENCE §6, §13). */
 function provisionWallets(tenant: TenantContext, customer: CustomerRecord, opened: InternalAccount[]): void {
@@ -281,15 +290,17 @@ function platformRuleErrors(tenant: TenantContext, customer: Record<string, unkn
   });
   const type = customer.customerType;
   if (type !== 'INDIVIDUAL' && type !== 'BUSINESS') return errors;
-  const missing = new Map<string, string[]>();
+  // Made only when a field is missing: every customer create and update comes through here.
+  let missing: Map<string, string[]> | undefined;
   for (const code of currencies) {
     for (const name of CURRENCIES[code]?.providerRequiredCustomerFields ?? []) {
       const path = CUSTOMER_FIELD_PATHS[name]?.[type];
       if (path === undefined || valueAt(customer, path) !== undefined) continue;
+      missing ??= new Map();
       missing.set(path, [...(missing.get(path) ?? []), code]);
     }
   }
-  for (const [path, codes] of missing) {
+  for (const [path, codes] of missing ?? []) {
     errors.push({ field: path, message: `is required for customers holding ${codes.join(', ')}`, constraint: { required: true } });
   }
   return errors;

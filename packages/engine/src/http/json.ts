@@ -20,28 +20,32 @@ function keep(value: object, json: string): void {
   youngSize++;
 }
 
-/** The JSON of one value: kept for frozen objects (stored records), computed for the rest. */
-function jsonOfValue(value: unknown): string {
+/**
+ * The JSON of one value: for frozen objects (stored records) the kept JSON when there is one, kept when `keepIt`;
+ * computed for the rest.
+ */
+function jsonOfValue(value: unknown, keepIt: boolean): string {
   if (value === null || typeof value !== 'object' || !Object.isFrozen(value)) return JSON.stringify(value) ?? 'null';
   const kept = young.get(value);
   if (kept !== undefined) return kept;
   const json = old.get(value) ?? JSON.stringify(value);
-  keep(value, json);
+  if (keepIt) keep(value, json);
   return json;
 }
 
 /**
  * The JSON text of a reply body. The same text `JSON.stringify` gives, except that a page's `data` comes first: a
- * single record and the records of a page (`{ data: [...] , ... }`) reuse their kept JSON.
+ * single record and the records of a page (`{ data: [...] , ... }`) reuse their kept JSON, and keep theirs when
+ * `keepJson` (the app keeps it for reads: the JSON a write answers with is rarely asked for again at once).
  */
-export function replyJson(body: unknown): string {
+export function replyJson(body: unknown, keepJson = true): string {
   if (body === null || typeof body !== 'object') return JSON.stringify(body);
   if (body instanceof JsonText) return body.text;
-  if (Object.isFrozen(body)) return jsonOfValue(body);
+  if (Object.isFrozen(body)) return jsonOfValue(body, keepJson);
   const data = (body as { data?: unknown }).data;
   if (!Array.isArray(data) || Array.isArray(body)) return JSON.stringify(body);
   let text = '{"data":[';
-  for (let i = 0; i < data.length; i++) text += (i === 0 ? '' : ',') + jsonOfValue(data[i]);
+  for (let i = 0; i < data.length; i++) text += (i === 0 ? '' : ',') + jsonOfValue(data[i], keepJson);
   text += ']';
   // The page's other fields one by one, as JSON.stringify would write them (a spread copy without `data` would be
   // simpler, but keeps the page alive through the next young-generation collection: see docs/benchmarks.md).

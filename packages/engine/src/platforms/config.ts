@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { CURRENCIES } from '../config/currencies.js';
 import type { TenantContext } from '../core/context.js';
 import { ApiError, invalidInput } from '../core/errors.js';
+import { deepFreeze } from '../core/freeze.js';
 
 /** The platform's own settings (snapshot-safe); one record, id {@link SETTINGS_ID}. */
 export const PlatformSettingsRecord = z.object({
@@ -39,11 +40,23 @@ const defaultCurrency = (code: string): z.infer<typeof SupportedCurrencyRequest>
   currencyCode: code, minAmount: 1, maxAmount: CURRENCIES[code]!.maxAmount, requiredCounterpartyFields: [], enabledTransactionTypes: ['INCOMING', 'OUTGOING'],
 });
 
+/**
+ * The settings of a platform that changed none, by the currencies it offers: built once, frozen and shared (several
+ * operations read them on every request).
+ */
+const defaultSettings = new WeakMap<readonly string[], PlatformSettingsRecord>();
+
 /** The platform's settings with defaults filled in. */
 export function settingsOf(tenant: TenantContext): PlatformSettingsRecord {
-  return store(tenant).get(SETTINGS_ID) ?? {
-    id: SETTINGS_ID, supportedCurrencies: tenant.platform.supportedCurrencies.map(defaultCurrency), feeConfigs: [],
-  };
+  const stored = store(tenant).get(SETTINGS_ID);
+  if (stored !== undefined) return stored;
+  const offered = tenant.platform.supportedCurrencies;
+  let defaults = defaultSettings.get(offered);
+  if (defaults === undefined) {
+    defaults = deepFreeze({ id: SETTINGS_ID, supportedCurrencies: offered.map(defaultCurrency), feeConfigs: [] });
+    defaultSettings.set(offered, defaults);
+  }
+  return defaults;
 }
 
 /** The UMA domain of the platform's customers. */
