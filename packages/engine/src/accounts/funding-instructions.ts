@@ -16,22 +16,34 @@ const digitsOf = (id: string, count: number): string => {
 };
 
 /**
+ * The rails of the sandbox's receiving bank accounts: one list each, shared by every account's instructions. Frozen,
+ * as every stored record is (typed as the contract's arrays, which stored records never change either).
+ */
+const sharedRails = <T extends string>(...rails: T[]): T[] => Object.freeze(rails) as T[];
+const RAILS = {
+  USD: sharedRails('ACH', 'WIRE', 'RTP', 'FEDNOW'),
+  EUR: sharedRails('SEPA', 'SEPA_INSTANT'),
+  GBP: sharedRails('FASTER_PAYMENTS'),
+  MXN: sharedRails('SPEI'),
+};
+
+/**
  * How to pay into an internal account, per currency: the sandbox's own receiving details. Bank accounts name their
  * holder: the sandbox's account held for the benefit of the platform (SPEC §2.8 `accountHolderName`).
  */
 const BY_CURRENCY: Record<string, (accountId: string, reference: string, holder: string) => PaymentInstructions['accountOrWalletInfo']> = {
   USD: (id, reference, accountHolderName) => ({
-    accountType: 'USD_ACCOUNT', paymentRails: ['ACH', 'WIRE', 'RTP', 'FEDNOW'], accountNumber: digitsOf(id, 12),
+    accountType: 'USD_ACCOUNT', paymentRails: RAILS.USD, accountNumber: digitsOf(id, 12),
     routingNumber: '021000021', bankName: 'Railyard Sandbox Bank', bankAccountType: 'CHECKING', reference, accountHolderName,
   }),
   EUR: (id, reference, accountHolderName) => ({
-    accountType: 'EUR_ACCOUNT', paymentRails: ['SEPA', 'SEPA_INSTANT'], iban: `DE89370400440${digitsOf(id, 9)}`,
+    accountType: 'EUR_ACCOUNT', paymentRails: RAILS.EUR, iban: `DE89370400440${digitsOf(id, 9)}`,
     swiftCode: 'RAILDEFFXXX', reference, accountHolderName,
   }),
   GBP: (id, reference, accountHolderName) => ({
-    accountType: 'GBP_ACCOUNT', paymentRails: ['FASTER_PAYMENTS'], sortCode: '040004', accountNumber: digitsOf(id, 8), reference, accountHolderName,
+    accountType: 'GBP_ACCOUNT', paymentRails: RAILS.GBP, sortCode: '040004', accountNumber: digitsOf(id, 8), reference, accountHolderName,
   }),
-  MXN: (id, reference, accountHolderName) => ({ accountType: 'MXN_ACCOUNT', paymentRails: ['SPEI'], clabeNumber: `646180${digitsOf(id, 12)}`, reference, accountHolderName }),
+  MXN: (id, reference, accountHolderName) => ({ accountType: 'MXN_ACCOUNT', paymentRails: RAILS.MXN, clabeNumber: `646180${digitsOf(id, 12)}`, reference, accountHolderName }),
   BRL: (id) => ({ accountType: 'BRL_ACCOUNT', qrCode: `00020126580014br.gov.bcb.pix0136${digitsOf(id, 32)}` }),
   USDC: (id) => ({ accountType: 'SOLANA_WALLET', address: solanaLikeAddress(id), assetType: 'USDC' }),
   BTC: (id) => ({ accountType: 'BITCOIN_L1', address: `bc1q${id.replace(/[^0-9a-f]/g, '').slice(0, 38)}`, network: 'BITCOIN' }),

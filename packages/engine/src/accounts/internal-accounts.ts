@@ -23,10 +23,10 @@ const accounts = (tenant: TenantContext) => tenant.store.collection<InternalAcco
 /** Opens one internal account per currency the owner does not hold yet (customer, or the platform when undefined). */
 export function openInternalAccounts(tenant: TenantContext, customerId: string | undefined, currencies: readonly string[]): InternalAccount[] {
   const owned = accounts(tenant);
-  const held = new Set(owned.findBy('customerId', customerId).map((a) => a.balance.currency.code));
+  const held = owned.findBy('customerId', customerId);
   const opened: InternalAccount[] = [];
   for (const code of currencies) {
-    if (held.has(code)) continue;
+    if (held.some((a) => a.balance.currency.code === code) || opened.some((a) => a.balance.currency.code === code)) continue;
     const id = tenant.ids('InternalAccount');
     const now = tenant.nowIso();
     const zero = { amount: 0, currency: currencyOf(code) };
@@ -44,7 +44,6 @@ export function openInternalAccounts(tenant: TenantContext, customerId: string |
     account.createdAt = now;
     account.updatedAt = now;
     opened.push(owned.insert(account));
-    held.add(code);
   }
   return opened;
 }

@@ -263,7 +263,9 @@ export function createHttpSurface(bindings: readonly Binding[], host: HttpHost):
         params: input.params, query: input.query, body: input.body, tenant, request, signable: `${method} ${path}\u0000${rawBody?.text ?? ''}`,
       };
       if (principal.agentId !== undefined) context.agentId = principal.agentId;
-      const result = await handler(context);
+      // Most handlers answer at once; awaiting a value that is not a promise would still cost a promise and a tick.
+      const answer = handler(context);
+      const result = answer instanceof Promise ? await answer : answer;
       // A record's JSON is kept for reads only: what a write answers with is rarely asked for again at once.
       if (!(result instanceof HttpResult)) return jsonReply(endpoint.response.status, endpoint.response.schema ? result : undefined, undefined, method === 'GET');
       const type = result.headers['content-type'];
