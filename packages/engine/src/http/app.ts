@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { replyJson } from './json.js';
 import {
   BASE_PATH, IN_MEMORY_DISPATCH, requiredPermission, type ApiTokenPermission, type BodyOf, type Endpoint, type ParamsOf, type QueryOf, type ResponseOf, type WireReply, type WireRequest,
@@ -9,6 +8,7 @@ import type { TenantContext } from '../core/context.js';
 import type { IdempotencyKeys } from '../core/idempotency.js';
 import type { Platform } from '../platforms/registry.js';
 import { routerFor } from './router.js';
+import { compiledForValidInput, type SafeParser } from './valid-case.js';
 import { nodeCrypto } from '../core/native.js';
 import { dedupeFieldErrors, toFieldErrors, UNKNOWN_FIELD_MESSAGE, unknownFieldsOf } from '../core/field-errors.js';
 
@@ -429,14 +429,13 @@ function concat(chunks: Uint8Array[], size: number): Uint8Array {
 
 export const tooLarge = (limit: number) => payloadTooLarge(limit, `The body is larger than ${limit} bytes, the limit for this request`);
 
-type SafeParser = { safeParse(value: unknown): { success: boolean; data?: unknown } };
 
 /** Uses of a schema before it is compiled: compiling costs a few milliseconds, which a schema used once never repays. */
 const COMPILE_AFTER_USES = 16;
 
 /**
- * The parser for valid input: the schema itself for its first uses, then its compiled parser (`z.compile`: generated
- * code for the valid case). A schema zod cannot compile (refinements that run on invalid input, `when`) stays itself.
+ * The parser for valid input: the schema itself for its first uses, then its compiled parser (generated code for the
+ * valid case; see valid-case.ts for schemas whose refinements also run on invalid input).
  */
 const parsers = new WeakMap<object, SafeParser | number>();
 function parserOf(schema: NonNullable<Endpoint['params'] | Endpoint['body']>): SafeParser {
@@ -446,7 +445,7 @@ function parserOf(schema: NonNullable<Endpoint['params'] | Endpoint['body']>): S
     parsers.set(schema, known + 1);
     return schema;
   }
-  const compiled = z.compile(schema);
+  const compiled = compiledForValidInput(schema);
   parsers.set(schema, compiled);
   return compiled;
 }
