@@ -5,15 +5,18 @@ import type { PaymentInstructions } from '@railyard/contract';
  * id, in order, modulo 10. (A character loop: every new account computes several of these.)
  */
 const digitsOf = (id: string, count: number): string => {
-  const digits: number[] = [];
-  for (let i = 0; i < id.length && digits.length < count; i++) {
+  // Character codes in a reused list, made into the string at once (every new account computes several of these).
+  digitCodes.length = count;
+  let written = 0;
+  for (let i = 0; i < id.length && written < count; i++) {
     const code = id.charCodeAt(i);
-    if (code >= 48 && code <= 57) digits.push(code - 48); // 0-9
-    else if (code >= 97 && code <= 102) digits.push(code - 87 - 10); // a-f: 10-15, modulo 10
+    if (code >= 48 && code <= 57) digitCodes[written++] = code; // 0-9
+    else if (code >= 97 && code <= 102) digitCodes[written++] = code - 97 + 48; // a-f: 10-15, modulo 10
   }
-  while (digits.length < count) digits.push(0);
-  return digits.join('');
+  while (written < count) digitCodes[written++] = 48;
+  return String.fromCharCode.apply(null, digitCodes);
 };
+const digitCodes: number[] = [];
 
 /**
  * The rails of the sandbox's receiving bank accounts: one list each, shared by every account's instructions. Frozen,
@@ -59,7 +62,15 @@ function solanaLikeAddress(id: string): string {
 }
 
 /** The name on the sandbox's receiving bank accounts of a platform: held for its benefit. */
-export const accountHolderNameOf = (platformName: string): string => `Railyard Sandbox FBO ${platformName}`;
+export function accountHolderNameOf(platformName: string): string {
+  // The last name made is kept: a platform's accounts, opened one after another, share one string.
+  if (lastHolder.platformName !== platformName) {
+    lastHolder.platformName = platformName;
+    lastHolder.name = `Railyard Sandbox FBO ${platformName}`;
+  }
+  return lastHolder.name;
+}
+const lastHolder = { platformName: '', name: '' };
 
 /** The funding instructions of a new internal account of the platform named `platformName`. */
 export function fundingInstructionsFor(currency: string, accountId: string, platformName: string): PaymentInstructions[] {
