@@ -1,4 +1,4 @@
-import { BeneficiaryTrustConfirmRequest, CustomerCreateRequest, endpoints } from '@railyard/contract';
+import { BeneficiaryTrustConfirmRequest, CustomerCreateRequest, endpoints, type Endpoint } from '@railyard/contract';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -36,7 +36,7 @@ const customerFields = {
 describe('valid-case parsers', () => {
   it('compile every params, query and body schema of the contract, the refined ones through their twin', () => {
     const refined: string[] = [];
-    for (const endpoint of Object.values(endpoints)) {
+    for (const endpoint of Object.values(endpoints) as Endpoint[]) {
       for (const schema of [endpoint.params, endpoint.query, endpoint.body]) {
         if (!schema) continue;
         const fast = compiledForValidInput(schema);
