@@ -1,12 +1,11 @@
 import type { PaymentInstructions } from '@railyard/contract';
+import { stringOfCodes } from '../core/char-codes.js';
 
 /**
  * Digits derived from an id, so an account's sandbox bank details are stable across snapshots: each hex digit of the
  * id, in order, modulo 10. (A character loop: every new account computes several of these.)
  */
 const digitsOf = (id: string, count: number): string => {
-  // Character codes in a reused list, made into the string at once (every new account computes several of these).
-  digitCodes.length = count;
   let written = 0;
   for (let i = 0; i < id.length && written < count; i++) {
     const code = id.charCodeAt(i);
@@ -14,8 +13,9 @@ const digitsOf = (id: string, count: number): string => {
     else if (code >= 97 && code <= 102) digitCodes[written++] = code - 97 + 48; // a-f: 10-15, modulo 10
   }
   while (written < count) digitCodes[written++] = 48;
-  return String.fromCharCode.apply(null, digitCodes);
+  return stringOfCodes(digitCodes, count);
 };
+/** The digits being written, reused (see {@link stringOfCodes}). */
 const digitCodes: number[] = [];
 
 /**
@@ -62,15 +62,7 @@ function solanaLikeAddress(id: string): string {
 }
 
 /** The name on the sandbox's receiving bank accounts of a platform: held for its benefit. */
-export function accountHolderNameOf(platformName: string): string {
-  // The last name made is kept: a platform's accounts, opened one after another, share one string.
-  if (lastHolder.platformName !== platformName) {
-    lastHolder.platformName = platformName;
-    lastHolder.name = `Railyard Sandbox FBO ${platformName}`;
-  }
-  return lastHolder.name;
-}
-const lastHolder = { platformName: '', name: '' };
+export const accountHolderNameOf = (platformName: string): string => `Railyard Sandbox FBO ${platformName}`;
 
 /** The funding instructions of a new internal account of the platform named `platformName`. */
 export function fundingInstructionsFor(currency: string, accountId: string, platformName: string): PaymentInstructions[] {

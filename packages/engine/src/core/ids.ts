@@ -1,6 +1,7 @@
 import type { ResourceType } from '@railyard/contract';
 import { bytesToHex } from '@railyard/contract';
 import { RESERVED_ID_ENDINGS } from '../sandbox/magic-values.js';
+import { stringOfCodes } from './char-codes.js';
 
 /** Makes resource ids of the form `<Type>:<uuid>`. Injected so tests can get predictable ids. */
 export type IdGenerator = (type: ResourceType) => string;
@@ -12,11 +13,8 @@ const reserved = (type: ResourceType, id: string): boolean => RESERVED_ID_ENDING
 const pool = new Uint8Array(4096);
 let poolUsed = pool.length;
 const HEX_CODES = Array.from('0123456789abcdef', (digit) => digit.charCodeAt(0));
-/**
- * The character codes of the id being written, reused: written by index and cut to the id's length for
- * `String.fromCharCode`, so an id costs its one string (pushing onto a cleared array would grow a new store each time).
- */
-const idCodes: number[] = new Array<number>(64).fill(0);
+/** The character codes of the id being written, reused (see {@link stringOfCodes}). */
+const idCodes: number[] = [];
 
 /**
  * `<type>:<uuid v4>` from the pool, written as character codes and made into one flat string at once: an id is kept for
@@ -41,10 +39,7 @@ function randomId(type: string): string {
     idCodes[length++] = HEX_CODES[byte >> 4]!;
     idCodes[length++] = HEX_CODES[byte & 15]!;
   }
-  idCodes.length = length;
-  const id = String.fromCharCode.apply(null, idCodes);
-  idCodes.length = 64;
-  return id;
+  return stringOfCodes(idCodes, length);
 }
 
 /** Random v4 ids, the default, never ending in a trigger of their type. */

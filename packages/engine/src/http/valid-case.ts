@@ -11,7 +11,7 @@
 import { z } from 'zod';
 
 interface Check {
-  _zod: { def: { when?: unknown; check?: string }; check: unknown; constr?: unknown };
+  _zod: { def: { when?: unknown; check?: string }; check: unknown };
   constructor: new (def: object) => Check;
 }
 
