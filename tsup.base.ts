@@ -10,7 +10,7 @@ const packageVersion = (): string => (JSON.parse(readFileSync(join(process.cwd()
  * dependencies to inline, so the CJS build works under `require` too. Quiet unless something fails. `RAILYARD_VERSION`
  * in the code becomes the package's version (`railyard --version`, the health check, the client's User-Agent).
  */
-export const packageBuild = (entries: string[], bundle: string[] = []) =>
+export const packageBuild = (entries: string[], bundle: (string | RegExp)[] = []) =>
   defineConfig({
     noExternal: bundle,
     entry: Object.fromEntries(entries.map((name) => [name, `src/${name}.ts`])),

@@ -1,4 +1,5 @@
-import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
+import { spawn, spawnSync, type SpawnSyncOptions } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -248,6 +249,36 @@ export async function createCustomer(): Promise<string> {
       const engine = packages.find(({ dir }) => dir === 'engine')!.manifest;
       expect(runOk(join(project, 'node_modules', '.bin', 'railyard'), ['--version'], { cwd: project })).toBe(engine.version);
       expect(runOk(join(project, 'node_modules', '.bin', 'railyard'), ['--help'], { cwd: project })).toContain('railyard serve');
+    }, 60_000);
+
+    it('railyard serve from the installed package answers; it keeps its code cache inside that package, and the tarball ships none', async () => {
+      const installedDist = join(project, 'node_modules', '@railyard', 'engine', 'dist');
+      const serveOnce = async () => {
+        const child = spawn(join(project, 'node_modules', '.bin', 'railyard'), ['serve', '--port', '0'], { cwd: project });
+        let output = '';
+        child.stdout.on('data', (chunk) => (output += chunk));
+        child.stderr.on('data', (chunk) => (output += chunk));
+        const baseUrl = await new Promise<string>((resolve, reject) => {
+          child.stdout.on('data', () => {
+            const match = /listening on (http:\/\/\S+)/.exec(output);
+            if (match) resolve(match[1]!);
+          });
+          child.once('exit', (code) => reject(new Error(`railyard serve exited ${code}: ${output}`)));
+        });
+        const health = await fetch(`${baseUrl}/_sandbox/health`);
+        child.kill('SIGTERM');
+        const [code] = await once(child, 'exit');
+        expect(code).toBe(0);
+        expect(output).not.toMatch(/warning/i);
+        return { status: health.status, body: (await health.json()) as { status: string } };
+      };
+      expect(await serveOnce()).toEqual({ status: 200, body: expect.objectContaining({ status: 'ok' }) });
+      const caches = readdirSync(join(installedDist, '.cache'));
+      expect(caches).toHaveLength(1);
+      expect(caches[0]).toMatch(new RegExp(`^serve-thread\\.cjs-${process.version}-${process.arch}-[0-9a-f]{16}\\.bin$`));
+      expect((await serveOnce()).status).toBe(200); // the second start runs from the cache
+      expect(readdirSync(join(installedDist, '.cache'))).toEqual(caches);
+      expect(packed.get('@railyard/engine')!.files.filter((file) => file.includes('.cache'))).toEqual([]);
     }, 60_000);
 
     it('the command line is not a module: importing or requiring it is refused, and starts nothing', () => {

@@ -24,15 +24,28 @@ const englishZodOnly: Plugin = {
 
 export default <Options[]>[
   packageBuild(['index', 'msw', 'server']),
-  // The command line starts a process per run. The launcher (cli) is small; the server thread it starts (serve-thread)
-  // inlines the contract and zod, which Node would otherwise load as some hundred module files (cold start to first
-  // response ~230 → ~200 ms). Dependencies the engine loads on first use (WebAuthn, wallet verifiers, BIP-39) stay
-  // outside, so they are not parsed at start. Both are ES modules only: they are run, not imported.
+  // The command line starts a process per run. The launcher (cli) and the worker entry (serve-worker) are small; the
+  // server thread's bundle (serve-thread) inlines the contract and zod, which Node would otherwise load as some hundred
+  // module files (cold start to first response ~230 → ~200 ms). It is CommonJS so that the worker entry can run it with
+  // V8's code cache (server/code-cache.ts), and so it also inlines the ESM-only noble and scure packages, and loads the
+  // dependencies it needs only on first use (WebAuthn, BIP-39) with `require` inside the same promise `import()` gives,
+  // so they are not parsed at start.
   {
-    ...packageBuild(['cli', 'serve-thread'], ['@railyard/contract', 'zod']),
+    ...packageBuild(['cli', 'serve-worker']),
     format: ['esm'],
     dts: false,
     clean: false,
+  },
+  {
+    ...packageBuild(['serve-thread'], ['@railyard/contract', 'zod', /^@noble\//, '@scure/base']),
+    format: ['cjs'],
+    dts: false,
+    clean: false,
     esbuildPlugins: [englishZodOnly],
+    esbuildOptions(options) {
+      options.supported = { ...options.supported, 'dynamic-import': false };
+      options.minifyWhitespace = true;
+      options.minifySyntax = true;
+    },
   },
 ];

@@ -60,7 +60,7 @@ function parseServeFlags(args: string[]): ServeSettings | string {
 
 /** Runs the server thread until a signal stops it; resolves with the exit code. */
 function serve(settings: ServeSettings): Promise<number> {
-  const thread = new Worker(new URL('./serve-thread.js', import.meta.url), {
+  const thread = new Worker(new URL('./serve-worker.js', import.meta.url), {
     workerData: settings,
     resourceLimits: serverThreadLimits(),
   });

@@ -1,0 +1,93 @@
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { codeCacheFile, runWithCodeCache } from './code-cache.js';
+
+// The bundles report what they did through a global, as the server thread's bundle does through its side effects.
+const runs = (): unknown[] => ((globalThis as { codeCacheRuns?: unknown[] }).codeCacheRuns ??= []);
+const scratch = mkdtempSync(join(tmpdir(), 'railyard-code-cache-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+let folder = '';
+beforeEach(() => {
+  runs().length = 0;
+  folder = mkdtempSync(join(scratch, 'bundle-'));
+  writeFileSync(join(folder, 'sibling.cjs'), 'module.exports = { answer: 42 };');
+});
+
+/** A CommonJS bundle that records `tag`, what `require` found beside it, and its own file and folder names. */
+function writeBundle(tag: string): string {
+  const bundle = join(folder, 'bundle.cjs');
+  writeFileSync(
+    bundle,
+    `"use strict";
+const { answer } = require('./sibling.cjs');
+module.exports = { tag: ${JSON.stringify(tag)} };
+globalThis.codeCacheRuns.push({ tag: ${JSON.stringify(tag)}, answer, file: __filename, folder: __dirname, strict: this === undefined });
+`,
+  );
+  return bundle;
+}
+const cacheFiles = () => readdirSync(join(folder, '.cache'));
+
+describe('runWithCodeCache', () => {
+  it('runs a CommonJS bundle as require would, writes its cache the first time and uses it after', () => {
+    const bundle = writeBundle('a');
+    expect(runWithCodeCache(bundle)).toBe('written');
+    expect(runs()).toEqual([{ tag: 'a', answer: 42, file: bundle, folder, strict: true }]);
+    expect(cacheFiles()).toEqual([basename(codeCacheFile(bundle, readFileSync(bundle)))]);
+
+    expect(runWithCodeCache(bundle)).toBe('used');
+    expect(runs()).toHaveLength(2);
+    expect(runs()[1]).toEqual(runs()[0]);
+  });
+
+  it('a rebuilt bundle of the same length runs its own code, not the cached one, and replaces the old cache', () => {
+    const bundle = writeBundle('a');
+    runWithCodeCache(bundle);
+    const [before] = cacheFiles();
+    writeBundle('b'); // same length: V8 alone would take the old cache
+    expect(runWithCodeCache(bundle)).toBe('written');
+    expect(runs().map((run) => (run as { tag: string }).tag)).toEqual(['a', 'b']);
+    expect(cacheFiles()).toHaveLength(1);
+    expect(cacheFiles()[0]).not.toBe(before);
+  });
+
+  it('a damaged cache is refused by V8: the bundle is compiled from source, runs, and the cache is written again', () => {
+    const bundle = writeBundle('a');
+    const cacheFile = codeCacheFile(bundle, readFileSync(bundle));
+    mkdirSync(join(folder, '.cache'));
+    writeFileSync(cacheFile, Buffer.alloc(4096, 7));
+    expect(runWithCodeCache(bundle)).toBe('written');
+    expect(runs()).toHaveLength(1);
+    expect(runWithCodeCache(bundle)).toBe('used');
+  });
+
+  it('a cache folder that cannot be written leaves the bundle running without a cache', () => {
+    const bundle = writeBundle('a');
+    const notAFolder = join(folder, 'taken');
+    writeFileSync(notAFolder, 'a file where the cache folder would be');
+    expect(runWithCodeCache(bundle, notAFolder)).toBe('unwritable');
+    expect(runWithCodeCache(bundle, notAFolder)).toBe('unwritable');
+    expect(runs()).toHaveLength(2);
+  });
+
+  it('keeps the caches of other Node versions, and files that are not caches', () => {
+    const bundle = writeBundle('a');
+    mkdirSync(join(folder, '.cache'));
+    const otherNode = `bundle.cjs-v99.0.0-${process.arch}-0123456789abcdef.bin`;
+    writeFileSync(join(folder, '.cache', otherNode), 'x');
+    writeFileSync(join(folder, '.cache', 'notes.txt'), 'x');
+    runWithCodeCache(bundle);
+    expect(cacheFiles()).toHaveLength(3);
+    expect(cacheFiles()).toEqual(expect.arrayContaining([otherNode, 'notes.txt']));
+  });
+
+  it('an error thrown by the bundle reaches the caller, and no cache is written for it', () => {
+    const bundle = join(folder, 'failing.cjs');
+    writeFileSync(bundle, 'throw new Error("port taken");');
+    expect(() => runWithCodeCache(bundle)).toThrow('port taken');
+    expect(() => cacheFiles()).toThrow(/ENOENT/);
+  });
+});
