@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type SpawnSyncOptions } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -106,8 +106,18 @@ describe('packed packages', () => {
   const packed = new Map<string, { filename: string; files: string[] }>();
 
   beforeAll(() => {
+    // A code cache of `railyard serve` beside the engine's bundle, as every start leaves one: it must not be packed.
+    const cacheProbe = join(root, 'packages', 'engine', 'dist', '.cache', `packaging-probe-${process.pid}.bin`);
+    mkdirSync(join(cacheProbe, '..'), { recursive: true });
+    writeFileSync(cacheProbe, 'not for the tarball');
     // pnpm, not npm: only pnpm pack turns `workspace:*` into the versions.
-    const report = runOk('npx', ['-y', 'pnpm@10', '-r', '--filter', './packages/*', 'pack', '--pack-destination', tarballDir, '--json'], { cwd: root });
+    const report = (() => {
+      try {
+        return runOk('npx', ['-y', 'pnpm@10', '-r', '--filter', './packages/*', 'pack', '--pack-destination', tarballDir, '--json'], { cwd: root });
+      } finally {
+        rmSync(cacheProbe, { force: true });
+      }
+    })();
     for (const entry of JSON.parse(report) as { name: string; filename: string; files: { path: string }[] }[]) {
       packed.set(entry.name, { filename: entry.filename, files: entry.files.map((file) => file.path) });
     }
@@ -276,8 +286,12 @@ export async function createCustomer(): Promise<string> {
       const caches = readdirSync(join(installedDist, '.cache'));
       expect(caches).toHaveLength(1);
       expect(caches[0]).toMatch(new RegExp(`^serve-thread\\.cjs-${process.version}-${process.arch}-[0-9a-f]{16}\\.bin$`));
-      expect((await serveOnce()).status).toBe(200); // the second start runs from the cache
+      const written = statSync(join(installedDist, '.cache', caches[0]!)).mtimeMs;
+      expect((await serveOnce()).status).toBe(200);
+      // The second start ran from the cache: a refused one would have been written again.
       expect(readdirSync(join(installedDist, '.cache'))).toEqual(caches);
+      expect(statSync(join(installedDist, '.cache', caches[0]!)).mtimeMs).toBe(written);
+      // The repo's own dist/.cache held a file when it was packed (beforeAll), and none of it was shipped.
       expect(packed.get('@railyard/engine')!.files.filter((file) => file.includes('.cache'))).toEqual([]);
     }, 60_000);
 

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
@@ -24,7 +24,7 @@ function writeBundle(tag: string): string {
     `"use strict";
 const { answer } = require('./sibling.cjs');
 module.exports = { tag: ${JSON.stringify(tag)} };
-globalThis.codeCacheRuns.push({ tag: ${JSON.stringify(tag)}, answer, file: __filename, folder: __dirname, strict: this === undefined });
+globalThis.codeCacheRuns.push({ tag: ${JSON.stringify(tag)}, answer, file: __filename, folder: __dirname, thisIsExports: this === exports });
 `,
   );
   return bundle;
@@ -35,7 +35,7 @@ describe('runWithCodeCache', () => {
   it('runs a CommonJS bundle as require would, writes its cache the first time and uses it after', () => {
     const bundle = writeBundle('a');
     expect(runWithCodeCache(bundle)).toBe('written');
-    expect(runs()).toEqual([{ tag: 'a', answer: 42, file: bundle, folder, strict: true }]);
+    expect(runs()).toEqual([{ tag: 'a', answer: 42, file: bundle, folder, thisIsExports: true }]);
     expect(cacheFiles()).toEqual([basename(codeCacheFile(bundle, readFileSync(bundle)))]);
 
     expect(runWithCodeCache(bundle)).toBe('used');
@@ -54,14 +54,33 @@ describe('runWithCodeCache', () => {
     expect(cacheFiles()[0]).not.toBe(before);
   });
 
-  it('a damaged cache is refused by V8: the bundle is compiled from source, runs, and the cache is written again', () => {
+  it('a damaged cache is refused (V8 in release builds does not check its data): compiled from source, written again', () => {
     const bundle = writeBundle('a');
+    runWithCodeCache(bundle);
     const cacheFile = codeCacheFile(bundle, readFileSync(bundle));
-    mkdirSync(join(folder, '.cache'));
-    writeFileSync(cacheFile, Buffer.alloc(4096, 7));
+    const damaged = readFileSync(cacheFile);
+    damaged[damaged.length - 9] ^= 0xff; // inside V8's data, past the header V8 checks
+    writeFileSync(cacheFile, damaged);
     expect(runWithCodeCache(bundle)).toBe('written');
-    expect(runs()).toHaveLength(1);
+    expect(readFileSync(cacheFile).equals(damaged)).toBe(false);
     expect(runWithCodeCache(bundle)).toBe('used');
+    writeFileSync(cacheFile, Buffer.alloc(16, 7)); // shorter than its digest
+    expect(runWithCodeCache(bundle)).toBe('written');
+    expect(runs()).toHaveLength(4);
+  });
+
+  it('stack traces point at the bundle\'s own lines', () => {
+    const bundle = join(folder, 'throws.cjs');
+    writeFileSync(bundle, '"use strict";\n\nthrow new Error("on line 3");\n');
+    const error = (() => {
+      try {
+        runWithCodeCache(bundle);
+      } catch (thrown) {
+        return thrown as Error;
+      }
+      return undefined;
+    })();
+    expect(error?.stack).toContain(`${bundle}:3:7`);
   });
 
   it('a cache folder that cannot be written leaves the bundle running without a cache', () => {
@@ -73,15 +92,18 @@ describe('runWithCodeCache', () => {
     expect(runs()).toHaveLength(2);
   });
 
-  it('keeps the caches of other Node versions, and files that are not caches', () => {
+  it('keeps the caches of other Node versions and files that are not caches; removes abandoned partial files', () => {
     const bundle = writeBundle('a');
+    const cacheFile = codeCacheFile(bundle, readFileSync(bundle));
     mkdirSync(join(folder, '.cache'));
     const otherNode = `bundle.cjs-v99.0.0-${process.arch}-0123456789abcdef.bin`;
-    writeFileSync(join(folder, '.cache', otherNode), 'x');
-    writeFileSync(join(folder, '.cache', 'notes.txt'), 'x');
+    const abandoned = `${basename(cacheFile)}.123-abcd.partial`;
+    const underWay = `${basename(cacheFile)}.456-ef01.partial`;
+    for (const name of [otherNode, 'notes.txt', abandoned, underWay]) writeFileSync(join(folder, '.cache', name), 'x');
+    const twoMinutesAgo = new Date(Date.now() - 120_000);
+    utimesSync(join(folder, '.cache', abandoned), twoMinutesAgo, twoMinutesAgo);
     runWithCodeCache(bundle);
-    expect(cacheFiles()).toHaveLength(3);
-    expect(cacheFiles()).toEqual(expect.arrayContaining([otherNode, 'notes.txt']));
+    expect(cacheFiles().sort()).toEqual([basename(cacheFile), otherNode, underWay, 'notes.txt'].sort());
   });
 
   it('an error thrown by the bundle reaches the caller, and no cache is written for it', () => {

@@ -6,11 +6,11 @@
  *
  * The cache lives beside the bundle (`.cache/`): whoever can write there can already change the bundle itself, which a
  * shared directory such as the system's temporary one would not guarantee for code this process runs. A cache that is
- * missing, unreadable or rejected by V8 (another Node or V8 version, other flags, a rebuilt bundle) only costs the
+ * missing, damaged or rejected by V8 (another Node or V8 version, other flags, a rebuilt bundle) only costs the
  * compile; a directory that cannot be written leaves the process without a cache, never without a server.
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { createHash } from 'node:crypto';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
@@ -20,74 +20,104 @@ type ModuleWrapper = (exports: unknown, require: NodeJS.Require, module: { expor
 /** What a run did with the cache; `railyard serve` ignores it, tests read it. */
 export type CodeCacheOutcome = 'used' | 'written' | 'unwritable';
 
+/** A cache file starts with the SHA-256 of the V8 data after it: release builds of V8 do not check that data's checksum. */
+const DIGEST_BYTES = 32;
+/** A partial file this old was left by a process that died while writing it. */
+const ABANDONED_PARTIAL_MS = 60_000;
+
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest();
+
 /**
  * The file the cache of a bundle with this source is kept in. V8 checks a cache against the source's length only, so
  * the name carries a hash of the source: a rebuilt bundle of the same length must not run the old one's code. Node
  * version and architecture are in the name too, so switching between them does not thrash one file.
  */
 export function codeCacheFile(bundle: string, bytes: Uint8Array, cacheDirectory = join(dirname(bundle), '.cache')): string {
-  const sourceHash = createHash('sha256').update(bytes).digest('hex').slice(0, 16);
+  const sourceHash = sha256(bytes).toString('hex').slice(0, 16);
   return join(cacheDirectory, `${basename(bundle)}-${process.version}-${process.arch}-${sourceHash}.bin`);
 }
 
 /**
  * Runs `bundle` (a CommonJS file) as `require` would, compiling it with the code cache kept in `cacheDirectory`, and
- * writes that cache when there was none or V8 refused it. The cache is written right after the bundle's top level ran,
- * so it also holds the functions that ran during it (for a server: building its schemas and routes).
+ * writes that cache when there was none or it was refused. The cache is written right after the bundle's top level
+ * ran, so it also holds the functions that ran during it (for a server: building its schemas and routes).
  */
 export function runWithCodeCache(bundle: string, cacheDirectory?: string): CodeCacheOutcome {
   const bytes = readFileSync(bundle);
-  const source = bytes.toString('utf8');
   const cacheFile = codeCacheFile(bundle, bytes, cacheDirectory);
-  const cachedData = readIfPresent(cacheFile);
-  // The wrapper is the one Node puts around a CommonJS module; it adds no line, so stack traces keep their line numbers.
-  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+  const cachedData = readVerified(cacheFile);
+  // The wrapper Node puts around a CommonJS module, on a line of its own that `lineOffset` takes back, so positions in
+  // stack traces are the bundle's own.
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) {\n${bytes.toString('utf8')}\n})`, {
     filename: bundle,
+    lineOffset: -1,
     ...(cachedData ? { cachedData } : {}),
   });
   const module = { exports: {} };
-  (script.runInThisContext() as ModuleWrapper)(module.exports, createRequire(bundle), module, bundle, dirname(bundle));
+  (script.runInThisContext() as ModuleWrapper).call(module.exports, module.exports, createRequire(bundle), module, bundle, dirname(bundle));
   if (cachedData && !script.cachedDataRejected) return 'used';
-  if (!writeAtomically(cacheFile, script.createCachedData())) return 'unwritable';
-  removeOtherBuildsCaches(cacheFile);
+  if (!writeAtomically(cacheFile, () => script.createCachedData())) return 'unwritable';
+  removeLeftovers(cacheFile);
   return 'written';
 }
 
-/** Caches of earlier builds of the bundle (same Node, other source) would only pile up: each rebuild leaves one. */
-function removeOtherBuildsCaches(cacheFile: string): void {
-  const name = basename(cacheFile);
-  const sameBundleAndNode = name.slice(0, name.lastIndexOf('-') + 1);
+/** The V8 data of a cache file whose digest matches it; undefined for a missing, short or damaged file. */
+function readVerified(file: string): Buffer | undefined {
+  let stored: Buffer;
   try {
-    for (const other of readdirSync(dirname(cacheFile))) {
-      if (other !== name && other.startsWith(sameBundleAndNode) && other.endsWith('.bin')) rmSync(join(dirname(cacheFile), other), { force: true });
-    }
-  } catch {
-    // Left for the next write to remove: a cache that cannot be tidied is no reason not to serve.
-  }
-}
-
-function readIfPresent(file: string): Buffer | undefined {
-  try {
-    return readFileSync(file);
+    stored = readFileSync(file);
   } catch {
     return undefined;
   }
+  if (stored.length <= DIGEST_BYTES) return undefined;
+  const data = stored.subarray(DIGEST_BYTES);
+  return sha256(data).equals(stored.subarray(0, DIGEST_BYTES)) ? data : undefined;
 }
 
-/** Written under a name of its own and renamed, so a process starting meanwhile reads the old cache or the new one, never half of one. */
-function writeAtomically(file: string, data: Buffer): boolean {
-  const partial = `${file}.${process.pid}.partial`;
+/**
+ * Writes the digest and the data `produce` makes under a name of its own, then renames it into place, so a process
+ * starting meanwhile reads the old cache or the new one, never half of one. The file is opened before the data is
+ * made, so a folder that cannot be written costs nothing more on every start.
+ */
+function writeAtomically(file: string, produce: () => Buffer): boolean {
+  const partial = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.partial`;
+  let fd: number | undefined;
   try {
     mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(partial, data);
+    fd = openSync(partial, 'wx');
+    const data = produce();
+    writeSync(fd, sha256(data));
+    writeSync(fd, data);
+    closeSync(fd);
+    fd = undefined;
     renameSync(partial, file);
     return true;
   } catch {
     try {
+      if (fd !== undefined) closeSync(fd);
       rmSync(partial, { force: true });
     } catch {
       // There was no folder to write the partial file in.
     }
     return false;
+  }
+}
+
+/**
+ * Caches of earlier builds of the bundle (same Node, other source) would only pile up: each rebuild leaves one. So
+ * would the partial file of a process that died while writing.
+ */
+function removeLeftovers(cacheFile: string): void {
+  const folder = dirname(cacheFile);
+  const name = basename(cacheFile);
+  const sameBundleAndNode = name.slice(0, name.lastIndexOf('-') + 1);
+  try {
+    for (const other of readdirSync(folder)) {
+      if (other === name || !other.startsWith(sameBundleAndNode)) continue;
+      const path = join(folder, other);
+      if (other.endsWith('.bin') || (other.endsWith('.partial') && Date.now() - statSync(path).mtimeMs > ABANDONED_PARTIAL_MS)) rmSync(path, { force: true });
+    }
+  } catch {
+    // Left for the next write to remove: a cache that cannot be tidied is no reason not to serve.
   }
 }
