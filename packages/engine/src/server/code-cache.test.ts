@@ -59,7 +59,7 @@ describe('runWithCodeCache', () => {
     runWithCodeCache(bundle);
     const cacheFile = codeCacheFile(bundle, readFileSync(bundle));
     const damaged = readFileSync(cacheFile);
-    damaged[damaged.length - 9] ^= 0xff; // inside V8's data, past the header V8 checks
+    damaged[damaged.length - 9]! ^= 0xff; // inside V8's data, past the header V8 checks
     writeFileSync(cacheFile, damaged);
     expect(runWithCodeCache(bundle)).toBe('written');
     expect(readFileSync(cacheFile).equals(damaged)).toBe(false);
