@@ -1,6 +1,19 @@
 // The worker entry of `railyard serve`: runs the server thread's bundle (serve-thread.ts, built as CommonJS) with V8's
 // code cache, so every start after the first skips most of compiling it (server/code-cache.ts).
+import { channel } from 'node:diagnostics_channel';
 import { fileURLToPath } from 'node:url';
 import { runWithCodeCache } from './server/code-cache.js';
 
-runWithCodeCache(fileURLToPath(new URL('./serve-thread.cjs', import.meta.url)));
+const run = runWithCodeCache(fileURLToPath(new URL('./serve-thread.cjs', import.meta.url)));
+
+// The cache written at start holds the code that built the server; once the first answer is out, the code that serves
+// a request has been compiled too, and the cache is written again with it (once: the refreshed cache is kept). Node
+// reports every finished response on this channel; the subscription ends with the first.
+if (run.refreshWanted) {
+  const finished = channel('http.server.response.finish');
+  const onFirstAnswer = () => {
+    finished.unsubscribe(onFirstAnswer);
+    setImmediate(() => run.refresh());
+  };
+  finished.subscribe(onFirstAnswer);
+}

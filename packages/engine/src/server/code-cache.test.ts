@@ -34,13 +34,42 @@ const cacheFiles = () => readdirSync(join(folder, '.cache'));
 describe('runWithCodeCache', () => {
   it('runs a CommonJS bundle as require would, writes its cache the first time and uses it after', () => {
     const bundle = writeBundle('a');
-    expect(runWithCodeCache(bundle)).toBe('written');
+    expect(runWithCodeCache(bundle).outcome).toBe('written');
     expect(runs()).toEqual([{ tag: 'a', answer: 42, file: bundle, folder, thisIsExports: true }]);
     expect(cacheFiles()).toEqual([basename(codeCacheFile(bundle, readFileSync(bundle)))]);
 
-    expect(runWithCodeCache(bundle)).toBe('used');
+    expect(runWithCodeCache(bundle).outcome).toBe('used');
     expect(runs()).toHaveLength(2);
     expect(runs()[1]).toEqual(runs()[0]);
+  });
+
+  it('refresh writes the cache again with the code compiled since, once: a refreshed cache is kept by later runs', () => {
+    const bundle = join(folder, 'server.cjs');
+    // A function the top level only defines: compiled when first called, as a server's request path is.
+    const body = Array.from({ length: 200 }, (_, i) => `total += (n * ${i}) % 7;`).join('\n');
+    writeFileSync(bundle, `"use strict";\nglobalThis.codeCacheServe = function serve(n) { let total = 0;\n${body}\nreturn total; };\n`);
+    const cacheFile = codeCacheFile(bundle, readFileSync(bundle));
+    const serve = () => (globalThis as unknown as { codeCacheServe: (n: number) => number }).codeCacheServe(3);
+
+    const first = runWithCodeCache(bundle);
+    expect([first.outcome, first.refreshWanted]).toEqual(['written', true]);
+    const atStart = readFileSync(cacheFile).length;
+    serve();
+    expect(first.refresh()).toBe('written');
+    expect(first.refreshWanted).toBe(false);
+    expect(readFileSync(cacheFile).length).toBeGreaterThan(atStart);
+
+    const later = runWithCodeCache(bundle);
+    expect([later.outcome, later.refreshWanted]).toEqual(['used', false]);
+  });
+
+  it('a cache written at start but never refreshed (the process ended first) is used, and refreshed by the next run', () => {
+    const bundle = writeBundle('a');
+    runWithCodeCache(bundle);
+    const second = runWithCodeCache(bundle);
+    expect([second.outcome, second.refreshWanted]).toEqual(['used', true]);
+    second.refresh();
+    expect(runWithCodeCache(bundle).refreshWanted).toBe(false);
   });
 
   it('a rebuilt bundle of the same length runs its own code, not the cached one, and replaces the old cache', () => {
@@ -48,7 +77,7 @@ describe('runWithCodeCache', () => {
     runWithCodeCache(bundle);
     const [before] = cacheFiles();
     writeBundle('b'); // same length: V8 alone would take the old cache
-    expect(runWithCodeCache(bundle)).toBe('written');
+    expect(runWithCodeCache(bundle).outcome).toBe('written');
     expect(runs().map((run) => (run as { tag: string }).tag)).toEqual(['a', 'b']);
     expect(cacheFiles()).toHaveLength(1);
     expect(cacheFiles()[0]).not.toBe(before);
@@ -61,11 +90,11 @@ describe('runWithCodeCache', () => {
     const damaged = readFileSync(cacheFile);
     damaged[damaged.length - 9]! ^= 0xff; // inside V8's data, past the header V8 checks
     writeFileSync(cacheFile, damaged);
-    expect(runWithCodeCache(bundle)).toBe('written');
+    expect(runWithCodeCache(bundle).outcome).toBe('written');
     expect(readFileSync(cacheFile).equals(damaged)).toBe(false);
-    expect(runWithCodeCache(bundle)).toBe('used');
+    expect(runWithCodeCache(bundle).outcome).toBe('used');
     writeFileSync(cacheFile, Buffer.alloc(16, 7)); // shorter than its digest
-    expect(runWithCodeCache(bundle)).toBe('written');
+    expect(runWithCodeCache(bundle).outcome).toBe('written');
     expect(runs()).toHaveLength(4);
   });
 
@@ -87,8 +116,9 @@ describe('runWithCodeCache', () => {
     const bundle = writeBundle('a');
     const notAFolder = join(folder, 'taken');
     writeFileSync(notAFolder, 'a file where the cache folder would be');
-    expect(runWithCodeCache(bundle, notAFolder)).toBe('unwritable');
-    expect(runWithCodeCache(bundle, notAFolder)).toBe('unwritable');
+    expect(runWithCodeCache(bundle, notAFolder).outcome).toBe('unwritable');
+    const again = runWithCodeCache(bundle, notAFolder);
+    expect([again.outcome, again.refreshWanted]).toEqual(['unwritable', false]);
     expect(runs()).toHaveLength(2);
   });
 
@@ -109,7 +139,7 @@ describe('runWithCodeCache', () => {
   it('an error thrown by the bundle reaches the caller, and no cache is written for it', () => {
     const bundle = join(folder, 'failing.cjs');
     writeFileSync(bundle, 'throw new Error("port taken");');
-    expect(() => runWithCodeCache(bundle)).toThrow('port taken');
+    expect(() => runWithCodeCache(bundle).outcome).toThrow('port taken');
     expect(() => cacheFiles()).toThrow(/ENOENT/);
   });
 });

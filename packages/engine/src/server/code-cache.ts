@@ -17,11 +17,27 @@ import { Script } from 'node:vm';
 
 type ModuleWrapper = (exports: unknown, require: NodeJS.Require, module: { exports: unknown }, filename: string, dirname: string) => void;
 
-/** What a run did with the cache; `railyard serve` ignores it, tests read it. */
+/** What a run did with the cache. */
 export type CodeCacheOutcome = 'used' | 'written' | 'unwritable';
 
-/** A cache file starts with the SHA-256 of the V8 data after it: release builds of V8 do not check that data's checksum. */
+/** A bundle run by {@link runWithCodeCache}. */
+export interface CodeCacheRun {
+  readonly outcome: CodeCacheOutcome;
+  /**
+   * Whether a {@link CodeCacheRun.refresh} would improve the cache: it was written right after the bundle's top level
+   * ran, before the code that serves (a server's first request) had been compiled. False once a refreshed cache is in
+   * use, and when the cache cannot be written.
+   */
+  readonly refreshWanted: boolean;
+  /** Writes the cache again, now with every function compiled since, marked as refreshed so later runs keep it. */
+  refresh(): CodeCacheOutcome;
+}
+
+/** A cache file is the SHA-256 of what follows (release builds of V8 do not check their data), its stage, V8's data. */
 const DIGEST_BYTES = 32;
+/** The stage byte: written right after the top level ran, or refreshed once the bundle had been at work. */
+const AFTER_TOP_LEVEL = 0;
+const REFRESHED = 1;
 /** A partial file this old was left by a process that died while writing it. */
 const ABANDONED_PARTIAL_MS = 60_000;
 
@@ -40,54 +56,70 @@ export function codeCacheFile(bundle: string, bytes: Uint8Array, cacheDirectory 
 /**
  * Runs `bundle` (a CommonJS file) as `require` would, compiling it with the code cache kept in `cacheDirectory`, and
  * writes that cache when there was none or it was refused. The cache is written right after the bundle's top level
- * ran, so it also holds the functions that ran during it (for a server: building its schemas and routes).
+ * ran, so it holds the functions that ran during it (for a server: building its schemas and routes);
+ * {@link CodeCacheRun.refresh} writes it again later with more.
  */
-export function runWithCodeCache(bundle: string, cacheDirectory?: string): CodeCacheOutcome {
+export function runWithCodeCache(bundle: string, cacheDirectory?: string): CodeCacheRun {
   const bytes = readFileSync(bundle);
   const cacheFile = codeCacheFile(bundle, bytes, cacheDirectory);
-  const cachedData = readVerified(cacheFile);
+  const cached = readVerified(cacheFile);
   // The wrapper Node puts around a CommonJS module, on a line of its own that `lineOffset` takes back, so positions in
   // stack traces are the bundle's own.
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {\n${bytes.toString('utf8')}\n})`, {
     filename: bundle,
     lineOffset: -1,
-    ...(cachedData ? { cachedData } : {}),
+    ...(cached ? { cachedData: cached.data } : {}),
   });
   const module = { exports: {} };
   (script.runInThisContext() as ModuleWrapper).call(module.exports, module.exports, createRequire(bundle), module, bundle, dirname(bundle));
-  if (cachedData && !script.cachedDataRejected) return 'used';
-  if (!writeAtomically(cacheFile, () => script.createCachedData())) return 'unwritable';
-  removeLeftovers(cacheFile);
-  return 'written';
+  const write = (stage: number): CodeCacheOutcome => {
+    if (!writeAtomically(cacheFile, stage, () => script.createCachedData())) return 'unwritable';
+    removeLeftovers(cacheFile);
+    return 'written';
+  };
+  const outcome = cached && !script.cachedDataRejected ? 'used' : write(AFTER_TOP_LEVEL);
+  let refreshWanted = outcome === 'used' ? cached!.stage !== REFRESHED : outcome === 'written';
+  return {
+    outcome,
+    get refreshWanted() {
+      return refreshWanted;
+    },
+    refresh() {
+      const refreshed = write(REFRESHED);
+      refreshWanted = false;
+      return refreshed;
+    },
+  };
 }
 
-/** The V8 data of a cache file whose digest matches it; undefined for a missing, short or damaged file. */
-function readVerified(file: string): Buffer | undefined {
+/** The stage and V8 data of a cache file whose digest matches; undefined for a missing, short or damaged file. */
+function readVerified(file: string): { stage: number; data: Buffer } | undefined {
   let stored: Buffer;
   try {
     stored = readFileSync(file);
   } catch {
     return undefined;
   }
-  if (stored.length <= DIGEST_BYTES) return undefined;
-  const data = stored.subarray(DIGEST_BYTES);
-  return sha256(data).equals(stored.subarray(0, DIGEST_BYTES)) ? data : undefined;
+  if (stored.length <= DIGEST_BYTES + 1) return undefined;
+  const body = stored.subarray(DIGEST_BYTES);
+  if (!sha256(body).equals(stored.subarray(0, DIGEST_BYTES))) return undefined;
+  return { stage: body[0]!, data: body.subarray(1) };
 }
 
 /**
- * Writes the digest and the data `produce` makes under a name of its own, then renames it into place, so a process
- * starting meanwhile reads the old cache or the new one, never half of one. The file is opened before the data is
- * made, so a folder that cannot be written costs nothing more on every start.
+ * Writes the digest, the stage and the data `produce` makes under a name of its own, then renames it into place, so a
+ * process starting meanwhile reads the old cache or the new one, never half of one. The file is opened before the
+ * data is made, so a folder that cannot be written costs nothing more on every start.
  */
-function writeAtomically(file: string, produce: () => Buffer): boolean {
+function writeAtomically(file: string, stage: number, produce: () => Buffer): boolean {
   const partial = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.partial`;
   let fd: number | undefined;
   try {
     mkdirSync(dirname(file), { recursive: true });
     fd = openSync(partial, 'wx');
-    const data = produce();
-    writeSync(fd, sha256(data));
-    writeSync(fd, data);
+    const body = Buffer.concat([Buffer.of(stage), produce()]);
+    writeSync(fd, sha256(body));
+    writeSync(fd, body);
     closeSync(fd);
     fd = undefined;
     renameSync(partial, file);
