@@ -1,8 +1,8 @@
 /**
  * Runs a CommonJS bundle with V8's code cache, so a process that starts the same bundle again skips most of compiling
  * it. Node 22 offers this for every module (`module.enableCompileCache`); Node 20 has no such switch, but `vm.Script`
- * takes and produces V8 code caches. `railyard serve` uses it for its server thread: compiling the ~1.3 MB bundle was
- * a fifth of a cold start (docs/benchmarks.md).
+ * takes and produces V8 code caches. `railyard serve` uses it for its server thread: compiling its bundle (1.2 MB as ES
+ * modules, ~1.1 MB as the minified CommonJS it is now) was a fifth of a cold start (docs/benchmarks.md).
  *
  * The cache lives beside the bundle (`.cache/`): whoever can write there can already change the bundle itself, which a
  * shared directory such as the system's temporary one would not guarantee for code this process runs. A cache that is
