@@ -15,7 +15,7 @@ const credentials = { RAILYARD_CLIENT_ID: 'demo-client', RAILYARD_CLIENT_SECRET:
 
 /** Starts `railyard serve` on a free port with `args`; resolves with the server and its base URL once it listens. */
 async function startServer(args) {
-  const server = spawn(process.execPath, ['packages/engine/dist/cli.js', 'serve', '--port', '0', ...args], {
+  const server = spawn(process.execPath, ['packages/engine/dist/cli.cjs', 'serve', '--port', '0', ...args], {
     cwd: root,
     env: { ...process.env, ...credentials },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -71,7 +71,7 @@ describe('built packages', () => {
   });
 
   it('the engine CLI prints its usage', () => {
-    const { code, out } = run(packageDir('engine'), ['dist/cli.js', '--help']);
+    const { code, out } = run(packageDir('engine'), ['dist/cli.cjs', '--help']);
     expect(code).toBe(0);
     expect(out).toContain('railyard serve');
   });

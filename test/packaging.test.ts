@@ -296,7 +296,7 @@ export async function createCustomer(): Promise<string> {
     }, 60_000);
 
     it('the command line is not a module: importing or requiring it is refused, and starts nothing', () => {
-      for (const specifier of ['@railyard/engine/cli', '@railyard/engine/dist/cli.js', '@railyard/engine/bin/railyard.js']) {
+      for (const specifier of ['@railyard/engine/cli', '@railyard/engine/dist/cli.cjs', '@railyard/engine/bin/railyard.cjs']) {
         const viaImport = run(process.execPath, ['--input-type=module', '-e', `import(${JSON.stringify(specifier)}).then(() => console.log('loaded'), (error) => console.log(error.code))`], { cwd: project, timeout: 20_000 });
         expect(viaImport.out).toBe('ERR_PACKAGE_PATH_NOT_EXPORTED');
         const viaRequire = run(process.execPath, ['-e', `try { require(${JSON.stringify(specifier)}); console.log('loaded'); } catch (error) { console.log(error.code); }`], { cwd: project, timeout: 20_000 });

@@ -1,5 +1,5 @@
 // Runs the passkey wallet page against a sandbox over HTTP. Start one with `npx -y pnpm@10 serve` (or
-// `node packages/engine/dist/cli.js serve`), then `RAILYARD_BASE_URL=http://127.0.0.1:4100/2025-10-13 tsx index.ts`
+// `node packages/engine/dist/cli.cjs serve`), then `RAILYARD_BASE_URL=http://127.0.0.1:4100/2025-10-13 tsx index.ts`
 // and open the printed http://localhost:<port>/ in a browser with a passkey authenticator.
 import { createClient } from '@railyard/client';
 import { bundlePage } from './build.js';

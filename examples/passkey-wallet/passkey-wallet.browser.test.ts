@@ -24,7 +24,7 @@ const CREDENTIALS = { clientId: 'passkey-wallet-example', clientSecret: 'passkey
 
 /** `railyard serve --port 0 --regulated` from the built engine; resolves with its base URL. */
 async function startSandbox(): Promise<{ child: ChildProcess; baseUrl: string }> {
-  const cli = fileURLToPath(new URL('../../packages/engine/dist/cli.js', import.meta.url));
+  const cli = fileURLToPath(new URL('../../packages/engine/dist/cli.cjs', import.meta.url));
   const child = spawn(process.execPath, [cli, 'serve', '--port', '0', '--regulated'], {
     env: { ...process.env, RAILYARD_CLIENT_ID: CREDENTIALS.clientId, RAILYARD_CLIENT_SECRET: CREDENTIALS.clientSecret },
   });

@@ -24,15 +24,16 @@ const englishZodOnly: Plugin = {
 
 export default <Options[]>[
   packageBuild(['index', 'msw', 'server']),
-  // The command line starts a process per run. The launcher (cli) and the worker entry (serve-worker) are small; the
-  // server thread's bundle (serve-thread) inlines the contract and zod, which Node would otherwise load as some hundred
-  // module files (cold start to first response ~230 → ~200 ms). It is CommonJS so that the worker entry can run it with
-  // V8's code cache (server/code-cache.ts), and so it also inlines the ESM-only noble and scure packages, and loads the
-  // dependencies it needs only on first use (WebAuthn, BIP-39) with `require` inside the same promise `import()` gives,
-  // so they are not parsed at start.
+  // The command line starts a process per run. The launcher (cli) and the worker entry (serve-worker) are small, and
+  // CommonJS: an ES module entry starts Node's ES module loader first, in the process and again in the worker (~30 ms
+  // of a cold start). The server thread's bundle (serve-thread) inlines the contract and zod, which Node would
+  // otherwise load as some hundred module files (cold start to first response ~230 → ~200 ms). It is CommonJS so
+  // that the worker entry can run it with V8's code cache (server/code-cache.ts), and so it also inlines the ESM-only
+  // noble and scure packages, and loads the dependencies it needs only on first use (WebAuthn, BIP-39) with `require`
+  // inside the same promise `import()` gives, so they are not parsed at start.
   {
     ...packageBuild(['cli', 'serve-worker']),
-    format: ['esm'],
+    format: ['cjs'],
     dts: false,
     clean: false,
   },

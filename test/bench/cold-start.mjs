@@ -7,7 +7,7 @@ import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { median } from './lib.mjs';
 
-const CLI = fileURLToPath(new URL('../../packages/engine/dist/cli.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../../packages/engine/dist/cli.cjs', import.meta.url));
 
 async function warmHttpClient() {
   const server = createServer((_, res) => res.end('ok')).listen(0, '127.0.0.1');

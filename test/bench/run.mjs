@@ -166,7 +166,7 @@ const sandboxEnv = { RAILYARD_CLIENT_ID: CREDENTIALS.clientId, RAILYARD_CLIENT_S
 
 async function overHttp() {
   const bare = await startChild([here('./bare-server.mjs')]);
-  const sandbox = await startChild([here('../../packages/engine/dist/cli.js'), 'serve', '--port', '0', '--regulated'], { env: sandboxEnv });
+  const sandbox = await startChild([here('../../packages/engine/dist/cli.cjs'), 'serve', '--port', '0', '--regulated'], { env: sandboxEnv });
   try {
     const client = createClient({ baseUrl: sandbox.url, ...CREDENTIALS });
     const customer = await client.customers.create(customerBody);

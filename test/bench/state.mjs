@@ -6,7 +6,7 @@ import { createEngine, Scheduler, VirtualClock } from '@railyard/engine';
 import { AUTH, CREDENTIALS, callEngine, median, medianMs, payOutQuoteBody, payerIn, seedCustomers, startChild } from './lib.mjs';
 
 const DAY = 86_400_000;
-const CLI = fileURLToPath(new URL('../../packages/engine/dist/cli.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../../packages/engine/dist/cli.cjs', import.meta.url));
 const results = {};
 const recordsOf = (snapshot) => Object.values(snapshot.collections).reduce((n, records) => n + records.length, 0);
 

@@ -83,12 +83,12 @@ export interface BuiltServer {
 }
 
 /**
- * Starts the built `railyard serve` (packages/engine/dist/cli.js) on a free port with `args` after `serve`. The child
+ * Starts the built `railyard serve` (packages/engine/dist/cli.cjs) on a free port with `args` after `serve`. The child
  * runs with its open-files limit raised to the hard limit where the shell allows it, for checks that hold many
  * connections.
  */
 export async function startBuiltServer(args: string[] = [], env: Record<string, string> = {}): Promise<BuiltServer> {
-  const cli = fileURLToPath(new URL('../../packages/engine/dist/cli.js', import.meta.url));
+  const cli = fileURLToPath(new URL('../../packages/engine/dist/cli.cjs', import.meta.url));
   const child = spawn('/bin/sh', ['-c', 'ulimit -n "$(ulimit -Hn)" 2>/dev/null; exec "$@"', 'sh', process.execPath, cli, 'serve', '--port', '0', ...args], {
     env: { ...process.env, ...env },
   });

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { DEFAULT_CREDENTIALS } from './platforms/default-credentials.js';
@@ -60,7 +61,7 @@ function parseServeFlags(args: string[]): ServeSettings | string {
 
 /** Runs the server thread until a signal stops it; resolves with the exit code. */
 function serve(settings: ServeSettings): Promise<number> {
-  const thread = new Worker(new URL('./serve-worker.js', import.meta.url), {
+  const thread = new Worker(join(__dirname, 'serve-worker.cjs'), {
     workerData: settings,
     resourceLimits: serverThreadLimits(),
   });

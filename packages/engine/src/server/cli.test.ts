@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 // The standalone server as a user runs it: the built bin, real sockets, signals.
-const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+const cli = fileURLToPath(new URL('../../dist/cli.cjs', import.meta.url));
 
 function startCli(args: string[], env: Record<string, string> = {}) {
   const child = spawn(process.execPath, [cli, 'serve', '--port', '0', ...args], { env: { ...process.env, ...env } });
