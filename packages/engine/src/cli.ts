@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { DEFAULT_CREDENTIALS } from './platforms/default-credentials.js';
-import { serverThreadLimits, type ServeCommand, type ServeReport, type ServeSettings } from './server/thread.js';
+import { serverThreadLimits, type ServeBundle, type ServeCommand, type ServeReport, type ServeSettings } from './server/thread.js';
 import { ENGINE_VERSION } from './version.js';
 
 const USAGE = `Usage: railyard serve [--port 4100] [--host 127.0.0.1] [--clock real|virtual] [--regulated] [--skip-paperwork] [--strict] [--public] [--log]
@@ -65,17 +65,29 @@ function serve(settings: ServeSettings): Promise<number> {
     workerData: settings,
     resourceLimits: serverThreadLimits(),
   });
+  // Read while the thread boots (the reading code, and Node's crypto it hashes with, load only now, not before the
+  // thread starts), and sent before anything else can be: a stop comes later, from a signal handler.
+  const bundleSent = import('./server/code-cache.js').then(({ readCodeCacheFiles, transferablesOf }) => {
+    const files = readCodeCacheFiles(join(__dirname, 'serve-thread.cjs'));
+    thread.postMessage({ kind: 'bundle', files } satisfies ServeBundle, transferablesOf(files));
+  });
   // A log reader that goes away (the terminal or pipe closed, e.g. a test runner that launched us and exited) must not
   // take the server down with an unhandled EPIPE: the banner and stop lines are lost, the server goes on.
   for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
   return new Promise((resolve) => {
+    bundleSent.catch((error: unknown) => {
+      console.error(error instanceof Error ? error.message : error);
+      void thread.terminate();
+      resolve(1);
+    });
     let stopping = false;
-    // Listen for signals before the thread announces readiness, so a signal right after the banner still shuts down cleanly.
+    // Listen for signals before the thread announces readiness, so a signal right after the banner still shuts down
+    // cleanly. The stop follows the bundle: the thread takes its first message to be the bundle.
     const stop = (signal: string) => {
       if (stopping) return;
       stopping = true;
       console.log(`Received ${signal}, shutting down`);
-      thread.postMessage({ kind: 'stop' } satisfies ServeCommand);
+      void bundleSent.then(() => thread.postMessage({ kind: 'stop' } satisfies ServeCommand), () => {});
     };
     process.once('SIGINT', () => stop('SIGINT'));
     process.once('SIGTERM', () => stop('SIGTERM'));

@@ -2,7 +2,8 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, 
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { codeCacheFile, runWithCodeCache } from './code-cache.js';
+import { MessageChannel, receiveMessageOnPort } from 'node:worker_threads';
+import { codeCacheFile, readCodeCacheFiles, runWithCodeCache, transferablesOf, type CodeCacheFiles } from './code-cache.js';
 
 // The bundles report what they did through a global, as the server thread's bundle does through its side effects.
 const runs = (): unknown[] => ((globalThis as { codeCacheRuns?: unknown[] }).codeCacheRuns ??= []);
@@ -134,6 +135,23 @@ describe('runWithCodeCache', () => {
     utimesSync(join(folder, '.cache', abandoned), twoMinutesAgo, twoMinutesAgo);
     runWithCodeCache(bundle);
     expect(cacheFiles().sort()).toEqual([basename(cacheFile), otherNode, underWay, 'notes.txt'].sort());
+  });
+
+  it('runs from its files read beforehand and transferred to another thread, moved rather than copied', () => {
+    const bundle = writeBundle('a');
+    runWithCodeCache(bundle);
+    // A bundle this small is read into Node's shared buffer pool: the transfer must not take the pool from this one.
+    const neighbour = Buffer.from('a neighbour in the pool');
+    const files = readCodeCacheFiles(bundle);
+    expect(files.cached?.stage).toBe(0);
+    const { port1, port2 } = new MessageChannel();
+    port1.postMessage(files, transferablesOf(files));
+    const received = receiveMessageOnPort(port2)!.message as CodeCacheFiles;
+    port1.close();
+    expect(files.source.byteLength).toBe(0); // detached: moved to the receiver
+    expect(neighbour.toString()).toBe('a neighbour in the pool');
+    expect(runWithCodeCache(received).outcome).toBe('used');
+    expect(runs().map((run) => (run as { tag: string }).tag)).toEqual(['a', 'a']);
   });
 
   it('an error thrown by the bundle reaches the caller, and no cache is written for it', () => {

@@ -54,18 +54,54 @@ export function codeCacheFile(bundle: string, bytes: Uint8Array, cacheDirectory 
 }
 
 /**
- * Runs `bundle` (a CommonJS file) as `require` would, compiling it with the code cache kept in `cacheDirectory`, and
- * writes that cache when there was none or it was refused. The cache is written right after the bundle's top level
- * ran, so it holds the functions that ran during it (for a server: building its schemas and routes);
- * {@link CodeCacheRun.refresh} writes it again later with more.
+ * A bundle's source and its verified cache, read from disk: what {@link runWithCodeCache} needs before it compiles.
+ * Plain data, so another thread can read it and hand it over (`railyard serve` reads it on the main thread while its
+ * server thread boots, and transfers it).
  */
-export function runWithCodeCache(bundle: string, cacheDirectory?: string): CodeCacheRun {
-  const bytes = readFileSync(bundle);
-  const cacheFile = codeCacheFile(bundle, bytes, cacheDirectory);
+export interface CodeCacheFiles {
+  readonly bundle: string;
+  readonly source: Uint8Array;
+  readonly cacheFile: string;
+  /** The stage and V8 data of the cache, when there is one whose digest matches. */
+  readonly cached?: { readonly stage: number; readonly data: Uint8Array };
+}
+
+/** Reads `bundle` and its cache in `cacheDirectory` (by default `.cache/` beside it), checking the cache's digest. */
+export function readCodeCacheFiles(bundle: string, cacheDirectory?: string): CodeCacheFiles {
+  const source = readOwnBuffer(bundle);
+  const cacheFile = codeCacheFile(bundle, source, cacheDirectory);
   const cached = readVerified(cacheFile);
+  return { bundle, source, cacheFile, ...(cached ? { cached } : {}) };
+}
+
+/** The buffers of `files`, for a `postMessage` transfer list: each file was read into an ArrayBuffer of its own. */
+export function transferablesOf(files: CodeCacheFiles): ArrayBuffer[] {
+  return [files.source, files.cached?.data].flatMap((view) => (view?.buffer instanceof ArrayBuffer ? [view.buffer] : []));
+}
+
+/**
+ * A file's bytes in an ArrayBuffer of their own. Node reads a small file into its shared pool, which a transfer to
+ * another thread would take from every other buffer in it; such a file is copied out.
+ */
+function readOwnBuffer(file: string): Buffer {
+  const bytes = readFileSync(file);
+  if (bytes.byteLength === bytes.buffer.byteLength) return bytes;
+  const own = new Uint8Array(bytes);
+  return Buffer.from(own.buffer, 0, own.byteLength);
+}
+
+/**
+ * Runs `bundle` (a CommonJS file, or its {@link CodeCacheFiles} already read) as `require` would, compiling it with
+ * the code cache kept in `cacheDirectory`, and writes that cache when there was none or it was refused. The cache is
+ * written right after the bundle's top level ran, so it holds the functions that ran during it (for a server:
+ * building its schemas and routes); {@link CodeCacheRun.refresh} writes it again later with more.
+ */
+export function runWithCodeCache(bundleOrFiles: string | CodeCacheFiles, cacheDirectory?: string): CodeCacheRun {
+  const { bundle, source, cacheFile, cached } = typeof bundleOrFiles === 'string' ? readCodeCacheFiles(bundleOrFiles, cacheDirectory) : bundleOrFiles;
   // The wrapper Node puts around a CommonJS module, on a line of its own that `lineOffset` takes back, so positions in
   // stack traces are the bundle's own.
-  const script = new Script(`(function (exports, require, module, __filename, __dirname) {\n${bytes.toString('utf8')}\n})`, {
+  const text = Buffer.from(source.buffer, source.byteOffset, source.byteLength).toString('utf8');
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) {\n${text}\n})`, {
     filename: bundle,
     lineOffset: -1,
     ...(cached ? { cachedData: cached.data } : {}),
@@ -93,10 +129,10 @@ export function runWithCodeCache(bundle: string, cacheDirectory?: string): CodeC
 }
 
 /** The stage and V8 data of a cache file whose digest matches; undefined for a missing, short or damaged file. */
-function readVerified(file: string): { stage: number; data: Buffer } | undefined {
+function readVerified(file: string): { stage: number; data: Uint8Array } | undefined {
   let stored: Buffer;
   try {
-    stored = readFileSync(file);
+    stored = readOwnBuffer(file);
   } catch {
     return undefined;
   }

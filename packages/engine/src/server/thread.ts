@@ -1,9 +1,10 @@
 /**
  * `railyard serve` runs the server on a worker thread, so that it can give that thread's V8 heap a larger young
  * generation than Node's default (which a process can only get from command-line flags). What the two threads
- * exchange is defined here; this module imports only Node's v8 module, so the launcher stays small and starts fast.
+ * exchange is defined here.
  */
 import { getHeapStatistics } from 'node:v8';
+import type { CodeCacheFiles } from './code-cache.js';
 
 /**
  * The young generation (MiB) `railyard serve` gives its server thread. Every request leaves some kilobytes of
@@ -41,5 +42,14 @@ export interface ServeSettings {
 /** What the server thread reports to the launcher. */
 export type ServeReport = { readonly kind: 'listening'; readonly baseUrl: string } | { readonly kind: 'failed'; readonly message: string } | { readonly kind: 'stopped' };
 
-/** What the launcher asks of the server thread. */
+/**
+ * The launcher's first message: the server thread's bundle and its code cache, read on the launcher's thread while the
+ * server thread boots (the two overlap on a machine with a core to spare), and transferred, not copied.
+ */
+export interface ServeBundle {
+  readonly kind: 'bundle';
+  readonly files: CodeCacheFiles;
+}
+
+/** What the launcher asks of the server thread once its bundle runs. */
 export type ServeCommand = { readonly kind: 'stop' };
