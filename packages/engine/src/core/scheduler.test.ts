@@ -23,6 +23,39 @@ describe('Scheduler on a virtual clock', () => {
     expect(scheduler.pending).toBe(0);
   });
 
+  it('runs thousands of jobs in (due time, scheduling order), across cancellations, replacements and rebuilds', () => {
+    const clock = new VirtualClock(0);
+    const scheduler = new Scheduler(clock);
+    const ran: number[] = [];
+    scheduler.register('note', (job) => ran.push(job.payload as number));
+    let seed = 7;
+    const random = (n: number) => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) % n;
+    // Due times from a small range, so many jobs share an instant: those run in the order they were scheduled.
+    const waiting = new Map<string, { at: number; order: number }>();
+    let order = 0;
+    for (let i = 0; i < 5_000; i++) {
+      const id = `j${random(3_000)}`; // some ids come again: the job waiting under it is replaced
+      const at = random(500);
+      scheduler.schedule('t', at, 'note', order, id);
+      waiting.set(id, { at, order: order++ });
+      if (random(3) === 0) {
+        // Cancel one that waits: enough of them that the heap is rebuilt more than once.
+        const [victim] = [...waiting.keys()].slice(random(waiting.size), random(waiting.size) + 1);
+        if (victim !== undefined) {
+          scheduler.cancel(victim);
+          waiting.delete(victim);
+        }
+      }
+    }
+    expect(scheduler.pending).toBe(waiting.size);
+    const expected = [...waiting.values()].sort((a, b) => a.at - b.at || a.order - b.order);
+    scheduler.advance(250);
+    expect(ran).toEqual(expected.filter((job) => job.at <= 250).map((job) => job.order));
+    scheduler.advance(250);
+    expect(ran).toEqual(expected.map((job) => job.order));
+    expect(scheduler.pending).toBe(0);
+  });
+
   it('exports and imports one tenant’s jobs', () => {
     const clock = new VirtualClock(0);
     const scheduler = new Scheduler(clock);
