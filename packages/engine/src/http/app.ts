@@ -35,6 +35,12 @@ export interface RouteContext<E extends Endpoint> {
 export interface Incoming {
   readonly method: string;
   readonly url: string;
+  /**
+   * The size in bytes over which the request line is refused (431), for the transports whose HTTP parser does not
+   * refuse it first: in process, Node's default limit, so a request target too long for the standalone server is
+   * refused there too. Node's parser applies its limit to the standalone server's requests.
+   */
+  readonly headLimit?: number;
   header(name: string): string | null;
   /** The body as text, refusing more than `limit` bytes. */
   text(limit: number): Promise<string>;
@@ -43,10 +49,31 @@ export interface Incoming {
   toRequest(): Request;
 }
 
+/**
+ * Node's default `maxHeaderSize` (16 KiB), over which the standalone server refuses a request line and headers:
+ * in process, the engine refuses a request line over it the same way.
+ */
+export const IN_PROCESS_HEAD_LIMIT = 16_384;
+
+/** 431 INVALID_INPUT: the request line and headers over `limit` bytes (what Node's parser refuses over HTTP). */
+export function headersTooLarge(limit: number): ApiError {
+  const message = `are larger than ${limit} bytes, the limit of this server`;
+  return new ApiError(431, 'INVALID_INPUT', `The request's headers ${message}`, {
+    maxHeaderBytes: limit, errors: [{ field: 'headers', message, constraint: { maximum: limit } }],
+  });
+}
+
+/** The length of `METHOD /path?query HTTP/1.1` for an absolute `url`, as the request line goes over the wire. */
+function requestLineLength(method: string, url: string): number {
+  const pathStart = url.indexOf('/', url.indexOf('//') + 2);
+  return method.length + 1 + (pathStart < 0 ? 1 : url.length - pathStart) + ' HTTP/1.1'.length;
+}
+
 function incomingFromRequest(request: Request): Incoming {
   return {
     method: request.method,
     url: request.url,
+    headLimit: IN_PROCESS_HEAD_LIMIT,
     header: (name) => request.headers.get(name),
     text: async (limit) => decodeUtf8(await bodyBytes(request.body, request.headers.get('content-length'), limit)),
     bytes: (limit) => bodyBytes(request.body, request.headers.get('content-length'), limit),
@@ -61,6 +88,7 @@ function incomingFromWire(wire: WireRequest): Incoming {
   return {
     method: wire.method,
     url: wire.url,
+    headLimit: IN_PROCESS_HEAD_LIMIT,
     header: (name) => headers[name] ?? null,
     text: async (limit) => {
       const text = wire.body ?? '';
@@ -214,6 +242,9 @@ export function createHttpSurface(bindings: readonly Binding[], host: HttpHost):
   }
 
   async function dispatch(incoming: Incoming, route: { public: boolean }): Promise<WireReply> {
+    if (incoming.headLimit !== undefined && requestLineLength(incoming.method, incoming.url) > incoming.headLimit) {
+      throw headersTooLarge(incoming.headLimit);
+    }
     let url: URL;
     try {
       url = new URL(incoming.url);

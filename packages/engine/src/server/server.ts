@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Readable, type Duplex } from 'node:stream';
 import { BASE_PATH, type WireReply } from '@railyard/contract';
 import type { Engine } from '../engine.js';
-import { decodeUtf8, errorReply, tooLarge, type Incoming } from '../http/app.js';
+import { decodeUtf8, errorReply, headersTooLarge, tooLarge, type Incoming } from '../http/app.js';
 import { ApiError } from '../core/errors.js';
 
 /** Options of {@link startServer}. */
@@ -209,12 +209,8 @@ function clientRefusal(error: NodeError, timeouts: { headersTimeout: number; req
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return new ApiError(408, 'INVALID_REQUEST_FORMAT',
         `The request did not arrive in time: the headers are due within ${timeouts.headersTimeout} ms and the whole request within ${timeouts.requestTimeout} ms`);
-    case 'HPE_HEADER_OVERFLOW': {
-      const message = `are larger than ${maxHeaderSize} bytes, the limit of this server`;
-      return new ApiError(431, 'INVALID_INPUT', `The request's headers ${message}`, {
-        maxHeaderBytes: maxHeaderSize, errors: [{ field: 'headers', message, constraint: { maximum: maxHeaderSize } }],
-      });
-    }
+    case 'HPE_HEADER_OVERFLOW':
+      return headersTooLarge(maxHeaderSize);
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
       return new ApiError(413, 'INVALID_INPUT', "A chunk's extensions are larger than this server takes", {
         errors: [{ field: 'body', message: 'has chunk extensions larger than this server takes' }],
