@@ -26,9 +26,16 @@ export const onEveryObject = {
 
 export const idPattern = (type: string): RegExp => new RegExp(`^${type}:${UUID}$`);
 
-/** Schema of a resource id `<Type>:<uuid>`, for example `resourceId('Customer')`. */
-export const resourceId = (type: string) =>
-  z.string().regex(idPattern(type), { message: `must be an id of the form ${type}:<uuid>` });
+const resourceIds = new Map<string, z.ZodString>();
+/**
+ * Schema of a resource id `<Type>:<uuid>`, for example `resourceId('Customer')`. One schema per type, shared by every
+ * field that holds such an id (a schema holds no state; `.meta()` and the like return copies).
+ */
+export const resourceId = (type: string): z.ZodString => {
+  let schema = resourceIds.get(type);
+  if (!schema) resourceIds.set(type, (schema = z.string().regex(idPattern(type), { message: `must be an id of the form ${type}:<uuid>` })));
+  return schema;
+};
 
 /** Every resource type that carries an id, plus the ones later issues add. */
 export const RESOURCE_TYPES = [

@@ -298,8 +298,28 @@ const rowOf = (type: ExternalAccountType): AccountInfoRow => ACCOUNT_INFO_TABLE[
 
 type Flatten<T> = { [K in keyof T]: T[K] } & {};
 type Optionalize<S> = { -readonly [K in keyof S]: S[K] extends z.ZodType ? z.ZodOptional<S[K]> : never };
-const optionalize = (shape: Shape): Record<string, z.ZodType> =>
-  Object.fromEntries(Object.entries(shape).map(([key, schema]) => [key, schema.optional()]));
+/**
+ * Each account type's shape is built for requests, for responses and for payment instructions: the field schemas are
+ * made once per table row and shared (a schema holds no state), which keeps the contract quick to load.
+ */
+const optionalShapes = new WeakMap<Shape, Record<string, z.ZodType>>();
+const optionalize = (shape: Shape): Record<string, z.ZodType> => {
+  let optional = optionalShapes.get(shape);
+  if (!optional) optionalShapes.set(shape, (optional = Object.fromEntries(Object.entries(shape).map(([key, schema]) => [key, schema.optional()]))));
+  return optional;
+};
+const sharedFieldsOf = new Map<ExternalAccountType, { accountType: z.ZodLiteral<ExternalAccountType>; paymentRails?: z.ZodType }>();
+const sharedFields = (accountType: ExternalAccountType, row: AccountInfoRow) => {
+  let shared = sharedFieldsOf.get(accountType);
+  if (!shared) {
+    shared = {
+      accountType: z.literal(accountType),
+      ...(row.paymentRails.length > 0 ? { paymentRails: z.array(z.enum(row.paymentRails as [PaymentRail])).min(1) } : {}),
+    };
+    sharedFieldsOf.set(accountType, shared);
+  }
+  return shared;
+};
 type RailsShape<P> = P extends readonly [PaymentRail, ...PaymentRail[]]
   ? { paymentRails: z.ZodArray<z.ZodEnum<{ [R in P[number]]: R }>> }
   : {};
@@ -310,11 +330,12 @@ type DetailsShape<K extends ExternalAccountType, Rails extends boolean> = { acco
 
 const detailsShape = (accountType: ExternalAccountType, rails: boolean): Record<string, z.ZodType> => {
   const row = rowOf(accountType);
+  const shared = sharedFields(accountType, row);
   return {
-    accountType: z.literal(accountType),
+    accountType: shared.accountType,
     ...row.required,
     ...optionalize(row.optional),
-    ...(rails && row.paymentRails.length > 0 ? { paymentRails: z.array(z.enum(row.paymentRails as [PaymentRail])).min(1) } : {}),
+    ...(rails && shared.paymentRails ? { paymentRails: shared.paymentRails } : {}),
   };
 };
 

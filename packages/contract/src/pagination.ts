@@ -42,14 +42,15 @@ export const queryList = <T extends z.ZodType<string, string>>(item: T) =>
 /** Sort order accepted by some lists. */
 export const SortOrder = z.enum(['asc', 'desc']);
 
+/** The fields every page shares besides `data` (one set of schemas for all of them). */
+const PAGE_FIELDS = {
+  hasMore: z.boolean(),
+  nextCursor: z.string().optional(),
+  totalCount: z.number().int().min(0),
+};
+
 /** The envelope of a paginated list: `{data, hasMore, nextCursor, totalCount}`. */
-export const pageOf = <T extends z.ZodType>(item: T) =>
-  z.object({
-    data: z.array(item),
-    hasMore: z.boolean(),
-    nextCursor: z.string().optional(),
-    totalCount: z.number().int().min(0),
-  });
+export const pageOf = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item), ...PAGE_FIELDS });
 
 // Declared with the zod-free routes, which describe the same pages to the client.
 export type { Page } from './route.js';
