@@ -1,7 +1,7 @@
 // Lists and memory as a platform grows (run by run.mjs in a child process: node --expose-gc --max-old-space-size=…).
 // Seeds customers and transactions through engine.handle, and at 1k, 100k and 1M of each measures the first page, a
-// deep page (from the cursor of the record halfway down the list) and a filtered page, then the heap per record.
-// Prints one JSON line: { scale, rows, memory }.
+// deep page (from the cursor of the record halfway down the list) and a filtered page, then the heap per record; and
+// the same lists on a 1k platform and the largest one in turns. Prints one JSON line: { scale, rows, paired, memory }.
 import { createEngine } from '@railyard/engine';
 import { CREDENTIALS, callEngine, medianMs, payOutQuoteBody, payerIn, settledHeap } from './lib.mjs';
 
@@ -13,6 +13,30 @@ const REGIONS = ['US', 'MX', 'BR', 'GB', 'DE', 'FR', 'ES', 'IT', 'NL', 'PT'];
 
 const engine = createEngine({ platform: CREDENTIALS });
 const call = (method, path, body) => callEngine(engine, method, path, body);
+
+/**
+ * A platform of 1,000 customers and 1,000 fundings, seeded as the growing one is, kept beside it: once the growing one
+ * holds the largest N, the two are measured in turns, so the comparison of N with 1k sees the same machine. The
+ * checkpoints are minutes apart, and this machine's speed moves by tens of percent from one minute to the next.
+ */
+const PAIRED = 1_000;
+const small = createEngine({ platform: CREDENTIALS });
+for (let i = 0; i < PAIRED; i++) {
+  await callEngine(small, 'POST', '/customers', { customerType: 'INDIVIDUAL', fullName: 'Scale Person', region: REGIONS[i % REGIONS.length] });
+}
+const smallPayees = (await callEngine(small, 'GET', '/customers/internal-accounts?limit=40')).data;
+for (let i = 0; i < PAIRED; i++) await callEngine(small, 'POST', `/sandbox/internal-accounts/${smallPayees[i % smallPayees.length].id}/fund`, { amount: 1 });
+
+/** The six lists measured at each checkpoint: path by platform, its size and a customer whose fundings it filters on. */
+const LISTS = [
+  ['customers', 'first page', () => '/customers?limit=20'],
+  ['customers', 'deep page (cursor halfway)', (n) => `/customers?limit=20&cursor=${cursorAt(Math.floor(n / 2))}`],
+  ['customers', 'filtered (region=MX)', () => '/customers?limit=20&region=MX'],
+  ['transactions', 'first page', () => '/transactions?limit=20'],
+  ['transactions', 'deep page (cursor halfway)', (n) => `/transactions?limit=20&cursor=${cursorAt(Math.floor(n / 2))}`],
+  ['transactions', 'filtered (customerId)', (_n, customerId) => `/transactions?limit=20&customerId=${customerId}`],
+];
+const listsOf = (list) => LISTS.filter(([name]) => name === list);
 
 /** The cursor the API gives for the record with sequence number `seq` (bench only: the cursor's inner form). */
 const cursorAt = (seq) => btoa(`c1:${seq}`).replace(/=+$/, '');
@@ -36,10 +60,7 @@ for (const target of CHECKPOINTS) {
   }
   if (target === SCALE) memory.customer = (settledHeap() - heapBeforeCustomers) / SCALE;
   // A collection numbers its records 1, 2, 3, … in insertion order: the customer created n-th is record n.
-  const middle = cursorAt(Math.floor(target / 2));
-  rows.push({ list: 'customers', query: 'first page', n: target, ms: await median(() => call('GET', '/customers?limit=20')) });
-  rows.push({ list: 'customers', query: 'deep page (cursor halfway)', n: target, ms: await median(() => call('GET', `/customers?limit=20&cursor=${middle}`)) });
-  rows.push({ list: 'customers', query: 'filtered (region=MX)', n: target, ms: await median(() => call('GET', '/customers?limit=20&region=MX')) });
+  for (const [list, query, path] of listsOf('customers')) rows.push({ list, query, n: target, ms: await median(() => call('GET', path(target))) });
 }
 
 // Transactions: sandbox fundings of 40 customers' accounts, so `customerId=` matches a fortieth (a full page at 1k).
@@ -49,13 +70,30 @@ const heapBeforeTransactions = settledHeap();
 for (const target of CHECKPOINTS) {
   for (; fundings < target; fundings++) await call('POST', `/sandbox/internal-accounts/${payees[fundings % payees.length].id}/fund`, { amount: 1 });
   if (target === SCALE) memory.transaction = (settledHeap() - heapBeforeTransactions) / SCALE;
-  const middle = cursorAt(Math.floor(target / 2));
-  const customerId = payees[7].customerId;
-  rows.push({ list: 'transactions', query: 'first page', n: target, ms: await median(() => call('GET', '/transactions?limit=20')) });
-  rows.push({ list: 'transactions', query: 'deep page (cursor halfway)', n: target, ms: await median(() => call('GET', `/transactions?limit=20&cursor=${middle}`)) });
-  rows.push({ list: 'transactions', query: 'filtered (customerId)', n: target, ms: await median(() => call('GET', `/transactions?limit=20&customerId=${customerId}`)) });
+  for (const [list, query, path] of listsOf('transactions')) {
+    rows.push({ list, query, n: target, ms: await median(() => call('GET', path(target, payees[7].customerId))) });
+  }
+}
+
+// The largest N and 1k in turns: five rounds, each list on the small platform then on the large one, and the median of
+// each side's five medians.
+const paired = [];
+{
+  settledHeap();
+  const sides = [[small, PAIRED, smallPayees[7].customerId], [engine, SCALE, payees[7].customerId]];
+  for (const [list, query, path] of LISTS) {
+    const times = [[], []];
+    for (let round = 0; round < 5; round++) {
+      for (const [side, [platform, n, customerId]] of sides.entries()) {
+        times[side].push(await medianMs(() => callEngine(platform, 'GET', path(n, customerId)), CALLS));
+      }
+    }
+    const middle = (values) => values.sort((a, b) => a - b)[2];
+    paired.push({ list, query, n: SCALE, small: middle(times[0]), large: middle(times[1]) });
+  }
 }
 engine.close();
+small.close();
 
 // Pay-outs: a quote, its transaction, two ledger entries and four events each.
 {
@@ -69,4 +107,4 @@ engine.close();
   payer.close();
 }
 
-console.log(JSON.stringify({ scale: SCALE, rows, memory }));
+console.log(JSON.stringify({ scale: SCALE, rows, paired, memory }));
