@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isCountryCode } from './countries.js';
+import { oncePer } from './once-per.js';
 
 /**
  * A check that zod cannot express as a plain JSON-schema keyword. The `format` is reported both in the
@@ -26,16 +27,12 @@ export const onEveryObject = {
 
 export const idPattern = (type: string): RegExp => new RegExp(`^${type}:${UUID}$`);
 
-const resourceIds = new Map<string, z.ZodString>();
 /**
  * Schema of a resource id `<Type>:<uuid>`, for example `resourceId('Customer')`. One schema per type, shared by every
- * field that holds such an id (a schema holds no state; `.meta()` and the like return copies).
+ * field that holds such an id (`.meta()` and the like return copies).
  */
-export const resourceId = (type: string): z.ZodString => {
-  let schema = resourceIds.get(type);
-  if (!schema) resourceIds.set(type, (schema = z.string().regex(idPattern(type), { message: `must be an id of the form ${type}:<uuid>` })));
-  return schema;
-};
+export const resourceId = oncePer((type: string): z.ZodString =>
+  z.string().regex(idPattern(type), { message: `must be an id of the form ${type}:<uuid>` }));
 
 /** Every resource type that carries an id, plus the ones later issues add. */
 export const RESOURCE_TYPES = [

@@ -3,6 +3,7 @@ import { Address, CountryCode, CurrencyCode, Email, IsoDate, Timestamp, onEveryO
 import { CustomerId } from './customers.js';
 import { defineEndpoint } from './endpoint.js';
 import { PageQuery, pageOf } from './pagination.js';
+import { oncePer } from './once-per.js';
 
 // ---------------------------------------------------------------------------------------------------------------------
 // Enumerations (SPEC §2.1, §2.2, REFERENCE §3)
@@ -302,24 +303,15 @@ type Optionalize<S> = { -readonly [K in keyof S]: S[K] extends z.ZodType ? z.Zod
  * Each account type's shape is built for requests, for responses and for payment instructions: the field schemas are
  * made once per table row and shared (a schema holds no state), which keeps the contract quick to load.
  */
-const optionalShapes = new WeakMap<Shape, Record<string, z.ZodType>>();
-const optionalize = (shape: Shape): Record<string, z.ZodType> => {
-  let optional = optionalShapes.get(shape);
-  if (!optional) optionalShapes.set(shape, (optional = Object.fromEntries(Object.entries(shape).map(([key, schema]) => [key, schema.optional()]))));
-  return optional;
-};
-const sharedFieldsOf = new Map<ExternalAccountType, { accountType: z.ZodLiteral<ExternalAccountType>; paymentRails?: z.ZodType }>();
-const sharedFields = (accountType: ExternalAccountType, row: AccountInfoRow) => {
-  let shared = sharedFieldsOf.get(accountType);
-  if (!shared) {
-    shared = {
-      accountType: z.literal(accountType),
-      ...(row.paymentRails.length > 0 ? { paymentRails: z.array(z.enum(row.paymentRails as [PaymentRail])).min(1) } : {}),
-    };
-    sharedFieldsOf.set(accountType, shared);
-  }
-  return shared;
-};
+const optionalize = oncePer((shape: Shape): Record<string, z.ZodType> =>
+  Object.fromEntries(Object.entries(shape).map(([key, schema]) => [key, schema.optional()])));
+const sharedFields = oncePer((accountType: ExternalAccountType): { accountType: z.ZodType; paymentRails?: z.ZodType } => {
+  const { paymentRails } = rowOf(accountType);
+  return {
+    accountType: z.literal(accountType),
+    ...(paymentRails.length > 0 ? { paymentRails: z.array(z.enum(paymentRails as [PaymentRail])).min(1) } : {}),
+  };
+});
 type RailsShape<P> = P extends readonly [PaymentRail, ...PaymentRail[]]
   ? { paymentRails: z.ZodArray<z.ZodEnum<{ [R in P[number]]: R }>> }
   : {};
@@ -330,7 +322,7 @@ type DetailsShape<K extends ExternalAccountType, Rails extends boolean> = { acco
 
 const detailsShape = (accountType: ExternalAccountType, rails: boolean): Record<string, z.ZodType> => {
   const row = rowOf(accountType);
-  const shared = sharedFields(accountType, row);
+  const shared = sharedFields(accountType);
   return {
     accountType: shared.accountType,
     ...row.required,

@@ -26,8 +26,11 @@ interface Queued {
   cancelled: boolean;
 }
 
+/** Whether a job due at `atA`, scheduled `seqA`-th, runs before one due at `atB`, scheduled `seqB`-th. */
+const earlier = (atA: number, seqA: number, atB: number, seqB: number) => atA < atB || (atA === atB && seqA < seqB);
+
 /** Whether `a` runs before `b`. */
-const runsBefore = (a: Queued, b: Queued) => a.job.at < b.job.at || (a.job.at === b.job.at && a.seq < b.seq);
+const runsBefore = (a: Queued, b: Queued) => earlier(a.job.at, a.seq, b.job.at, b.seq);
 
 export class FollowUps {
   private tasks: (() => void)[] = [];
@@ -229,12 +232,6 @@ export class Scheduler {
     return top;
   }
 
-  /** Whether the job at heap position `a` runs before the one at `b`. */
-  private before(a: number, b: number): boolean {
-    const dueAt = this.dueAt;
-    return dueAt[a]! < dueAt[b]! || (dueAt[a] === dueAt[b] && this.seqs[a]! < this.seqs[b]!);
-  }
-
   /** Moves the entry at heap position `from` to `to`. */
   private move(from: number, to: number) {
     this.queued[to] = this.queued[from]!;
@@ -249,7 +246,7 @@ export class Scheduler {
     const { dueAt, seqs } = this;
     while (index > 0) {
       const parent = (index - 1) >> 1;
-      if (!(at < dueAt[parent]! || (at === dueAt[parent] && seq < seqs[parent]!))) break;
+      if (!earlier(at, seq, dueAt[parent]!, seqs[parent]!)) break;
       this.move(parent, index);
       index = parent;
     }
@@ -268,8 +265,8 @@ export class Scheduler {
       const left = 2 * index + 1;
       if (left >= size) break;
       const right = left + 1;
-      const child = right < size && this.before(right, left) ? right : left;
-      if (!(dueAt[child]! < at || (dueAt[child] === at && seqs[child]! < seq))) break;
+      const child = right < size && earlier(dueAt[right]!, seqs[right]!, dueAt[left]!, seqs[left]!) ? right : left;
+      if (!earlier(dueAt[child]!, seqs[child]!, at, seq)) break;
       this.move(child, index);
       index = child;
     }

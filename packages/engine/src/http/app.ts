@@ -53,7 +53,7 @@ export interface Incoming {
  * Node's default `maxHeaderSize` (16 KiB), over which the standalone server refuses a request line and headers:
  * in process, the engine refuses a request line over it the same way.
  */
-export const IN_PROCESS_HEAD_LIMIT = 16_384;
+const IN_PROCESS_HEAD_LIMIT = 16_384;
 
 /** 431 INVALID_INPUT: the request line and headers over `limit` bytes (what Node's parser refuses over HTTP). */
 export function headersTooLarge(limit: number): ApiError {

@@ -91,8 +91,9 @@ function readOwnBuffer(file: string): Buffer {
 }
 
 /**
- * Runs `bundle` (a CommonJS file, or its {@link CodeCacheFiles} already read) as `require` would, compiling it with
- * the code cache kept in `cacheDirectory`, and writes that cache when there was none or it was refused. The cache is
+ * Runs `bundle` (a CommonJS file, or its {@link CodeCacheFiles} already read, which name their cache file) as
+ * `require` would, compiling it with the code cache kept in `cacheDirectory` (by default `.cache/` beside it), and
+ * writes that cache when there was none or it was refused. The cache is
  * written right after the bundle's top level ran, so it holds the functions that ran during it (for a server:
  * building its schemas and routes); {@link CodeCacheRun.refresh} writes it again later with more.
  */
