@@ -2,6 +2,11 @@
 // seven runs. Run by run.mjs as a small child of its own, as a shell would start the command: spawned from the large
 // heap of a benchmark process, the fork alone added tens of milliseconds that a user never sees. The HTTP client is
 // loaded (one request to a throwaway server) before the clock starts, for the same reason.
+//
+// Beside each start it times the floor no server code can go below on this machine at this moment: a process that
+// only writes a line (Node's own start), and one that starts an empty worker thread and writes a line once it answers
+// (Node's start, then a worker's bootstrap, which `railyard serve` runs its server on). They run in turns with the
+// starts, so all three see the same minutes of a machine whose speed moves by tens of percent.
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
@@ -16,22 +21,21 @@ async function warmHttpClient() {
   server.close();
 }
 
-async function coldStart() {
+/** Spawns `args`, resolves the first match of `pattern` in its output, and the time it took from the spawn. */
+async function startAndWaitFor(args, pattern, then = async (match) => match) {
   const t0 = performance.now();
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   try {
-    const url = await new Promise((resolve, reject) => {
+    const match = await new Promise((resolve, reject) => {
       let out = '';
       child.stdout.on('data', (chunk) => {
         out += chunk;
-        const match = /listening on (http:\/\/\S+)/.exec(out);
-        if (match) resolve(match[1]);
+        const found = pattern.exec(out);
+        if (found) resolve(found);
       });
-      child.once('exit', (code) => reject(new Error(`serve exited ${code}`)));
+      child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code} before printing ${pattern}`)));
     });
-    const response = await fetch(`${url}/customers`, { headers: { authorization: `Basic ${btoa('sandbox-client-id:sandbox-client-secret')}` } });
-    await response.text();
-    if (response.status !== 200) throw new Error(`first response ${response.status}`);
+    await then(match);
     return performance.now() - t0;
   } finally {
     // The next start is timed once this process is gone: a process shutting down (its worker, its heap) takes a core
@@ -44,7 +48,27 @@ async function coldStart() {
   }
 }
 
+const coldStart = () =>
+  startAndWaitFor([CLI, 'serve', '--port', '0'], /listening on (http:\/\/\S+)/, async ([, url]) => {
+    const response = await fetch(`${url}/customers`, { headers: { authorization: `Basic ${btoa('sandbox-client-id:sandbox-client-secret')}` } });
+    await response.text();
+    if (response.status !== 200) throw new Error(`first response ${response.status}`);
+  });
+
+// Each writes its line and waits to be stopped, like the server (a process that exits at once would race its own exit
+// against the reading of its line).
+const READY_THEN_WAIT = "process.stdout.write('ready\\n'); setInterval(() => {}, 60_000);";
+const nodeStart = () => startAndWaitFor(['-e', READY_THEN_WAIT], /ready/);
+const workerStart = () =>
+  startAndWaitFor(['-e', `new (require('node:worker_threads').Worker)('require("node:worker_threads").parentPort.postMessage(0)', { eval: true }).once('message', () => { ${READY_THEN_WAIT} });`], /ready/);
+
 await warmHttpClient();
 const runs = [];
-for (let round = 0; round < 7; round++) runs.push(await coldStart());
-console.log(JSON.stringify({ coldStart: median(runs), runs }));
+const nodeRuns = [];
+const workerRuns = [];
+for (let round = 0; round < 7; round++) {
+  nodeRuns.push(await nodeStart());
+  workerRuns.push(await workerStart());
+  runs.push(await coldStart());
+}
+console.log(JSON.stringify({ coldStart: median(runs), runs, floor: { node: median(nodeRuns), nodeAndWorker: median(workerRuns) } }));
