@@ -56,6 +56,39 @@ describe('Scheduler on a virtual clock', () => {
     expect(scheduler.pending).toBe(0);
   });
 
+  it.each([10, 3_000])('forgets the %i jobs that ran: not pending, not found, not exported, and their ids free again', (count) => {
+    const clock = new VirtualClock(0);
+    const scheduler = new Scheduler(clock);
+    const ran: string[] = [];
+    // A job is gone while its handler runs: its id can be taken again at once.
+    const foundWhileRunning: unknown[] = [];
+    scheduler.register('note', (job) => {
+      ran.push(job.id);
+      foundWhileRunning.push(scheduler.jobOf(job.id));
+      if (job.id === 'named-0' && job.payload !== 'again') scheduler.schedule('t', count + 1_000, 'note', 'again', 'named-0');
+    });
+    for (let i = 0; i < count; i++) scheduler.schedule('t', i + 1, 'note', i, `named-${i}`);
+    scheduler.schedule('t', 5_000, 'note', 'later', 'later');
+    scheduler.advance(count);
+    expect(ran).toHaveLength(count);
+    expect(foundWhileRunning.filter((found) => found !== undefined)).toEqual([]);
+    // The job named-0 scheduled again under its own name, and the one due later, wait; nothing that ran does.
+    expect(scheduler.pending).toBe(2);
+    expect(scheduler.jobOf('named-0')?.payload).toBe('again');
+    expect(scheduler.jobOf(`named-${count - 1}`)).toBeUndefined();
+    expect(scheduler.exportTenant('t').map((job) => job.id)).toEqual(['named-0', 'later']);
+    // Cancelling a job that ran changes nothing; scheduling under its id again makes one job waiting, which runs.
+    scheduler.cancel(`named-${count - 1}`);
+    expect(scheduler.pending).toBe(2);
+    scheduler.schedule('t', count + 10, 'note', 'reused', `named-${count - 1}`);
+    scheduler.schedule('t', count + 20, 'note', 'reused twice', `named-${count - 1}`);
+    expect(scheduler.pending).toBe(3);
+    scheduler.advance(10_000);
+    expect(ran.slice(count)).toEqual([`named-${count - 1}`, 'named-0', 'later']);
+    expect(scheduler.pending).toBe(0);
+    expect(scheduler.exportTenant('t')).toEqual([]);
+  });
+
   it('exports and imports one tenant’s jobs', () => {
     const clock = new VirtualClock(0);
     const scheduler = new Scheduler(clock);
