@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { linesMatching, REPO_ROOT, shippedMarkdownFiles, UNSHIPPED_CITATION } from './support/docs.js';
@@ -29,5 +29,22 @@ describe('shipped docs stand alone', () => {
       linesMatching(file, readFileSync(join(REPO_ROOT, file), 'utf8'), UNSHIPPED_CITATION),
     );
     expect(citations).toEqual([]);
+  });
+
+  it('a package README links outside its package by absolute address (on npm a relative one leads nowhere)', () => {
+    const leaving = shippedMarkdownFiles()
+      .filter((file) => file.startsWith('packages'))
+      .flatMap((file) => linesMatching(file, readFileSync(join(REPO_ROOT, file), 'utf8'), /\]\(\.\.\//));
+    expect(leaving).toEqual([]);
+  });
+
+  it('every absolute link into this repository names a file that exists', () => {
+    const missing = shippedMarkdownFiles().flatMap((file) =>
+      [...readFileSync(join(REPO_ROOT, file), 'utf8').matchAll(/https:\/\/github\.com\/railyard-dev\/railyard\/blob\/main\/([^)#\s]+)/g)]
+        .map((match) => match[1]!)
+        .filter((path) => !existsSync(join(REPO_ROOT, path)))
+        .map((path) => `${file}: ${path}`),
+    );
+    expect(missing).toEqual([]);
   });
 });
