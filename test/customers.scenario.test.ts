@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
 import {
   AuthenticationError, BadRequestError, ConflictError, GoneError, NotFoundError,
@@ -167,6 +168,15 @@ describeOverTransports('customers', (scope) => {
     expect(usdb?.providerRequiredCustomerFields).toEqual(['EMAIL']);
     const error = await scope.client.customers.create({ customerType: 'INDIVIDUAL', fullName: 'Wanda Wallet', currencies: ['USDB'] }).catch((e: unknown) => e);
     expect((error as BadRequestError).fieldErrors.map((f) => f.field)).toEqual(['email']);
+  });
+
+  it('answers the health check through the client', async () => {
+    const engineVersion = (JSON.parse(readFileSync(new URL('../packages/engine/package.json', import.meta.url), 'utf8')) as { version: string }).version;
+    const health = await scope.client.sandbox.health();
+    expect(health).toEqual({ status: 'ok', version: expect.any(String), apiVersion: '2025-10-13', uptimeSeconds: expect.any(Number) });
+    // The built engine over HTTP names its package version; in process, from source, it is `development`.
+    expect([engineVersion, 'development']).toContain(health.version);
+    expect(health.uptimeSeconds).toBeGreaterThanOrEqual(0);
   });
 
   it('serves the OpenAPI document', async () => {

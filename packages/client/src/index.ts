@@ -90,7 +90,7 @@ export {
 export {
   Sandbox, SandboxClockResource, SandboxEvents, SandboxPlatforms, SandboxLimitsResource, type SandboxClock, type SandboxSnapshot,
   type SandboxEvent, type SandboxEventListParams, type SandboxPlatformCreateParams, type SandboxPlatform, type OpenApiDocument,
-  type ClockAdvanceParams, type SandboxWebhookKey, type SandboxEnclaveKey, type SandboxWalletProcessingParams, type SandboxSendParams, type SandboxUmaReceiveParams, type SandboxLimitsParams, type SandboxLimits,
+  type ClockAdvanceParams, type SandboxWebhookKey, type SandboxEnclaveKey, type SandboxHealth, type SandboxWalletProcessingParams, type SandboxSendParams, type SandboxUmaReceiveParams, type SandboxLimitsParams, type SandboxLimits,
 } from './resources/sandbox.js';
 export {
   Cards, SandboxCards, type Card, type CardCreateParams, type CardUpdateParams, type CardListParams, type CardReveal, type CardTransaction,

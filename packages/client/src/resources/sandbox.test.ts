@@ -45,6 +45,13 @@ describe('client.sandbox', () => {
     expect(requests[7]!.body).toEqual({ regulated: true });
   });
 
+  it('reads the health check, GET /_sandbox/health under the base URL', async () => {
+    const health = { status: 'ok', version: '1.2.3', apiVersion: '2025-10-13', uptimeSeconds: 42 };
+    const { client, requests } = setup(() => ({ body: health }));
+    expect(await client.sandbox.health()).toEqual(health);
+    expect(requests.map((r) => `${r.method} ${r.url}`)).toEqual(['GET http://127.0.0.1:4100/2025-10-13/_sandbox/health']);
+  });
+
   it('surfaces control-plane errors as typed errors', async () => {
     const { client } = setup([{ status: 409, body: { status: 409, code: 'INVALID_STATE_TRANSITION', message: 'the clock is real' } }]);
     const error = await client.sandbox.clock.advance(1).catch((e: unknown) => e);

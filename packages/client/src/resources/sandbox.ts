@@ -1,4 +1,4 @@
-import type { AdvanceSandboxClockBody, CreateSandboxPlatformBody, GetOpenApiDocumentResult, ListSandboxEventsQuery, SandboxClock, SandboxEnclaveKey, SandboxLimits as SandboxLimitsRequest, SandboxLimitsInForce, SandboxPlatform, SandboxSendRequest, SandboxSnapshot, SandboxUmaReceiveRequest, SandboxWalletProcessing, SandboxWebhookKey } from '@railyard/contract/routes';
+import type { AdvanceSandboxClockBody, CreateSandboxPlatformBody, GetOpenApiDocumentResult, ListSandboxEventsQuery, SandboxClock, SandboxEnclaveKey, SandboxHealth, SandboxLimits as SandboxLimitsRequest, SandboxLimitsInForce, SandboxPlatform, SandboxSendRequest, SandboxSnapshot, SandboxUmaReceiveRequest, SandboxWalletProcessing, SandboxWebhookKey } from '@railyard/contract/routes';
 import { controlPlaneEndpoints, internalAccountEndpoints, paymentEndpoints, umaEndpoints } from '@railyard/contract/routes';
 import type { RailyardClient } from '../client.js';
 import type { APIPromise } from '../core/api-promise.js';
@@ -27,6 +27,8 @@ export type SandboxPlatformCreateParams = CreateSandboxPlatformBody;
 export type { SandboxPlatform };
 /** The OpenAPI 3.1 document the sandbox serves. */
 export type OpenApiDocument = GetOpenApiDocumentResult;
+/** Whether the sandbox serves: `{ status: 'ok', version, apiVersion, uptimeSeconds }`, from {@link Sandbox.health}. */
+export type { SandboxHealth };
 /** The platform's webhook signing public key: `{ publicKeyPem }` (SPKI PEM), for {@link Webhooks.verify}. */
 export type { SandboxWebhookKey };
 /** The sandbox's enclave signing key: `{ publicKeyHex }` (uncompressed hex), to pin in a wallet. */
@@ -213,6 +215,15 @@ export class Sandbox extends APIResource {
   setWalletProcessing(retries: number | SandboxWalletProcessingParams, options?: RequestOptions): APIPromise<SandboxWalletProcessingParams> {
     const body: SandboxWalletProcessingParams = typeof retries === 'number' ? { retries } : retries;
     return this._client.call(controlPlaneEndpoints.setSandboxWalletProcessing, { body }, options);
+  }
+
+  /**
+   * Whether the sandbox is up (`GET /_sandbox/health`): `status` is `'ok'`, with the engine's `version`, the
+   * `apiVersion` it serves and its `uptimeSeconds`. The sandbox answers it without credentials and reads no platform's
+   * data; a script that starts `railyard serve` can wait on it before its first call.
+   */
+  health(options?: RequestOptions): APIPromise<SandboxHealth> {
+    return this._client.call(controlPlaneEndpoints.getSandboxHealth, {}, options);
   }
 
   /** The OpenAPI 3.1 document of the API, as the sandbox serves it. */
