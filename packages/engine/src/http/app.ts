@@ -237,6 +237,7 @@ export function createHttpSurface(bindings: readonly Binding[], host: HttpHost):
       // The reply is built (its body serialized): now the work it started may finish, before anyone reads again.
       host.afterRequest?.();
     }
+    if (reply.body !== null && incoming.method.toUpperCase() === 'HEAD') reply = withoutBody(reply);
     reply.headers['x-request-id'] = requestId;
     return reply;
   }
@@ -256,7 +257,8 @@ export function createHttpSurface(bindings: readonly Binding[], host: HttpHost):
       throw new ApiError(404, 'REFERENCE_NOT_FOUND', `No route ${url.pathname}: API paths start with ${BASE_PATH}`);
     }
     const method = incoming.method.toUpperCase();
-    const match = router.find(method, path);
+    // HEAD is GET without the body (HTTP semantics): a health check or a link checker may send it.
+    const match = router.find(method === 'HEAD' ? 'GET' : method, path);
     if ('allowed' in match) {
       if (match.allowed.length === 0) throw new ApiError(404, 'REFERENCE_NOT_FOUND', `No route ${method} ${path}`);
       const allow = match.allowed.join(', ');
@@ -298,7 +300,7 @@ export function createHttpSurface(bindings: readonly Binding[], host: HttpHost):
       const answer = handler(context);
       const result = answer instanceof Promise ? await answer : answer;
       // A record's JSON is kept for reads only: what a write answers with is rarely asked for again at once.
-      if (!(result instanceof HttpResult)) return jsonReply(endpoint.response.status, endpoint.response.schema ? result : undefined, undefined, method === 'GET');
+      if (!(result instanceof HttpResult)) return jsonReply(endpoint.response.status, endpoint.response.schema ? result : undefined, undefined, method === 'GET' || method === 'HEAD');
       const type = result.headers['content-type'];
       const reply = typeof result.body === 'string' && type !== undefined && !type.includes('json')
         ? { status: result.status, headers: { ...result.headers }, body: result.body }
@@ -638,6 +640,12 @@ export function jsonReply(status: number, body: unknown, headers?: Record<string
   // Most replies add no header: a literal then, not a spread (see listPage).
   const replyHeaders: Record<string, string> = headers === undefined ? { 'content-type': 'application/json' } : { 'content-type': 'application/json', ...headers };
   return { status, headers: replyHeaders, body: replyJson(body, keepJson) };
+}
+
+/** The answer to a HEAD request: the GET's status and headers, with the length of the body it leaves out. */
+function withoutBody(reply: WireReply): WireReply {
+  const length = new TextEncoder().encode(reply.body ?? '').byteLength;
+  return { status: reply.status, headers: { ...reply.headers, 'content-length': String(length) }, body: null };
 }
 
 /** The reply to an error: the API's error object of an {@link ApiError}; anything else is a bug, answered 500. */
