@@ -40,7 +40,7 @@ describe('shipped docs stand alone', () => {
 
   it('every absolute link into this repository names a file that exists', () => {
     const missing = shippedMarkdownFiles().flatMap((file) =>
-      [...readFileSync(join(REPO_ROOT, file), 'utf8').matchAll(/https:\/\/github\.com\/railyard-dev\/railyard\/blob\/main\/([^)#\s]+)/g)]
+      [...readFileSync(join(REPO_ROOT, file), 'utf8').matchAll(/https:\/\/github\.com\/railyard-dev\/railyard\/(?:blob|tree)\/main\/([^)#\s]+)/g)]
         .map((match) => match[1]!)
         .filter((path) => !existsSync(join(REPO_ROOT, path)))
         .map((path) => `${file}: ${path}`),

@@ -42,6 +42,19 @@ describeOverTransports('HEAD requests', (scope) => {
     expect(missing.headBody).toBe('');
   });
 
+  it('a body with characters beyond ASCII is counted in UTF-8 bytes', async () => {
+    const customer = await scope.client.customers.create({ customerType: 'INDIVIDUAL', fullName: 'Zoë Łukasiewicz 李 𝔘' });
+    const { getBody, head } = await both(`/customers/${encodeURIComponent(customer.id)}`, { authorization: basicAuth(scope.platform) });
+    expect(getBody).toContain('Zoë Łukasiewicz 李 𝔘');
+    expect(head.headers.get('content-length')).toBe(String(new TextEncoder().encode(getBody).byteLength));
+  });
+
+  it('a path that serves GET names HEAD among its methods', async () => {
+    const response = await scope.transport.raw('/customers', { method: 'PUT', headers: { authorization: basicAuth(scope.platform) } });
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('POST, GET, HEAD');
+  });
+
   it('HEAD on a path without GET is 405 naming the methods it has, and changes nothing', async () => {
     const head = await scope.transport.raw('/customers/bulk/csv', { method: 'HEAD', headers: { authorization: basicAuth(scope.platform) } });
     expect(head.status).toBe(405);

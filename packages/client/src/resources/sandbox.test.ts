@@ -67,6 +67,7 @@ describe('client.sandbox', () => {
     expect((error as Error).message).toMatch(/api\.example\.com.*sandbox: true/);
     await expect(client.sandbox.reset()).rejects.toBeInstanceOf(SandboxOnlyError);
     await expect(client.sandbox.events.list()).rejects.toBeInstanceOf(SandboxOnlyError);
+    await expect(client.sandbox.health()).rejects.toBeInstanceOf(SandboxOnlyError);
     await expect(client.post('/_sandbox/reset')).rejects.toBeInstanceOf(SandboxOnlyError);
     await expect(client.post('/customers/../_sandbox/reset')).rejects.toBeInstanceOf(SandboxOnlyError);
     await expect(client.post('/customers/%2e%2e/_sandbox/reset')).rejects.toBeInstanceOf(SandboxOnlyError);

@@ -58,7 +58,7 @@ describe('HTTP surface', () => {
     const { status, body, headers } = await call('PUT', '/customers');
     expect(status).toBe(405);
     expect(body.code).toBe('METHOD_NOT_ALLOWED');
-    expect(headers.get('allow')).toBe('POST, GET');
+    expect(headers.get('allow')).toBe('POST, GET, HEAD');
   });
 
   it('refuses missing and wrong credentials with 401 UNAUTHORIZED', async () => {

@@ -237,7 +237,7 @@ export function createHttpSurface(bindings: readonly Binding[], host: HttpHost):
       // The reply is built (its body serialized): now the work it started may finish, before anyone reads again.
       host.afterRequest?.();
     }
-    if (reply.body !== null && incoming.method.toUpperCase() === 'HEAD') reply = withoutBody(reply);
+    if (incoming.method.toUpperCase() === 'HEAD') reply = withoutBody(reply);
     reply.headers['x-request-id'] = requestId;
     return reply;
   }
@@ -261,7 +261,8 @@ export function createHttpSurface(bindings: readonly Binding[], host: HttpHost):
     const match = router.find(method === 'HEAD' ? 'GET' : method, path);
     if ('allowed' in match) {
       if (match.allowed.length === 0) throw new ApiError(404, 'REFERENCE_NOT_FOUND', `No route ${method} ${path}`);
-      const allow = match.allowed.join(', ');
+      // HEAD is served wherever GET is.
+      const allow = (match.allowed.includes('GET') ? [...match.allowed, 'HEAD'] : match.allowed).join(', ');
       return jsonReply(405, new ApiError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}; use ${allow}`).toBody(), { allow });
     }
     const binding = bindings[match.value]!;
@@ -644,8 +645,22 @@ export function jsonReply(status: number, body: unknown, headers?: Record<string
 
 /** The answer to a HEAD request: the GET's status and headers, with the length of the body it leaves out. */
 function withoutBody(reply: WireReply): WireReply {
-  const length = new TextEncoder().encode(reply.body ?? '').byteLength;
-  return { status: reply.status, headers: { ...reply.headers, 'content-length': String(length) }, body: null };
+  return { status: reply.status, headers: { ...reply.headers, 'content-length': String(utf8Length(reply.body ?? '')) }, body: null };
+}
+
+/** Bytes of `text` in UTF-8, counted without encoding it (a HEAD of a snapshot would copy megabytes to count them). */
+function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 4; // a surrogate pair is one code point
+      i++;
+    } else bytes += 3; // the rest of the BMP, and a lone surrogate (written as U+FFFD, three bytes)
+  }
+  return bytes;
 }
 
 /** The reply to an error: the API's error object of an {@link ApiError}; anything else is a bug, answered 500. */
