@@ -21,8 +21,8 @@ async function warmHttpClient() {
   server.close();
 }
 
-/** Spawns `args`, resolves the first match of `pattern` in its output, and the time it took from the spawn. */
-async function startAndWaitFor(args, pattern, then = async (match) => match) {
+/** Spawns `args`, waits for `pattern` in its output and then for `then(match)`, and returns the time from the spawn. */
+async function startAndWaitFor(args, pattern, then = async () => {}) {
   const t0 = performance.now();
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   try {

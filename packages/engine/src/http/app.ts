@@ -93,7 +93,7 @@ function incomingFromWire(wire: WireRequest): Incoming {
     text: async (limit) => {
       const text = wire.body ?? '';
       // A UTF-16 length bounds the UTF-8 byte length from below; measure exactly only when it matters.
-      if (text.length * 3 > limit && new TextEncoder().encode(text).byteLength > limit) throw tooLarge(limit);
+      if (text.length * 3 > limit && utf8Length(text) > limit) throw tooLarge(limit);
       return text;
     },
     bytes: async (limit) => {
@@ -648,7 +648,7 @@ function withoutBody(reply: WireReply): WireReply {
   return { status: reply.status, headers: { ...reply.headers, 'content-length': String(utf8Length(reply.body ?? '')) }, body: null };
 }
 
-/** Bytes of `text` in UTF-8, counted without encoding it (a HEAD of a snapshot would copy megabytes to count them). */
+/** Bytes of `text` in UTF-8, counted without encoding it (a large body would be copied just to be counted). */
 function utf8Length(text: string): number {
   let bytes = 0;
   for (let i = 0; i < text.length; i++) {
