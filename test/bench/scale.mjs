@@ -1,7 +1,9 @@
 // Lists and memory as a platform grows (run by run.mjs in a child process: node --expose-gc --max-old-space-size=…).
 // Seeds customers and transactions through engine.handle, and at 1k, 100k and 1M of each measures the first page, a
 // deep page (from the cursor of the record halfway down the list) and a filtered page, then the heap per record; and
-// the same lists on a 1k platform and the largest one in turns. Prints one JSON line: { scale, rows, paired, memory }.
+// the same lists on a 1k platform and the largest one in turns, and the slowest create and funding while growing (GC
+// pauses left out). Prints one JSON line: { scale, rows, paired, memory, slowest }.
+import { PerformanceObserver } from 'node:perf_hooks';
 import { createEngine } from '@railyard/engine';
 import { CREDENTIALS, callEngine, medianMs, payOutQuoteBody, payerIn, settledHeap } from './lib.mjs';
 
@@ -51,29 +53,64 @@ async function median(fn) {
 const rows = [];
 const memory = {};
 
+/**
+ * The slowest single call while a platform grows, garbage collection left out: the time the engine's own data
+ * structures can stall one request (a JavaScript Map rehashes all its entries at once when it doubles). Calls that
+ * took over 5 ms are kept with their start, and the collector's pauses within each are subtracted once V8 has
+ * reported them.
+ */
+function stallTracker() {
+  const pauses = [];
+  const observer = new PerformanceObserver((list) => pauses.push(...list.getEntries()));
+  observer.observe({ entryTypes: ['gc'] });
+  const slow = [];
+  return {
+    async time(fn) {
+      const start = performance.now();
+      await fn();
+      const took = performance.now() - start;
+      if (took > 5) slow.push({ start, took });
+    },
+    async slowestMs() {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      observer.disconnect();
+      const inGc = ({ start, took }) => pauses
+        .filter((pause) => pause.startTime < start + took && pause.startTime + pause.duration > start)
+        .reduce((sum, pause) => sum + Math.min(pause.startTime + pause.duration, start + took) - Math.max(pause.startTime, start), 0);
+      return slow.reduce((worst, call) => Math.max(worst, call.took - inGc(call)), 0);
+    },
+  };
+}
+
 // Customers: 10 regions, so `region=MX` matches a tenth.
 let customers = 0;
 const heapBeforeCustomers = settledHeap();
+const customerStalls = stallTracker();
 for (const target of CHECKPOINTS) {
   for (; customers < target; customers++) {
-    await call('POST', '/customers', { customerType: 'INDIVIDUAL', fullName: 'Scale Person', region: REGIONS[customers % REGIONS.length] });
+    await customerStalls.time(() => call('POST', '/customers', { customerType: 'INDIVIDUAL', fullName: 'Scale Person', region: REGIONS[customers % REGIONS.length] }));
   }
   if (target === SCALE) memory.customer = (settledHeap() - heapBeforeCustomers) / SCALE;
   // A collection numbers its records 1, 2, 3, … in insertion order: the customer created n-th is record n.
   for (const [list, query, path] of listsOf('customers')) rows.push({ list, query, n: target, ms: await median(() => call('GET', path(target))) });
 }
+const slowest = { customer: await customerStalls.slowestMs() };
 
 // Transactions: sandbox fundings of 40 customers' accounts, so `customerId=` matches a fortieth (a full page at 1k).
 const payees = (await call('GET', '/customers/internal-accounts?limit=40')).data;
 let fundings = 0;
 const heapBeforeTransactions = settledHeap();
+const fundingStalls = stallTracker();
 for (const target of CHECKPOINTS) {
-  for (; fundings < target; fundings++) await call('POST', `/sandbox/internal-accounts/${payees[fundings % payees.length].id}/fund`, { amount: 1 });
+  for (; fundings < target; fundings++) {
+    await fundingStalls.time(() => call('POST', `/sandbox/internal-accounts/${payees[fundings % payees.length].id}/fund`, { amount: 1 }));
+  }
   if (target === SCALE) memory.transaction = (settledHeap() - heapBeforeTransactions) / SCALE;
   for (const [list, query, path] of listsOf('transactions')) {
     rows.push({ list, query, n: target, ms: await median(() => call('GET', path(target, payees[7].customerId))) });
   }
 }
+slowest.funding = await fundingStalls.slowestMs();
 
 // The largest N and 1k in turns: five rounds, each list on the small platform then on the large one, and the median of
 // each side's five medians.
@@ -107,4 +144,4 @@ small.close();
   payer.close();
 }
 
-console.log(JSON.stringify({ scale: SCALE, rows, paired, memory }));
+console.log(JSON.stringify({ scale: SCALE, rows, paired, memory, slowest }));

@@ -1,5 +1,7 @@
 import { deepFreeze } from './freeze.js';
 import { SeqList } from './seq-list.js';
+import { ShardedMap } from './sharded-map.js';
+import { Slots } from './slots.js';
 
 /**
  * State, partitioned per platform (tenant). Records are plain JSON values, replaced (never changed in place), so a
@@ -108,7 +110,7 @@ type Postings = number | SeqList;
 interface Index<T> {
   readonly keysOf: IndexKeys<T>;
   readonly reads: readonly string[] | undefined;
-  readonly lists: Map<unknown, Postings>;
+  readonly lists: ShardedMap<unknown, Postings>;
 }
 
 /** A kept count of the records one query shape matches, updated on every change. */
@@ -185,8 +187,8 @@ function removePosting<T>(index: Index<T>, key: unknown, seq: number) {
  * its number (no map from numbers to records, no entry objects), and its live numbers are kept in {@link SeqList} order.
  */
 class MemoryCollection<T extends { id: string }> implements Collection<T> {
-  private seqOf = new Map<string, number>();
-  private slots: (T | undefined)[] = [undefined];
+  private seqOf = new ShardedMap<string, number>();
+  private slots = new Slots<T>();
   private order = new SeqList();
   private readonly indexes = new Map<string, Index<T>>();
   private readonly applied = new WeakSet<CollectionOptions<T>>();
@@ -215,7 +217,7 @@ class MemoryCollection<T extends { id: string }> implements Collection<T> {
 
   get(id: string) {
     const seq = this.seqOf.get(id);
-    return seq === undefined ? undefined : this.slots[seq];
+    return seq === undefined ? undefined : this.slots.at(seq);
   }
 
   has(id: string) {
@@ -229,7 +231,7 @@ class MemoryCollection<T extends { id: string }> implements Collection<T> {
     const known = this.seqOf.size;
     this.seqOf.set(record.id, seq);
     if (this.seqOf.size === known) {
-      this.seqOf.set(record.id, this.slots.findIndex((stored) => stored?.id === record.id));
+      for (const [stored, kept] of this.slots.entries()) if (kept.id === record.id) this.seqOf.set(record.id, stored);
       throw new Error(`duplicate id ${record.id}`);
     }
     deepFreeze(record);
@@ -245,7 +247,7 @@ class MemoryCollection<T extends { id: string }> implements Collection<T> {
     const seq = this.seqOf.get(record.id);
     if (seq === undefined) throw new Error(`unknown id ${record.id}`);
     deepFreeze(record);
-    const previous = this.slots[seq]!;
+    const previous = this.slots.at(seq)!;
     for (const index of this.indexes.values()) {
       if (index.reads && index.reads.every((field) => (previous as Record<string, unknown>)[field] === (record as Record<string, unknown>)[field])) continue;
       const before = keysIn(index.keysOf, previous);
@@ -256,16 +258,16 @@ class MemoryCollection<T extends { id: string }> implements Collection<T> {
     }
     if (this.createdAt && this.createdAt(previous) !== this.createdAt(record)) this.chronological = false;
     for (const kept of this.counts.values()) kept.count += Number(kept.matches(record)) - Number(kept.matches(previous));
-    this.slots[seq] = record;
+    this.slots.set(seq, record);
     return record;
   }
 
   delete(id: string) {
     const seq = this.seqOf.get(id);
     if (seq === undefined) return false;
-    const record = this.slots[seq]!;
+    const record = this.slots.at(seq)!;
     this.seqOf.delete(id);
-    this.slots[seq] = undefined;
+    this.slots.set(seq, undefined);
     this.order.delete(seq);
     for (const index of this.indexes.values()) removeKeys(index, record, seq);
     for (const kept of this.counts.values()) if (kept.matches(record)) kept.count--;
@@ -273,7 +275,7 @@ class MemoryCollection<T extends { id: string }> implements Collection<T> {
   }
 
   *values() {
-    for (const record of this.slots) if (record !== undefined) yield record;
+    yield* this.slots.values();
   }
 
   get size() {
@@ -283,9 +285,9 @@ class MemoryCollection<T extends { id: string }> implements Collection<T> {
   findBy<K extends keyof T & string>(field: K, value: T[K]): T[] {
     const postings = this.indexNamed(field).lists.get(value);
     if (postings === undefined) return [];
-    if (typeof postings === 'number') return [this.slots[postings]!];
+    if (typeof postings === 'number') return [this.slots.at(postings)!];
     const found: T[] = [];
-    for (const seq of postings.between(0, Number.MAX_SAFE_INTEGER, false)) found.push(this.slots[seq]!);
+    for (const seq of postings.between(0, Number.MAX_SAFE_INTEGER, false)) found.push(this.slots.at(seq)!);
     return found;
   }
 
@@ -322,7 +324,7 @@ class MemoryCollection<T extends { id: string }> implements Collection<T> {
     const entries: Entry<T>[] = [];
     let hasMore = false;
     for (const seq of source.between(from, to, query.descending)) {
-      const value = this.slots[seq]!;
+      const value = this.slots.at(seq)!;
       if (!accepts(value)) continue;
       if (entries.length === query.limit) {
         hasMore = true;
@@ -334,7 +336,7 @@ class MemoryCollection<T extends { id: string }> implements Collection<T> {
     const candidates = source.countBetween(low, high);
     const countMatches = () => {
       let count = 0;
-      for (const seq of source.between(low, high, false)) if (accepts(this.slots[seq]!)) count++;
+      for (const seq of source.between(low, high, false)) if (accepts(this.slots.at(seq)!)) count++;
       return count;
     };
     // Every candidate matches, or few enough to count now; else the count is kept, updated by every change.
@@ -359,17 +361,15 @@ class MemoryCollection<T extends { id: string }> implements Collection<T> {
 
   private defineIndex(name: string, definition: IndexDefinition<T>): Index<T> {
     const index: Index<T> = typeof definition === 'function'
-      ? { keysOf: definition, reads: undefined, lists: new Map() }
-      : { keysOf: definition.keys, reads: definition.reads, lists: new Map() };
+      ? { keysOf: definition, reads: undefined, lists: new ShardedMap() }
+      : { keysOf: definition.keys, reads: definition.reads, lists: new ShardedMap() };
     this.fill(index);
     this.indexes.set(name, index);
     return index;
   }
 
   private fill(index: Index<T>) {
-    this.slots.forEach((record, seq) => {
-      if (record !== undefined) addKeys(index, record, seq);
-    });
+    for (const [seq, record] of this.slots.entries()) addKeys(index, record, seq);
   }
 
   /** The index `name`; one on the field of that name when none was declared. */
@@ -393,7 +393,7 @@ class MemoryCollection<T extends { id: string }> implements Collection<T> {
   /** The sequence numbers of the records created in `[from, to]`, by binary search over the insertion order. */
   private seqRange(from: number | undefined, to: number | undefined): [number, number] {
     const createdAt = this.createdAt!;
-    const createdOf = (rank: number) => createdAt(this.slots[this.order.at(rank)]!);
+    const createdOf = (rank: number) => createdAt(this.slots.at(this.order.at(rank))!);
     // The first rank created at or after `time` (or, `strictly`, after it).
     const firstAtLeast = (time: number, strictly: boolean) => {
       let low = 0;

@@ -1,0 +1,82 @@
+/**
+ * A `Map` for keys that may number in the millions: a collection's ids and its index keys. V8 grows a `Map` by
+ * rehashing every entry at once when it doubles, so the insert that takes one past 2^20 entries stalls for hundreds of
+ * milliseconds (~400 ms per map on the machine of docs/benchmarks.md; a collection with two unique indexes passes that
+ * mark in three maps on the same insert). Past {@link SPLIT_AT} entries this map spreads its keys over
+ * {@link SHARDS} maps by a hash of the key, so each doubling rehashes a 256th of the entries, and the shards, which
+ * fill at slightly different rates, double on different inserts.
+ *
+ * Below {@link SPLIT_AT} it is one plain `Map` (a sandbox in a test suite never hashes a key). It has no iteration
+ * order: the store keeps order in its sequence lists, never in these maps.
+ */
+export class ShardedMap<K, V> {
+  private whole: Map<K, V> | undefined = new Map();
+  private shards: Map<K, V>[] = [];
+  private count = 0;
+
+  get size(): number {
+    return this.whole ? this.whole.size : this.count;
+  }
+
+  get(key: K): V | undefined {
+    return this.whole ? this.whole.get(key) : this.shards[shardOf(key)]!.get(key);
+  }
+
+  has(key: K): boolean {
+    return this.whole ? this.whole.has(key) : this.shards[shardOf(key)]!.has(key);
+  }
+
+  set(key: K, value: V): this {
+    if (this.whole) {
+      this.whole.set(key, value);
+      if (this.whole.size > SPLIT_AT) this.split(this.whole);
+      return this;
+    }
+    const shard = this.shards[shardOf(key)]!;
+    const before = shard.size;
+    shard.set(key, value);
+    this.count += shard.size - before;
+    return this;
+  }
+
+  delete(key: K): boolean {
+    if (this.whole) return this.whole.delete(key);
+    const deleted = this.shards[shardOf(key)]!.delete(key);
+    if (deleted) this.count--;
+    return deleted;
+  }
+
+  clear(): void {
+    this.whole = new Map();
+    this.shards = [];
+    this.count = 0;
+  }
+
+  private split(whole: Map<K, V>) {
+    this.shards = Array.from({ length: SHARDS }, () => new Map<K, V>());
+    for (const [key, value] of whole) this.shards[shardOf(key)]!.set(key, value);
+    this.count = whole.size;
+    this.whole = undefined;
+  }
+}
+
+/** Entries at which a {@link ShardedMap} spreads over its shards (a rehash of this many takes a few milliseconds). */
+export const SPLIT_AT = 1 << 13;
+const SHARD_BITS = 8;
+/** Shards of a split {@link ShardedMap}: at 10 million keys each holds ~40k, whose rehash takes ~10 ms. */
+export const SHARDS = 1 << SHARD_BITS;
+
+/**
+ * The shard of a key: FNV-1a over a string's UTF-16 units (ids differ in their last characters, user-chosen keys
+ * such as `user-1`, `user-2` anywhere), the low bits of an integer; other keys (booleans, `undefined`, objects) all go
+ * to shard 0, where they are few: an index has one such key per value, not per record.
+ */
+export function shardOf(key: unknown): number {
+  if (typeof key === 'string') {
+    let hash = 0x811c9dc5;
+    for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
+    return (hash ^ (hash >>> SHARD_BITS) ^ (hash >>> 16) ^ (hash >>> 24)) & (SHARDS - 1);
+  }
+  if (typeof key === 'number' && Number.isInteger(key)) return Math.abs(key % SHARDS);
+  return 0;
+}
