@@ -33,11 +33,15 @@ describe('API reference site', () => {
     expect(build.status).toBe(0);
   });
 
-  it('documents the entry points of every package, the msw one included', () => {
+  it('documents the entry points of every package and every subpath export', () => {
     for (const name of ['createEngine', 'startServer', 'createHandlers', 'createClient', 'SessionKey', 'encryptOtp', 'buildOpenApiDocument']) {
       expect(pages.some((page) => page.endsWith(`.${name}.html`)), name).toBe(true);
     }
     expect(pages.some((page) => page.includes('msw'))).toBe(true);
+    // Every subpath a package exports has its module page (packages/contract/typedoc.json names the contract's three).
+    for (const entry of ['_railyard_contract.routes', '_railyard_contract.wallet-crypto', '_railyard_engine.server', '_railyard_engine.msw']) {
+      expect(pages.some((page) => page.endsWith(`${entry}.html`)), entry).toBe(true);
+    }
   });
 
   it('shows the examples, with credentials the sandbox accepts', () => {
