@@ -36,7 +36,7 @@ export class Slots<T> {
     for (const [c, chunk] of this.chunks.entries()) {
       for (let i = 0; i < chunk.length; i++) {
         const value = chunk[i];
-        if (value !== undefined) yield [c * CHUNK + i + (c > 1 ? 1 : 0), value];
+        if (value !== undefined) yield [c * CHUNK + i, value];
       }
     }
   }
