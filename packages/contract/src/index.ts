@@ -39,3 +39,4 @@ export * from './bulk-import.js';
 export * from './agents.js';
 export * from './wallet-crypto/index.js';
 export * from './unknown-fields.js';
+export * from './schema-def.js';

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { schemaDefOf as defOf, type SchemaDef as Def } from './schema-def.js';
 
 /** What {@link splitUnknownFields} found in a request value. */
 export interface UnknownFields<T = unknown> {
@@ -8,21 +9,6 @@ export interface UnknownFields<T = unknown> {
   readonly paths: readonly string[];
 }
 
-type Def = {
-  type: string;
-  shape?: Record<string, z.ZodType>;
-  catchall?: z.ZodType;
-  options?: z.ZodType[];
-  discriminator?: string;
-  innerType?: z.ZodType;
-  in?: z.ZodType;
-  element?: z.ZodType;
-  valueType?: z.ZodType;
-  items?: z.ZodType[];
-  getter?: () => z.ZodType;
-};
-
-const defOf = (schema: z.ZodType): Def => (schema as unknown as { _zod: { def: Def } })._zod.def;
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 

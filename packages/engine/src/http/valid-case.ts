@@ -6,8 +6,9 @@
  * the fields passed (zod's default), accepts exactly what the schema accepts and gives the same output, and it compiles.
  * Refused input is parsed again by the schema itself, which reports every field.
  *
- * This reads zod's schema definitions (`_zod.def`), as `splitUnknownFields` in the contract does.
+ * This reads zod's schema definitions (`_zod.def`) through the contract's `schemaDefOf`, as `splitUnknownFields` does.
  */
+import { schemaDefOf, type SchemaDef } from '@railyard/contract';
 import { z } from 'zod';
 
 interface Check {
@@ -15,25 +16,9 @@ interface Check {
   constructor: new (def: object) => Check;
 }
 
-interface Def {
-  type: string;
-  checks?: Check[];
-  shape?: Record<string, z.ZodType>;
-  catchall?: z.ZodType;
-  options?: z.ZodType[];
-  innerType?: z.ZodType;
-  element?: z.ZodType;
-  keyType?: z.ZodType;
-  valueType?: z.ZodType;
-  in?: z.ZodType;
-  out?: z.ZodType;
-  items?: z.ZodType[];
-  rest?: z.ZodType | null;
-  left?: z.ZodType;
-  right?: z.ZodType;
-}
+type Def = SchemaDef<Check>;
 
-const defOf = (schema: z.ZodType): Def => (schema as unknown as { _zod: { def: Def } })._zod.def;
+const defOf = (schema: z.ZodType): Def => schemaDefOf<Check>(schema);
 const cloneWith = (schema: z.ZodType, def: Def): z.ZodType => (schema as unknown as { clone(def: Def): z.ZodType }).clone(def);
 
 /** The same check without its `when` condition: it then runs when the fields before it passed, as zod does by default. */
