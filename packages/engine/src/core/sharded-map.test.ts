@@ -2,12 +2,13 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SHARDS, SPLIT_AT, ShardedMap, shardOf } from './sharded-map.js';
 
-type Key = string | number | boolean | undefined | null | { readonly label: string };
+type Key = string | number | bigint | boolean | undefined | null | { readonly label: string };
 
 /** Replays `operations` on a ShardedMap and on a Map, comparing every answer and every key at the end. */
-function replay(operations: readonly (readonly ['set' | 'delete' | 'get', Key, number])[], keys: readonly Key[]) {
-  const sharded = new ShardedMap<Key, number>();
+function replay(operations: readonly (readonly ['set' | 'delete' | 'get', Key, number])[], keys: readonly Key[], splitAt = SPLIT_AT) {
+  const sharded = new ShardedMap<Key, number>(splitAt);
   const plain = new Map<Key, number>();
+  let largest = 0;
   for (const [operation, key, value] of operations) {
     if (operation === 'set') {
       expect(sharded.set(key, value)).toBe(sharded);
@@ -18,7 +19,9 @@ function replay(operations: readonly (readonly ['set' | 'delete' | 'get', Key, n
       expect(sharded.get(key)).toBe(plain.get(key));
     }
     expect(sharded.size).toBe(plain.size);
+    largest = Math.max(largest, plain.size);
   }
+  expect(sharded.spread).toBe(largest > splitAt);
   for (const key of keys) {
     expect(sharded.has(key)).toBe(plain.has(key));
     expect(sharded.get(key)).toBe(plain.get(key));
@@ -28,7 +31,7 @@ function replay(operations: readonly (readonly ['set' | 'delete' | 'get', Key, n
 
 describe('ShardedMap', () => {
   const object = { label: 'object key' };
-  const oddKeys: Key[] = ['', 'é', '😀', 0, -0, -7, 2 ** 40, 1.5, Number.NaN, true, false, undefined, null, object];
+  const oddKeys: Key[] = ['', 'é', '😀', 0, -0, -7, 2 ** 40, 1.5, Number.NaN, 10n, true, false, undefined, null, object];
 
   it('answers as a Map does, below the split and across it, for keys of every type', () => {
     const ids = Array.from({ length: SPLIT_AT + SPLIT_AT / 2 }, (_, i) => `Customer:${(0x19000000000 + i * 7919).toString(16)}`);
@@ -50,19 +53,24 @@ describe('ShardedMap', () => {
     expect(sharded.get(0)).toBe(sharded.get(-0));
   });
 
-  it('matches a Map through random operations on a key set small enough to repeat', () => {
-    const key = fc.oneof(fc.string({ maxLength: 3 }), fc.integer({ min: -50, max: 50 }), fc.constantFrom<Key>(true, undefined, null));
+  it('matches a Map through random operations on a key set small enough to repeat, split at 4 entries', () => {
+    const key = fc.oneof(
+      fc.string({ maxLength: 3 }),
+      fc.integer({ min: -50, max: 50 }),
+      fc.constantFrom<Key>(0.5, -0, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53, 7n, true, undefined, null),
+    );
     const operation = fc.tuple(fc.constantFrom('set', 'delete', 'get'), key, fc.integer());
     fc.assert(fc.property(fc.array(operation, { maxLength: 300 }), (operations) => {
-      replay(operations as ['set' | 'delete' | 'get', Key, number][], operations.map(([, k]) => k));
+      replay(operations as ['set' | 'delete' | 'get', Key, number][], operations.map(([, k]) => k), 4);
     }), { numRuns: 200 });
   });
 
   it('starts again from one map after clear, and splits again when it grows', () => {
     const map = new ShardedMap<string, number>();
     for (let i = 0; i <= SPLIT_AT; i++) map.set(`k${i}`, i);
+    expect(map.spread).toBe(true);
     map.clear();
-    expect(map.size).toBe(0);
+    expect([map.size, map.spread]).toEqual([0, false]);
     expect(map.get('k1')).toBeUndefined();
     for (let i = 0; i <= SPLIT_AT + 1; i++) map.set(`again${i}`, i);
     expect(map.size).toBe(SPLIT_AT + 2);
@@ -87,6 +95,21 @@ describe('shardOf', () => {
     expect(skew(Array.from({ length: n }, (_, i) => `person${i}@example.com`))).toBeLessThan(1.5);
     expect(skew(Array.from({ length: n }, (_, i) => i))).toBeLessThan(1.5);
     expect(skew(Array.from({ length: n }, (_, i) => -i))).toBeLessThan(1.5);
+  });
+
+  it('spreads numbers by all their bits: steps of 100 and 256, timestamps a second apart, fractions, bigints', () => {
+    const n = 100_000;
+    expect(skew(Array.from({ length: n }, (_, i) => i * 100))).toBeLessThan(1.5);
+    expect(skew(Array.from({ length: n }, (_, i) => i * 256))).toBeLessThan(1.5);
+    expect(skew(Array.from({ length: n }, (_, i) => 1_790_000_000_000 + i * 1000))).toBeLessThan(1.5);
+    expect(skew(Array.from({ length: n }, (_, i) => i / 7))).toBeLessThan(1.5);
+    expect(skew(Array.from({ length: n }, (_, i) => BigInt(i) * 1_000_000n))).toBeLessThan(1.5);
+  });
+
+  it('puts keys a Map takes as one key in one shard: 0 and -0, every NaN', () => {
+    expect(shardOf(-0)).toBe(shardOf(0));
+    const otherNaN = new Float64Array(new Uint32Array([1, 0x7ff80000]).buffer)[0]!;
+    expect(shardOf(otherNaN)).toBe(shardOf(Number.NaN));
   });
 
   it('names a shard in range for every key', () => {

@@ -14,6 +14,14 @@ export class ShardedMap<K, V> {
   private shards: Map<K, V>[] = [];
   private count = 0;
 
+  /** @param splitAt entries past which the keys spread over the shards ({@link SPLIT_AT}; tests split small maps). */
+  constructor(private readonly splitAt = SPLIT_AT) {}
+
+  /** Whether the keys are spread over the shards (once past the split, until a clear). */
+  get spread(): boolean {
+    return this.whole === undefined;
+  }
+
   get size(): number {
     return this.whole ? this.whole.size : this.count;
   }
@@ -29,7 +37,7 @@ export class ShardedMap<K, V> {
   set(key: K, value: V): this {
     if (this.whole) {
       this.whole.set(key, value);
-      if (this.whole.size > SPLIT_AT) this.split(this.whole);
+      if (this.whole.size > this.splitAt) this.split(this.whole);
       return this;
     }
     const shard = this.shards[shardOf(key)]!;
@@ -67,16 +75,29 @@ const SHARD_BITS = 8;
 export const SHARDS = 1 << SHARD_BITS;
 
 /**
- * The shard of a key: FNV-1a over a string's UTF-16 units (ids differ in their last characters, user-chosen keys
- * such as `user-1`, `user-2` anywhere), the low bits of an integer; other keys (booleans, `undefined`, objects) all go
- * to shard 0, where they are few: an index has one such key per value, not per record.
+ * The shard of a key, by a hash of what makes two keys the same key for a `Map` (SameValueZero): a string's UTF-16
+ * units (FNV-1a: ids differ in their last characters, user-chosen keys such as `user-1`, `user-2` anywhere); a
+ * number's 64 bits, with -0 taken as 0 (a timestamp or an amount in steps of 100 would fill a few shards by its low
+ * bits alone); a bigint's decimal digits. NaN, booleans, `undefined`, `null` and objects (equal only to themselves)
+ * go to shard 0, where they are few: an index holds one key per distinct value, and these have few.
  */
 export function shardOf(key: unknown): number {
-  if (typeof key === 'string') {
-    let hash = 0x811c9dc5;
-    for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
-    return (hash ^ (hash >>> SHARD_BITS) ^ (hash >>> 16) ^ (hash >>> 24)) & (SHARDS - 1);
+  if (typeof key === 'string') return stringShard(key);
+  if (typeof key === 'number') {
+    if (key !== key) return 0; // NaN: every NaN is the same key
+    NUMBER[0] = key === 0 ? 0 : key;
+    return Math.imul(NUMBER_WORDS[0]! ^ Math.imul(NUMBER_WORDS[1]!, 0x85ebca6b), 0x9e3779b1) >>> (32 - SHARD_BITS);
   }
-  if (typeof key === 'number' && Number.isInteger(key)) return Math.abs(key % SHARDS);
+  if (typeof key === 'bigint') return stringShard(key.toString());
   return 0;
 }
+
+function stringShard(key: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
+  return (hash ^ (hash >>> SHARD_BITS) ^ (hash >>> 16) ^ (hash >>> 24)) & (SHARDS - 1);
+}
+
+/** A number's IEEE 754 bits, read as two 32-bit words. */
+const NUMBER = new Float64Array(1);
+const NUMBER_WORDS = new Uint32Array(NUMBER.buffer);

@@ -104,7 +104,7 @@ describe('memory collections', () => {
   it('keeps records, ids, unique and shared index keys right once its maps spread over shards and its records over chunks, through export and import', () => {
     const t = createMemoryStore().tenant('t');
     const rows = t.collection<Row>('rows', ROWS);
-    const count = Math.max(SPLIT_AT, CHUNK) + 1_000; // past the maps' split and the first chunk of records
+    const count = Math.max(SPLIT_AT, 2 * CHUNK) + 1_000; // past the maps' split, and into a third chunk of records
     for (let i = 1; i <= count; i++) rows.insert({ id: `row-${i}`, group: `g${i % 3}`, note: `n${i}`, createdAt: i });
     expect(() => rows.insert({ id: 'row-7', group: 'g0' })).toThrow('duplicate id row-7');
     rows.replace({ id: 'row-7', group: 'moved', note: 'renamed', createdAt: 7 });

@@ -231,7 +231,11 @@ class MemoryCollection<T extends { id: string }> implements Collection<T> {
     const known = this.seqOf.size;
     this.seqOf.set(record.id, seq);
     if (this.seqOf.size === known) {
-      for (const [stored, kept] of this.slots.entries()) if (kept.id === record.id) this.seqOf.set(record.id, stored);
+      for (const [stored, kept] of this.slots.entries()) {
+        if (kept.id !== record.id) continue;
+        this.seqOf.set(record.id, stored);
+        break;
+      }
       throw new Error(`duplicate id ${record.id}`);
     }
     deepFreeze(record);
