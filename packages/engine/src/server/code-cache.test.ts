@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { MessageChannel, receiveMessageOnPort } from 'node:worker_threads';
-import { codeCacheFile, readCodeCacheFiles, runWithCodeCache, transferablesOf, type CodeCacheFiles } from './code-cache.js';
+import { codeCacheFile, readCodeCacheFiles, runWithCodeCache, startFlags, transferablesOf, type CodeCacheFiles } from './code-cache.js';
 
 // The bundles report what they did through a global, as the server thread's bundle does through its side effects.
 const runs = (): unknown[] => ((globalThis as { codeCacheRuns?: unknown[] }).codeCacheRuns ??= []);
@@ -123,18 +123,30 @@ describe('runWithCodeCache', () => {
     expect(runs()).toHaveLength(2);
   });
 
-  it('keeps the caches of other Node versions and files that are not caches; removes abandoned partial files', () => {
+  it('keeps the caches of other Node versions and other flags, and files that are not caches; removes abandoned partial files', () => {
     const bundle = writeBundle('a');
-    const cacheFile = codeCacheFile(bundle, readFileSync(bundle));
+    const source = readFileSync(bundle);
+    const cacheFile = codeCacheFile(bundle, source);
     mkdirSync(join(folder, '.cache'));
-    const otherNode = `bundle.cjs-v99.0.0-${process.arch}-0123456789abcdef.bin`;
+    const otherNode = `bundle.cjs-v99.0.0-${process.arch}-0123abcd-0123456789abcdef.bin`;
+    const otherFlags = basename(codeCacheFile(bundle, source, undefined, [...startFlags(), '--max-old-space-size=4096']));
     const abandoned = `${basename(cacheFile)}.123-abcd.partial`;
     const underWay = `${basename(cacheFile)}.456-ef01.partial`;
-    for (const name of [otherNode, 'notes.txt', abandoned, underWay]) writeFileSync(join(folder, '.cache', name), 'x');
+    for (const name of [otherNode, otherFlags, 'notes.txt', abandoned, underWay]) writeFileSync(join(folder, '.cache', name), 'x');
     const twoMinutesAgo = new Date(Date.now() - 120_000);
     utimesSync(join(folder, '.cache', abandoned), twoMinutesAgo, twoMinutesAgo);
     runWithCodeCache(bundle);
-    expect(cacheFiles().sort()).toEqual([basename(cacheFile), otherNode, underWay, 'notes.txt'].sort());
+    expect(cacheFiles().sort()).toEqual([basename(cacheFile), otherNode, otherFlags, underWay, 'notes.txt'].sort());
+  });
+
+  it('names the cache by the flags Node started with, so starts with other V8 flags keep a cache of their own', () => {
+    const bundle = writeBundle('a');
+    const source = readFileSync(bundle);
+    const plain = codeCacheFile(bundle, source, undefined, []);
+    expect(codeCacheFile(bundle, source, undefined, [])).toBe(plain);
+    expect(codeCacheFile(bundle, source, undefined, ['--max-old-space-size=4096'])).not.toBe(plain);
+    expect(codeCacheFile(bundle, source, undefined, ['', '--max-semi-space-size=64'])).not.toBe(codeCacheFile(bundle, source, undefined, ['--max-semi-space-size=64', '']));
+    expect(codeCacheFile(bundle, source)).toBe(codeCacheFile(bundle, source, undefined, startFlags()));
   });
 
   it('runs from its files read beforehand and transferred to another thread, moved rather than copied', () => {

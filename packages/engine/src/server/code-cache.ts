@@ -46,12 +46,18 @@ const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest(
 /**
  * The file the cache of a bundle with this source is kept in. V8 checks a cache against the source's length only, so
  * the name carries a hash of the source: a rebuilt bundle of the same length must not run the old one's code. Node
- * version and architecture are in the name too, so switching between them does not thrash one file.
+ * version and architecture are in the name too, and a hash of the flags Node was started with (`process.execArgv`
+ * and `NODE_OPTIONS`): V8 refuses a cache made under other V8 flags, so starts with and without a flag such as
+ * `--max-old-space-size` would otherwise replace each other's cache on every start.
  */
-export function codeCacheFile(bundle: string, bytes: Uint8Array, cacheDirectory = join(dirname(bundle), '.cache')): string {
+export function codeCacheFile(bundle: string, bytes: Uint8Array, cacheDirectory = join(dirname(bundle), '.cache'), flags = startFlags()): string {
   const sourceHash = sha256(bytes).toString('hex').slice(0, 16);
-  return join(cacheDirectory, `${basename(bundle)}-${process.version}-${process.arch}-${sourceHash}.bin`);
+  const flagsHash = sha256(Buffer.from(JSON.stringify(flags))).toString('hex').slice(0, 8);
+  return join(cacheDirectory, `${basename(bundle)}-${process.version}-${process.arch}-${flagsHash}-${sourceHash}.bin`);
 }
+
+/** The flags this process was started with: its command line's Node options, then `NODE_OPTIONS`. */
+export const startFlags = (): readonly string[] => [...process.execArgv, process.env.NODE_OPTIONS ?? ''];
 
 /**
  * A bundle's source and its verified cache, read from disk: what {@link runWithCodeCache} needs before it compiles.
@@ -173,8 +179,8 @@ function writeAtomically(file: string, stage: number, produce: () => Buffer): bo
 }
 
 /**
- * Caches of earlier builds of the bundle (same Node, other source) would only pile up: each rebuild leaves one. So
- * would the partial file of a process that died while writing.
+ * Caches of earlier builds of the bundle (same Node and flags, other source) would only pile up: each rebuild leaves
+ * one. So would the partial file of a process that died while writing.
  */
 function removeLeftovers(cacheFile: string): void {
   const folder = dirname(cacheFile);
