@@ -19,7 +19,12 @@ describe('Slots', () => {
       expect(slots.at(seq)).toBe(array[seq]);
     }
     const kept = [...array.entries()].filter((entry): entry is [number, string] => entry[1] !== undefined);
-    expect([...slots.entries()]).toEqual(kept);
+    const visited: [number, string][] = [];
+    slots.forEach((value, seq) => visited.push([seq, value]));
+    expect(visited).toEqual(kept);
     expect([...slots.values()]).toEqual(kept.map(([, value]) => value));
+    expect(slots.findSeq((value) => value === `changed ${2 * CHUNK}`)).toBe(2 * CHUNK);
+    expect(slots.findSeq((value) => value === `r${2 * CHUNK + 5}`)).toBe(2 * CHUNK + 5);
+    expect(slots.findSeq((value) => value === `r${CHUNK + 1}`)).toBeUndefined(); // deleted
   });
 });

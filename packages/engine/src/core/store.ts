@@ -231,11 +231,7 @@ class MemoryCollection<T extends { id: string }> implements Collection<T> {
     const known = this.seqOf.size;
     this.seqOf.set(record.id, seq);
     if (this.seqOf.size === known) {
-      for (const [stored, kept] of this.slots.entries()) {
-        if (kept.id !== record.id) continue;
-        this.seqOf.set(record.id, stored);
-        break;
-      }
+      this.seqOf.set(record.id, this.slots.findSeq((stored) => stored.id === record.id)!);
       throw new Error(`duplicate id ${record.id}`);
     }
     deepFreeze(record);
@@ -373,7 +369,7 @@ class MemoryCollection<T extends { id: string }> implements Collection<T> {
   }
 
   private fill(index: Index<T>) {
-    for (const [seq, record] of this.slots.entries()) addKeys(index, record, seq);
+    this.slots.forEach((record, seq) => addKeys(index, record, seq));
   }
 
   /** The index `name`; one on the field of that name when none was declared. */
@@ -384,7 +380,7 @@ class MemoryCollection<T extends { id: string }> implements Collection<T> {
   private rescanCreation() {
     this.chronological = true;
     this.lastCreated = -Infinity;
-    for (const record of this.values()) this.noteCreated(record);
+    this.slots.forEach((record) => this.noteCreated(record));
   }
 
   private noteCreated(record: T) {
