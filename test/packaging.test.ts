@@ -285,7 +285,8 @@ export async function createCustomer(): Promise<string> {
       expect(await serveOnce()).toEqual({ status: 200, body: expect.objectContaining({ status: 'ok' }) });
       const caches = readdirSync(join(installedDist, '.cache'));
       expect(caches).toHaveLength(1);
-      expect(caches[0]).toMatch(new RegExp(`^serve-thread\\.cjs-${process.version}-${process.arch}-[0-9a-f]{16}\\.bin$`));
+      // Named by Node version, architecture, the flags Node started with, and the bundle (server/code-cache.ts).
+      expect(caches[0]).toMatch(new RegExp(`^serve-thread\\.cjs-${process.version}-${process.arch}-[0-9a-f]{8}-[0-9a-f]{16}\\.bin$`));
       const written = statSync(join(installedDist, '.cache', caches[0]!)).mtimeMs;
       expect((await serveOnce()).status).toBe(200);
       // The second start ran from the cache: a refused one would have been written again.
