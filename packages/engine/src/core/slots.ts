@@ -37,22 +37,24 @@ export class Slots<T> {
    * generator's every step costs several times a loop's.
    */
   forEach(visit: (value: T, seq: number) => void): void {
-    for (let c = 0; c < this.chunks.length; c++) {
-      const chunk = this.chunks[c]!;
-      for (let i = 0; i < chunk.length; i++) {
-        const value = chunk[i];
-        if (value !== undefined) visit(value, c * CHUNK + i);
-      }
-    }
+    this.scan((value, seq) => {
+      visit(value, seq);
+      return false;
+    });
   }
 
   /** The sequence number of the first record `matches`, if any. */
   findSeq(matches: (value: T) => boolean): number | undefined {
+    return this.scan(matches);
+  }
+
+  /** Visits the records in sequence order until `stop` says so; returns the sequence number it stopped at. */
+  private scan(stop: (value: T, seq: number) => boolean): number | undefined {
     for (let c = 0; c < this.chunks.length; c++) {
       const chunk = this.chunks[c]!;
       for (let i = 0; i < chunk.length; i++) {
         const value = chunk[i];
-        if (value !== undefined && matches(value)) return c * CHUNK + i;
+        if (value !== undefined && stop(value, c * CHUNK + i)) return c * CHUNK + i;
       }
     }
     return undefined;
