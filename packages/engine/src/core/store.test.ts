@@ -219,6 +219,28 @@ describe('tenant stores', () => {
     expect(store.tenant('u').collection('rows').size).toBe(1);
   });
 
+  it('an import builds every index as it goes, on-demand ones too, and keeps track of records out of creation order', () => {
+    const t = createMemoryStore().tenant('t');
+    const rows = t.collection<Row>('rows', ROWS);
+    rows.insert({ id: 'old', group: 'a', note: 'x' });
+    expect(rows.findBy('note', 'x').map((r) => r.id)).toEqual(['old']); // defines an index on `note`
+    expect(listPage(rows, { limit: 5 }, { where: { group: 'a' } }).totalCount).toBe(1); // a kept count, to be dropped
+    t.import({
+      rows: [
+        { id: 'late', group: 'a', tags: ['p', 'q', 'p'], createdAt: 300, note: 'x' },
+        { id: 'early', group: 'b', tags: ['q'], createdAt: 100 },
+        { id: 'middle', group: 'a', createdAt: 200, note: 'x' },
+      ],
+    });
+    expect(rows.findBy('note', 'x').map((r) => r.id)).toEqual(['late', 'middle']);
+    expect(rows.findBy('tag', 'q').map((r) => r.id)).toEqual(['late', 'early']);
+    expect(rows.findBy('tag', 'p').map((r) => r.id)).toEqual(['late']);
+    expect(listPage(rows, { limit: 5 }, { where: { group: 'a' } }).totalCount).toBe(2);
+    expect(walk(rows, 1, { createdFrom: 150, createdTo: 350 }).pages.flat()).toEqual(['middle', 'late']);
+    rows.insert({ id: 'newest', group: 'a', createdAt: 400 });
+    expect(walk(rows, 10, { where: { group: 'a' }, createdFrom: 250 }).pages).toEqual([['newest', 'late']]);
+  });
+
   it('an import with a repeated id changes nothing', () => {
     const t = createMemoryStore().tenant('t');
     t.collection<Row>('rows', ROWS).insert({ id: '1', group: 'a' });

@@ -110,7 +110,7 @@ type Postings = number | SeqList;
 interface Index<T> {
   readonly keysOf: IndexKeys<T>;
   readonly reads: readonly string[] | undefined;
-  readonly lists: ShardedMap<unknown, Postings>;
+  lists: ShardedMap<unknown, Postings>;
 }
 
 /** A kept count of the records one query shape matches, updated on every change. */
@@ -346,17 +346,41 @@ class MemoryCollection<T extends { id: string }> implements Collection<T> {
     return { entries, hasMore, total };
   }
 
-  /** Takes over another collection's records, keeping this one's indexes (used to swap in a restored state at once). */
+  /**
+   * An empty collection with this one's indexes and creation time. A restore fills it aside, record by record (each
+   * record's keys computed while it is at hand, not in one more pass per index), then {@link adopt}s it.
+   */
+  emptyLike(): MemoryCollection<T> {
+    const twin = new MemoryCollection<T>();
+    for (const [name, index] of this.indexes) twin.indexes.set(name, { keysOf: index.keysOf, reads: index.reads, lists: new ShardedMap() });
+    twin.createdAt = this.createdAt;
+    return twin;
+  }
+
+  /**
+   * Takes over another collection's records, keeping this one's indexes (used to swap in a restored state at once):
+   * an index the other one built with the same keys is taken as it is, any other is filled from the records.
+   */
   adopt(other: MemoryCollection<T>) {
     this.seqOf = other.seqOf;
     this.slots = other.slots;
     this.order = other.order;
     this.counts.clear();
-    for (const index of this.indexes.values()) {
-      index.lists.clear();
-      this.fill(index);
+    for (const [name, index] of this.indexes) {
+      const built = other.indexes.get(name);
+      if (built?.keysOf === index.keysOf) {
+        index.lists = built.lists;
+      } else {
+        index.lists = new ShardedMap();
+        this.fill(index);
+      }
     }
-    this.rescanCreation();
+    if (other.createdAt === this.createdAt) {
+      this.chronological = other.chronological;
+      this.lastCreated = other.lastCreated;
+    } else {
+      this.rescanCreation();
+    }
   }
 
   private defineIndex(name: string, definition: IndexDefinition<T>): Index<T> {
@@ -454,7 +478,7 @@ class MemoryTenantStore implements TenantStore {
     // Build the new state aside; a duplicate id throws here, before the current state is touched.
     const staged = new Map<string, MemoryCollection<{ id: string }>>();
     for (const [name, records] of Object.entries(data)) {
-      const collection = new MemoryCollection<{ id: string }>();
+      const collection = this.collections.get(name)?.emptyLike() ?? new MemoryCollection<{ id: string }>();
       for (const record of records as { id: string }[]) collection.insert(record);
       staged.set(name, collection);
     }
@@ -464,7 +488,7 @@ class MemoryTenantStore implements TenantStore {
 
   clear(): void {
     // Collections stay registered (services may hold them), with their indexes; only their records go.
-    for (const collection of this.collections.values()) collection.adopt(new MemoryCollection<{ id: string }>());
+    for (const collection of this.collections.values()) collection.adopt(collection.emptyLike());
   }
 }
 
