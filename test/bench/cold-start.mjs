@@ -5,8 +5,10 @@
 //
 // Beside each start it times the floor no server code can go below on this machine at this moment: a process that
 // only writes a line (Node's own start), and one that starts an empty worker thread and writes a line once it answers
-// (Node's start, then a worker's bootstrap, which `railyard serve` runs its server on). They run in turns with the
-// starts, so all three see the same minutes of a machine whose speed moves by tens of percent.
+// (Node's start, then a worker's bootstrap, which `railyard serve` runs its server on), and one whose worker serves a
+// fixed JSON answer over node:http, asked for as the server is (what any server on a worker thread costs before it
+// does any work of its own). They run in turns with the starts, so all of them see the same minutes of a machine
+// whose speed moves by tens of percent.
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
@@ -48,12 +50,15 @@ async function startAndWaitFor(args, pattern, then = async () => {}) {
   }
 }
 
-const coldStart = () =>
-  startAndWaitFor([CLI, 'serve', '--port', '0'], /listening on (http:\/\/\S+)/, async ([, url]) => {
-    const response = await fetch(`${url}/customers`, { headers: { authorization: `Basic ${btoa('sandbox-client-id:sandbox-client-secret')}` } });
-    await response.text();
-    if (response.status !== 200) throw new Error(`first response ${response.status}`);
-  });
+/** The first request a cold start is timed to: a list of customers, with the default credentials. */
+async function firstList([, url]) {
+  const response = await fetch(`${url}/customers`, { headers: { authorization: `Basic ${btoa('sandbox-client-id:sandbox-client-secret')}` } });
+  await response.text();
+  if (response.status !== 200) throw new Error(`first response ${response.status}`);
+}
+
+const LISTENING = /listening on (http:\/\/\S+)/;
+const coldStart = () => startAndWaitFor([CLI, 'serve', '--port', '0'], LISTENING, firstList);
 
 // Each writes its line and waits to be stopped, like the server (a process that exits at once would race its own exit
 // against the reading of its line).
@@ -62,13 +67,25 @@ const nodeStart = () => startAndWaitFor(['-e', READY_THEN_WAIT], /ready/);
 const workerStart = () =>
   startAndWaitFor(['-e', `new (require('node:worker_threads').Worker)('require("node:worker_threads").parentPort.postMessage(0)', { eval: true }).once('message', () => { ${READY_THEN_WAIT} });`], /ready/);
 
+// The young generation `railyard serve` gives its thread (SERVER_YOUNG_GENERATION_MB), so the two workers are alike.
+const FIXED_ANSWER_SERVER = `
+const { Worker } = require('node:worker_threads');
+const thread = new Worker(\`
+  const server = require('node:http').createServer((_, res) => { res.setHeader('content-type', 'application/json'); res.end('{"data":[],"hasMore":false,"totalCount":0}'); });
+  server.listen(0, '127.0.0.1', () => require('node:worker_threads').parentPort.postMessage('http://127.0.0.1:' + server.address().port));
+\`, { eval: true, resourceLimits: { maxYoungGenerationSizeMb: 384 } });
+thread.once('message', (url) => process.stdout.write('listening on ' + url + '\\n'));`;
+const fixedAnswerStart = () => startAndWaitFor(['-e', FIXED_ANSWER_SERVER], LISTENING, firstList);
+
 await warmHttpClient();
 const runs = [];
 const nodeRuns = [];
 const workerRuns = [];
+const fixedAnswerRuns = [];
 for (let round = 0; round < 7; round++) {
   nodeRuns.push(await nodeStart());
   workerRuns.push(await workerStart());
+  fixedAnswerRuns.push(await fixedAnswerStart());
   runs.push(await coldStart());
 }
-console.log(JSON.stringify({ coldStart: median(runs), runs, floor: { node: median(nodeRuns), nodeAndWorker: median(workerRuns) } }));
+console.log(JSON.stringify({ coldStart: median(runs), runs, floor: { node: median(nodeRuns), nodeAndWorker: median(workerRuns), fixedAnswerOnWorker: median(fixedAnswerRuns) } }));

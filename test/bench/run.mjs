@@ -218,7 +218,7 @@ async function state(coldStart) {
   console.log(`  restore over HTTP of ${result.httpRestoreRecords} records (${result.httpRestoreMiB.toFixed(1)} MiB): ${result.httpRestore.toFixed(0)} ms, read back ${result.httpRestoreWorks ? 'intact' : 'WRONG'}`);
   console.log(`  advance 30 days, 100k waiting jobs: scheduler ${result.advanceScheduler.toFixed(0)} ms; ${result.quotes} quote expiries through the engine ${result.advanceQuoteExpiries.toFixed(0)} ms`);
   console.log(`  createEngine() ${result.createEngineMicros.toFixed(1)} µs; cold process to first response ${result.coldStart.toFixed(0)} ms`);
-  console.log(`    in turns with it: a process that only prints a line ${result.floor.node.toFixed(0)} ms; one that starts an empty worker first ${result.floor.nodeAndWorker.toFixed(0)} ms`);
+  console.log(`    in turns with it: a process that only prints a line ${result.floor.node.toFixed(0)} ms; one that starts an empty worker first ${result.floor.nodeAndWorker.toFixed(0)} ms; one whose worker serves a fixed answer ${result.floor.fixedAnswerOnWorker.toFixed(0)} ms`);
   return result;
 }
 
@@ -300,7 +300,7 @@ if (scaled) {
 }
 if (stated) {
   target('createEngine() < 20 µs', [stated.createEngineMicros], (us) => us < 20, (us) => `${us.toFixed(1)} µs`);
-  target('cold process to first response < 250 ms', [stated.coldStart, stated.floor], (ms) => ms < 250, (ms, floor) => `${ms.toFixed(0)} ms (an empty process with a worker: ${floor.nodeAndWorker.toFixed(0)} ms)`);
+  target('cold process to first response < 250 ms', [stated.coldStart, stated.floor], (ms) => ms < 250, (ms, floor) => `${ms.toFixed(0)} ms (a worker serving a fixed answer: ${floor.fixedAnswerOnWorker.toFixed(0)} ms)`);
   target(`snapshot of ${stated.snapshotRecords} records < 50 ms (first, then median)`, [stated.snapshotFirst, stated.snapshot], (first, ms) => first < 50 && ms < 50, (first, ms) => `${first.toFixed(1)} ms, ${ms.toFixed(2)} ms`);
   // The engine's own snapshot, as a test suite restores it before each test; an edited copy is re-checked (shown above).
   target(`restore of ${stated.snapshotRecords} records < 50 ms (first, then median)`, [stated.restoreFirst, stated.restore], (first, ms) => first < 50 && ms < 50, (first, ms) => `${first.toFixed(1)} ms, ${ms.toFixed(2)} ms`);
