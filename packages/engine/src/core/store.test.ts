@@ -233,8 +233,8 @@ describe('tenant stores', () => {
       ],
     });
     expect(rows.findBy('note', 'x').map((r) => r.id)).toEqual(['late', 'middle']);
-    expect(rows.findBy('tag', 'q').map((r) => r.id)).toEqual(['late', 'early']);
-    expect(rows.findBy('tag', 'p').map((r) => r.id)).toEqual(['late']);
+    expect(walk(rows, 10, { where: { tag: 'q' } }).pages).toEqual([['early', 'late']]);
+    expect(walk(rows, 10, { where: { tag: 'p' } })).toEqual({ pages: [['late']], totals: [1] });
     expect(listPage(rows, { limit: 5 }, { where: { group: 'a' } }).totalCount).toBe(2);
     expect(walk(rows, 1, { createdFrom: 150, createdTo: 350 }).pages.flat()).toEqual(['middle', 'late']);
     rows.insert({ id: 'newest', group: 'a', createdAt: 400 });
