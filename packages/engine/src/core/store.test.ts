@@ -241,11 +241,35 @@ describe('tenant stores', () => {
     expect(walk(rows, 10, { where: { group: 'a' }, createdFrom: 250 }).pages).toEqual([['newest', 'late']]);
   });
 
+  it('after an import in creation order, a record older than the newest imported one is still found by its date', () => {
+    const t = createMemoryStore().tenant('t');
+    const rows = t.collection<Row>('rows', ROWS);
+    t.import({ rows: [{ id: 'first', group: 'a', createdAt: 100 }, { id: 'last', group: 'a', createdAt: 300 }] });
+    rows.insert({ id: 'backdated', group: 'a', createdAt: 200 });
+    expect(walk(rows, 10, { createdFrom: 150, createdTo: 250 })).toEqual({ pages: [['backdated']], totals: [1] });
+  });
+
+  it('an import whose index keys cannot be computed changes nothing', () => {
+    const t = createMemoryStore().tenant('t');
+    const keyed: CollectionOptions<Row> = {
+      indexes: { group: (r) => { if (r.group === 'unkeyable') throw new Error('no key for this record'); return r.group; } },
+    };
+    const rows = t.collection<Row>('rows', keyed);
+    rows.insert({ id: '1', group: 'a' });
+    expect(() => t.import({ rows: [{ id: '2', group: 'b' }, { id: '3', group: 'unkeyable' }] })).toThrow(/no key/);
+    expect([...rows.values()].map((r) => r.id)).toEqual(['1']);
+    expect(walk(rows, 10, { where: { group: 'a' } }).pages).toEqual([['1']]);
+    expect(walk(rows, 10, { where: { group: 'b' } }).pages).toEqual([[]]);
+  });
+
   it('an import with a repeated id changes nothing', () => {
     const t = createMemoryStore().tenant('t');
     t.collection<Row>('rows', ROWS).insert({ id: '1', group: 'a' });
     expect(() => t.import({ rows: [{ id: '2', group: 'b' }, { id: '2', group: 'c' }] })).toThrow(/duplicate/);
-    expect([...t.collection<Row>('rows').values()]).toEqual([{ id: '1', group: 'a' }]);
+    const rows = t.collection<Row>('rows');
+    expect([...rows.values()]).toEqual([{ id: '1', group: 'a' }]);
+    expect(rows.findBy('group', 'a').map((r) => r.id)).toEqual(['1']);
+    expect(rows.findBy('group', 'b')).toEqual([]);
   });
 });
 
