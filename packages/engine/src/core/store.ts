@@ -358,29 +358,17 @@ class MemoryCollection<T extends { id: string }> implements Collection<T> {
   }
 
   /**
-   * Takes over another collection's records, keeping this one's indexes (used to swap in a restored state at once):
-   * an index the other one built with the same keys is taken as it is, any other is filled from the records.
+   * Takes over the records and indexes of `twin`, an {@link emptyLike} of this collection filled since (used to swap in
+   * a restored state at once). Its indexes were built with this one's definitions, so they are taken as they are.
    */
-  adopt(other: MemoryCollection<T>) {
-    this.seqOf = other.seqOf;
-    this.slots = other.slots;
-    this.order = other.order;
+  adopt(twin: MemoryCollection<T>) {
+    this.seqOf = twin.seqOf;
+    this.slots = twin.slots;
+    this.order = twin.order;
     this.counts.clear();
-    for (const [name, index] of this.indexes) {
-      const built = other.indexes.get(name);
-      if (built?.keysOf === index.keysOf) {
-        index.lists = built.lists;
-      } else {
-        index.lists = new ShardedMap();
-        this.fill(index);
-      }
-    }
-    if (other.createdAt === this.createdAt) {
-      this.chronological = other.chronological;
-      this.lastCreated = other.lastCreated;
-    } else {
-      this.rescanCreation();
-    }
+    for (const [name, index] of this.indexes) index.lists = twin.indexes.get(name)!.lists;
+    this.chronological = twin.chronological;
+    this.lastCreated = twin.lastCreated;
   }
 
   private defineIndex(name: string, definition: IndexDefinition<T>): Index<T> {
@@ -475,7 +463,8 @@ class MemoryTenantStore implements TenantStore {
   }
 
   import(data: Record<string, unknown[]>): void {
-    // Build the new state aside; a duplicate id throws here, before the current state is touched.
+    // Build the new state aside; a duplicate id, or a record an index cannot key, throws here, before the current state
+    // is touched. A collection not registered yet is staged plain: the one registered for it below has no indexes either.
     const staged = new Map<string, MemoryCollection<{ id: string }>>();
     for (const [name, records] of Object.entries(data)) {
       const collection = this.collections.get(name)?.emptyLike() ?? new MemoryCollection<{ id: string }>();

@@ -18,7 +18,7 @@ interface Check {
 
 type Def = SchemaDef<Check>;
 
-const defOf = (schema: z.ZodType): Def => schemaDefOf<Check>(schema);
+const defOf = schemaDefOf<Check>;
 const cloneWith = (schema: z.ZodType, def: Def): z.ZodType => (schema as unknown as { clone(def: Def): z.ZodType }).clone(def);
 
 /** The same check without its `when` condition: it then runs when the fields before it passed, as zod does by default. */
