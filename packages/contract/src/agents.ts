@@ -210,6 +210,7 @@ export const agentEndpoints = {
     operationId: 'createAgent', method: 'POST', path: '/agents', tag, body: AgentCreateRequest,
     summary: "Create an agent for a customer, with its policy; the answer carries the device code that connects it",
     response: { status: 201, description: 'The agent and its device code', schema: AgentCreated }, errors: [404],
+    secrets: { response: ['deviceCode.code'] },
   }),
   listAgents: defineEndpoint({
     operationId: 'listAgents', method: 'GET', path: '/agents', tag, query: AgentListQuery, summary: 'List agents, newest first',
@@ -243,6 +244,7 @@ export const agentEndpoints = {
     operationId: 'regenerateAgentDeviceCode', method: 'POST', path: '/agents/{agentId}/device-codes', tag, params: agentParams,
     summary: 'A new device code (earlier unredeemed ones stop working); 409 once the agent is connected',
     response: { status: 201, description: 'The device code', schema: AgentDeviceCode }, errors: [404, 409],
+    secrets: { response: ['code'] },
   }),
   approveAgentAction: defineEndpoint({
     operationId: 'approveAgentAction', method: 'POST', path: '/agents/{agentId}/actions/{actionId}/approve', tag, params: actionParams,
@@ -258,12 +260,14 @@ export const agentEndpoints = {
     operationId: 'getAgentDeviceCodeStatus', method: 'GET', path: '/agents/device-codes/{code}/status', tag, params: codeParams,
     summary: 'Whether a device code was redeemed (poll it while the agent connects)',
     response: { status: 200, description: 'The status', schema: AgentDeviceCodeStatus }, errors: [404],
+    secrets: { params: ['code'], response: ['code'] },
   }),
   redeemAgentDeviceCode: defineEndpoint({
     operationId: 'redeemAgentDeviceCode', method: 'POST', path: '/agents/device-codes/{code}/redeem', tag, params: codeParams, auth: 'none',
     summary: "Redeem a device code, without credentials: the agent's access token, this once",
     description: '400 when the code was redeemed already or has expired.',
     response: { status: 200, description: 'The access token and policy', schema: AgentDeviceCodeRedemption }, errors: [404],
+    secrets: { params: ['code'], response: ['accessToken'] },
   }),
 } as const;
 

@@ -252,7 +252,7 @@ export const authEndpoints = {
       'and clientPublicKey. PASSKEY: the assertion with the challenge\'s `Request-Id` header. A wrong code or failed check: 401.',
     alsoResponds: [signedLegs[0]],
     response: { status: 200, description: 'The session', schema: AuthSession },
-    errors: [401, 429],
+    errors: [401, 429], secrets: { response: ['encryptedSessionSigningKey'] },
   }),
   deleteAuthCredential: defineEndpoint({
     operationId: 'deleteAuthCredential', method: 'DELETE', path: '/auth/credentials/{credentialId}', tag, params: credentialParams,
@@ -280,7 +280,7 @@ export const authEndpoints = {
     summary: 'A new session for the same credential', description: signed('The same clientPublicKey on both legs.'),
     alsoResponds: signedLegs,
     response: { status: 201, description: 'The new session', schema: AuthSession },
-    errors: [401],
+    errors: [401], secrets: { response: ['encryptedSessionSigningKey'] },
   }),
   exportWallet: defineEndpoint({
     operationId: 'exportWallet', method: 'POST', path: '/internal-accounts/{accountId}/export', tag, params: accountParams, body: WalletExportRequest,
@@ -288,7 +288,7 @@ export const authEndpoints = {
     description: signed('A fresh uncompressed clientPublicKey, the same on both legs.'),
     alsoResponds: signedLegs,
     response: { status: 200, description: 'The sealed credentials', schema: WalletExport },
-    errors: [401],
+    errors: [401], secrets: { response: ['encryptedWalletCredentials'] },
   }),
   updateInternalAccount: defineEndpoint({
     operationId: 'updateInternalAccount', method: 'PATCH', path: '/internal-accounts/{accountId}', tag, params: accountParams,

@@ -223,7 +223,7 @@ export const cardEndpoints = {
     summary: "A short-lived URL of the page showing the card's number, CVV and expiry",
     description: 'The URL is a bearer secret: fetch a fresh one before each render, never store or log it.',
     response: { status: 200, description: 'The embed URL and when it expires', schema: CardRevealResponse },
-    errors: [403, 404, 501],
+    errors: [403, 404, 501], secrets: { response: ['panEmbedUrl'] },
   }),
   ...simulators(),
 } as const;
@@ -261,7 +261,7 @@ export const cardRevealPagePath = (platformId: string, token: string): string =>
 export const cardControlEndpoints = {
   getCardRevealPage: defineEndpoint({
     operationId: 'getCardRevealPage', method: 'GET', path: '/_sandbox/hosted/{platformId}/cards/{token}', tag: 'Cards',
-    controlPlane: true, public: true, params: z.object({ platformId: z.string(), token: z.string() }),
+    controlPlane: true, public: true, params: z.object({ platformId: z.string(), token: z.string() }), secrets: { params: ['token'] },
     summary: "The page a reveal's panEmbedUrl opens: the card's number, CVV and expiry (sandbox test values)",
     description: 'An HTML page, meant for an iframe. An unknown or expired token answers 404 with a page saying so.',
     response: { status: 200, description: 'The card details page (HTML)', contentType: 'text/html' },

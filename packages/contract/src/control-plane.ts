@@ -201,6 +201,7 @@ export const controlPlaneEndpoints = {
     operationId: 'createSandboxPlatform', method: 'POST', path: '/_sandbox/platforms', tag, controlPlane,
     summary: 'Create a platform (tenant) with its own credentials and verification mode', body: PlatformCreateRequest, bodyOptional: true,
     response: { status: 201, description: 'The platform and its credentials', schema: PlatformCredentials }, errors: [409],
+    secrets: { response: ['clientSecret'] },
   }),
   setSandboxLimits: defineEndpoint({
     operationId: 'setSandboxLimits', method: 'PUT', path: '/_sandbox/limits', tag, controlPlane, body: SandboxLimits,

@@ -60,6 +60,13 @@ export interface Endpoint {
    * none, no platform at all (the health check, which reads no platform's data).
    */
   readonly auth?: 'agent' | 'none';
+  /**
+   * Bearer secrets the operation carries, so they are never kept or written where others read them: path parameters
+   * that are one (a request log shows the parameter's name instead of its value), and fields of the success answer that
+   * are one (dotted paths; an `Idempotency-Key` replay answers without them, so a stored reply, and a snapshot of it,
+   * holds no secret). A secret is shown once, to the caller that made it.
+   */
+  readonly secrets?: { readonly params?: readonly string[]; readonly response?: readonly string[] };
 }
 
 /** Declares an endpoint, keeping its literal types for inference. */

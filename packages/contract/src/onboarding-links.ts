@@ -145,12 +145,12 @@ export const kycLinkEndpoints = {
     params: CustomerPath,
     body: KycLinkCreateRequest, bodyOptional: true,
     response: { status: 201, description: 'The link', schema: KycLink },
-    errors: [409, 410],
+    errors: [409, 410], secrets: { response: ['kycUrl', 'token'] },
   }),
 } as const;
 
 const hostedTag = 'Hosted verification (sandbox)';
-const hosted = { tag: hostedTag, controlPlane: true, public: true, params: HostedKycPath } as const;
+const hosted = { tag: hostedTag, controlPlane: true, public: true, params: HostedKycPath, secrets: { params: ['token'] } } as const;
 const page = (description: string) => ({ status: 200, description, contentType: 'text/html' }) as const;
 const finish = { status: 303, description: 'Redirect to the redirectUri of the link' } as const;
 

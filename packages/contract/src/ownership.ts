@@ -16,7 +16,7 @@ const challenge = (operationId: string, path: string) =>
       'WALLET_SIGNATURE returns the exact `messageToSign` and its `expiresAt`; LIVENESS completes asynchronously and ' +
       'announces the outcome in EXTERNAL_ACCOUNT.STATUS_UPDATED.',
     response: { status: 201, description: 'The challenge', schema: OwnershipChallenge },
-    errors: [409],
+    errors: [409], secrets: { response: ['verificationLink', 'token'] },
   });
 
 const verify = (operationId: string, path: string) =>

@@ -286,14 +286,14 @@ export const scaFactorEndpoints = {
     summary: 'Start enrolling a TOTP app or a passkey',
     description: 'TOTP: the secret to load into the app. PASSKEY: creation options for the device; one passkey per customer (409 PASSKEY_ALREADY_ENROLLED).',
     response: { status: 200, description: 'What the device needs', schema: ScaFactorEnrollment },
-    errors: [404, 409],
+    errors: [404, 409], secrets: { response: ['secret', 'secretBase32Encoded', 'totpUri'] },
   }),
   confirmScaFactorEnrollment: defineEndpoint({
     operationId: 'confirmScaFactorEnrollment', method: 'POST', path: '/sca/factors/confirm', tag: scaTag, query: ScaCustomerQuery, body: ScaFactorConfirmRequest,
     summary: 'Confirm an enrolment: a current TOTP code with the echoed secret, or the passkey registration',
     description: 'A wrong proof is 400. TOTP recovery codes are shown once.',
     response: { status: 200, description: 'The enrolled factor', schema: ScaFactorConfirmation },
-    errors: [404, 409],
+    errors: [404, 409], secrets: { response: ['recoveryCodes'] },
   }),
   deleteScaFactor: defineEndpoint({
     operationId: 'deleteScaFactor', method: 'DELETE', path: '/sca/factors/{credentialId}', tag: scaTag, params: credentialParams, query: ScaCustomerQuery,
@@ -313,7 +313,7 @@ export const scaFactorEndpoints = {
     summary: 'Start resetting a lost factor: the customer then passes a liveness check',
     description: 'At most 5 starts per customer in any 24 hours (429 RATE_LIMITED with Retry-After).',
     response: { status: 201, description: 'The reset', schema: TwoFactorResetStart },
-    errors: [404, 409, 429],
+    errors: [404, 409, 429], secrets: { response: ['livenessAccessToken', 'verificationLink'] },
   }),
   getTwoFactorResetStatus: defineEndpoint({
     operationId: 'getTwoFactorResetStatus', method: 'GET', path: '/sca/factors/reset/{resetId}', tag: scaTag, params: resetParams, query: ScaCustomerQuery,
