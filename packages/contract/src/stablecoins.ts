@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CurrencyCode, Timestamp, resourceId } from './common.js';
 import { defineEndpoint } from './endpoint.js';
 import { PageQuery, pageOf } from './pagination.js';
+import { signedLegs } from './signed-retry.js';
 
 // Stablecoin issuance (SPEC §3.7; REFERENCE §10, §17): provider accounts, registered stablecoins, their enablement,
 // and the mints and burns of their tokens. Brand names as REFERENCE maps them: `serviceOperationsStatus`,
@@ -168,7 +169,10 @@ export type StablecoinBurnSource = z.input<typeof StablecoinBurnSource>;
 
 export const StablecoinRedemptionRail = z.enum(['WIRE', 'ACH_CREDIT', 'SAME_DAY_ACH_CREDIT', 'RTP_CREDIT']).meta({ id: 'StablecoinRedemptionRail' });
 
-/** `POST /stablecoins/{id}/burns`: the fiat goes to a bank account over `rail`. */
+/**
+ * `POST /stablecoins/{id}/burns`: the fiat goes to a bank account over `rail`. From an embedded wallet
+ * (`SERVICE_INTERNAL_ACCOUNT`): a signed action of the wallet, paid out to a bank account of the wallet's owner.
+ */
 export const StablecoinBurnRequest = z
   .object({
     amount: TokenAmount,
@@ -295,8 +299,18 @@ export const stablecoinEndpoints = {
     operationId: 'createStablecoinBurn', method: 'POST', path: '/stablecoins/{stablecoinId}/burns', tag, params: stablecoinParams,
     idempotencyKey: required, body: StablecoinBurnRequest,
     summary: 'Burn tokens and redeem their fiat to a bank account',
+    description:
+      'Idempotency-Key required. From an embedded wallet (source SERVICE_INTERNAL_ACCOUNT) the burn is a signed action of the ' +
+      'wallet. First leg, without signature headers: 202 with payloadToSign, requestId and expiresAt (5 minutes); nothing is ' +
+      'taken, and the 202 is not replayed under the Idempotency-Key. Retry the identical request with `Service-Wallet-Signature` ' +
+      '(the stamp of payloadToSign by an active session of that wallet) and `Request-Id`: 201. Missing, malformed or wrong ' +
+      'signatures, or a session of another account: 401 WALLET_SIGNATURE_*; a used or unknown Request-Id: 401. The fiat of a ' +
+      "wallet's tokens goes to an ACTIVE bank account of the wallet's owner (the same customer; for a platform wallet, the " +
+      "platform); EXTERNAL_ACCOUNT and PROVIDER_INTERNAL_BALANCE burns pay out to a bank account of the platform or of one of " +
+      'its customers. Another destination: 400 INVALID_INPUT on destination.externalAccountId.',
+    alsoResponds: signedLegs,
     response: { status: 201, description: 'The burn operation', schema: StablecoinOperation },
-    errors: [404, 409, 503],
+    errors: [401, 404, 409, 503],
   }),
   listStablecoinOperations: defineEndpoint({
     operationId: 'listStablecoinOperations', method: 'GET', path: '/stablecoins/{stablecoinId}/operations', tag, params: stablecoinParams,

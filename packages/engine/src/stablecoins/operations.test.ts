@@ -2,7 +2,9 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../engine.js';
 import { callApi, type Json } from '../testing/requests.js';
 import { MAX_AMOUNT } from '@railyard/contract';
+import { signedRetryHeaders, type SessionKey } from '@railyard/wallet';
 import { STABLECOIN_PROVISIONING_MS, STABLECOIN_REVIEW_MS, STABLECOIN_TIMINGS } from '../sandbox/magic-values.js';
+import { walletSession } from '../../../../test/support/wallet-signing.js';
 
 // Mints and burns (REFERENCE §10, §17.3, §17.4): every funding source and destination, the statuses on the engine
 // clock, the refusals, and the money through the ledger (the reserve backs every token outstanding).
@@ -40,7 +42,17 @@ beforeEach(async () => {
 });
 
 const mint = (body: Json) => call('POST', `/stablecoins/${w.coin.id}/mints`, { amount: '25000000', ...body });
-const burn = (body: Json) => call('POST', `/stablecoins/${w.coin.id}/burns`, { amount: '10000000', destination: { type: 'EXTERNAL_ACCOUNT', externalAccountId: w.bank, rail: 'RTP_CREDIT' }, ...body });
+const burnBody = (body: Json): Json => ({ amount: '10000000', destination: { type: 'EXTERNAL_ACCOUNT', externalAccountId: w.bank, rail: 'RTP_CREDIT' }, ...body });
+const burn = (body: Json, headers: Record<string, string> = {}) => call('POST', `/stablecoins/${w.coin.id}/burns`, burnBody(body), headers);
+/**
+ * A burn from an embedded wallet as the wallet's signed action: the first leg (202, unless refused), then the identical
+ * request stamped by `key` with the challenge's Request-Id. Answers the retry (or the refused first leg).
+ */
+async function signedBurn(body: Json, key: SessionKey, headers: Record<string, string> = {}) {
+  const first = await burn(body, headers);
+  if (first.status !== 202) return first;
+  return burn(body, { ...headers, ...(await signedRetryHeaders(first.body as never, key)) });
+}
 const operation = async (id: string) => (await call('GET', `/stablecoin-operations/${id}`)).body;
 const balanceOf = async (id: string) => (await call('GET', `/customers/internal-accounts?customerId=${w.customer.id}`)).body.data.find((a: Json) => a.id === id).balance.amount;
 const ledger = () => (engine.sandbox().snapshot().collections.ledger ?? []) as Json[];
@@ -205,9 +217,9 @@ describe('burns', () => {
     advance(STABLECOIN_TIMINGS.providerMs + STABLECOIN_TIMINGS.mintingMs);
   }
 
-  it('SERVICE_INTERNAL_ACCOUNT: takes the tokens at once, pays the fiat out over the rail, with an estimated delivery', async () => {
+  it('SERVICE_INTERNAL_ACCOUNT, signed by the wallet: takes the tokens at once, pays the fiat out over the rail, with an estimated delivery', async () => {
     await mintIntoWallet();
-    const created = await burn({ source: { type: 'SERVICE_INTERNAL_ACCOUNT', accountId: w.wallet }, destination: { type: 'EXTERNAL_ACCOUNT', externalAccountId: w.bank, rail: 'ACH_CREDIT' } });
+    const created = await signedBurn({ source: { type: 'SERVICE_INTERNAL_ACCOUNT', accountId: w.wallet }, destination: { type: 'EXTERNAL_ACCOUNT', externalAccountId: w.bank, rail: 'ACH_CREDIT' } }, await walletSession(engine, w.wallet));
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({
       operationType: 'BURN', status: 'CREATED', amount: '10000000', source: { type: 'SERVICE_INTERNAL_ACCOUNT', accountId: w.wallet },
@@ -233,7 +245,7 @@ describe('burns', () => {
 
   it('a bank that refuses the payout fails the burn and gives the tokens back', async () => {
     await mintIntoWallet();
-    const created = (await burn({ source: { type: 'SERVICE_INTERNAL_ACCOUNT', accountId: w.wallet }, destination: { type: 'EXTERNAL_ACCOUNT', externalAccountId: w.failingBank, rail: 'RTP_CREDIT' } })).body;
+    const created = (await signedBurn({ source: { type: 'SERVICE_INTERNAL_ACCOUNT', accountId: w.wallet }, destination: { type: 'EXTERNAL_ACCOUNT', externalAccountId: w.failingBank, rail: 'RTP_CREDIT' } }, await walletSession(engine, w.wallet))).body;
     advance(STABLECOIN_TIMINGS.providerMs + STABLECOIN_TIMINGS.payoutMs.RTP_CREDIT);
     expect(await operation(created.id)).toMatchObject({ status: 'FAILED', failureReason: 'PROVIDER_TRANSFER_FAILED' });
     expect(ledgerBalance(`tokens:${w.wallet}`)).toBe(2_500);
@@ -276,13 +288,169 @@ describe('burns', () => {
   });
 });
 
+// Issue 32: a burn whose source is the customer's embedded wallet took its tokens on platform credentials alone, and
+// paid the fiat to any bank account (another customer's). Now the wallet signs it, and its owner's bank is paid.
+describe("burns from an embedded wallet: the wallet's signed action, paid out to its owner", () => {
+  const fromWallet = { source: { type: 'SERVICE_INTERNAL_ACCOUNT', accountId: '' } };
+  /** 25 tokens in the customer's wallet; a second customer (Bob) with a wallet and a bank account; a platform bank account. */
+  async function holders() {
+    fromWallet.source.accountId = w.wallet;
+    await call('POST', `/sandbox/internal-accounts/${w.usd}/fund`, { amount: 2_500 });
+    await mint({ fundingSource: { type: 'SERVICE_INTERNAL_ACCOUNT', accountId: w.usd }, destination: { accountId: w.wallet } });
+    advance(STABLECOIN_TIMINGS.providerMs + STABLECOIN_TIMINGS.mintingMs);
+    const bob = (await call('POST', '/customers', { customerType: 'INDIVIDUAL', fullName: 'Bob Other', email: 'bob@example.com', currencies: ['USD', 'USDB'] })).body;
+    const bobWallet = ((await call('GET', `/customers/internal-accounts?customerId=${bob.id}`)).body.data as Json[]).find((a) => a.type === 'EMBEDDED_WALLET')!.id as string;
+    const usdBank = { accountType: 'USD_ACCOUNT', accountNumber: '1234567890', routingNumber: '021000021' };
+    const bobBank = (await call('POST', '/customers/external-accounts', { customerId: bob.id, currency: 'USD', accountInfo: { ...usdBank, beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Bob Other' } } })).body.id as string;
+    const platformBank = (await call('POST', '/platform/external-accounts', { currency: 'USD', accountInfo: { ...usdBank, beneficiary: { beneficiaryType: 'BUSINESS', legalName: 'Platform Inc' } } })).body.id as string;
+    return { bob, bobWallet, bobBank, platformBank };
+  }
+  /** Everything the platform holds but its pending signed-retry challenges: what a refused burn must leave as it was. */
+  const holdings = () => {
+    const { signedRequests: _challenges, ...rest } = engine.sandbox().snapshot().collections;
+    return rest;
+  };
+  const burnsOf = async () => ((await call('GET', `/stablecoins/${w.coin.id}/operations?operationType=BURN`)).body.data as Json[]);
+
+  it('on platform credentials alone: a 202 challenge and nothing moves; the signed retry under the same Idempotency-Key burns (201)', async () => {
+    await holders();
+    const before = holdings();
+    const first = await burn(fromWallet, { 'idempotency-key': 'burn-1' });
+    expect(first.status).toBe(202);
+    // REFERENCE §21: outside /auth/* the challenge carries no `type`.
+    expect(Object.keys(first.body).sort()).toEqual(['expiresAt', 'payloadToSign', 'requestId']);
+    expect(first.body.expiresAt).toBe(new Date(engine.clock.now() + 5 * 60_000).toISOString());
+    expect(JSON.parse(first.body.payloadToSign)).toMatchObject({
+      type: 'ACTIVITY_TYPE_SIGN_TRANSACTION',
+      parameters: { operation: 'STABLECOIN_BURN', stablecoinId: w.coin.id, accountId: w.wallet, amount: '10000000', destination: w.bank, rail: 'RTP_CREDIT' },
+    });
+    expect(holdings()).toEqual(before);
+    expect(ledgerBalance(`tokens:${w.wallet}`)).toBe(2_500);
+    expect(await burnsOf()).toEqual([]);
+    // The sandbox's legacy literal still needs an active session of the wallet, and it has none yet.
+    const literal = await burn(fromWallet, { 'service-wallet-signature': 'sandbox-valid-signature', 'request-id': first.body.requestId });
+    expect([literal.status, literal.body.code]).toEqual([401, 'WALLET_SIGNATURE_INVALID']);
+    // The 202 is not replayed under the key: the same request again gets a challenge of its own.
+    const again = await burn(fromWallet, { 'idempotency-key': 'burn-1' });
+    expect(again.status).toBe(202);
+    expect(again.headers.get('idempotent-replayed')).toBeNull();
+    expect(again.body.requestId).not.toBe(first.body.requestId);
+    expect(holdings()).toEqual(before);
+
+    const session = await walletSession(engine, w.wallet);
+    const signed = await burn(fromWallet, { 'idempotency-key': 'burn-1', ...(await signedRetryHeaders(again.body as never, session)) });
+    expect(signed.status).toBe(201);
+    expect(signed.body).toMatchObject({ operationType: 'BURN', status: 'CREATED', source: { type: 'SERVICE_INTERNAL_ACCOUNT', accountId: w.wallet }, destination: { accountId: w.bank } });
+    expect(ledgerBalance(`tokens:${w.wallet}`)).toBe(1_500);
+    // Now the key replays the burn, with or without the signature headers; nothing is burnt twice.
+    const replay = await burn(fromWallet, { 'idempotency-key': 'burn-1' });
+    expect([replay.status, replay.headers.get('idempotent-replayed'), replay.body]).toEqual([201, 'true', signed.body]);
+    expect((await burnsOf()).map((o) => o.id)).toEqual([signed.body.id]);
+    // The fiat reaches the owner's bank account.
+    advance(STABLECOIN_TIMINGS.providerMs + STABLECOIN_TIMINGS.payoutMs.RTP_CREDIT);
+    expect(await operation(signed.body.id)).toMatchObject({ status: 'COMPLETED', destination: { accountId: w.bank } });
+    expect(ledgerBalance(`tokens:${w.wallet}`)).toBe(1_500);
+    expect(reserve()).toBe(1_500);
+    expect(trial()).toMatchObject({ USD: 0, [`token:${w.coin.id}`]: 0 });
+  });
+
+  it('the retry needs a stamp of an active session of that very wallet: every other retry is a 401 and nothing moves', async () => {
+    const { bobWallet } = await holders();
+    const ada = await walletSession(engine, w.wallet);
+    const bob = await walletSession(engine, bobWallet);
+    const challenge = (await burn(fromWallet)).body;
+    const headers = { ...(await signedRetryHeaders(challenge as never, ada)) };
+    // A challenge of Bob's wallet (its privacy change), stamped by Bob: not a challenge of Ada's wallet.
+    const bobChallenge = (await call('PATCH', `/internal-accounts/${bobWallet}`, { privateEnabled: true })).body;
+    const before = holdings();
+    const refusals: [Record<string, string>, string][] = [
+      [{ 'Request-Id': challenge.requestId }, 'WALLET_SIGNATURE_MISSING'],
+      [{ 'Service-Wallet-Signature': headers['Service-Wallet-Signature'] }, 'REQUEST_ID_MISSING'],
+      [{ ...headers, 'Service-Wallet-Signature': 'not-a-stamp' }, 'WALLET_SIGNATURE_MALFORMED'],
+      [{ ...(await signedRetryHeaders(challenge as never, bob)) }, 'WALLET_SIGNATURE_INVALID'],
+      [{ ...(await signedRetryHeaders(bobChallenge as never, bob)) }, 'UNAUTHORIZED'],
+      [{ ...headers, 'Request-Id': 'Request:7d0c9c52-3f1e-4b7a-9f5e-2a6b8c1d0e3f' }, 'UNAUTHORIZED'],
+    ];
+    for (const [signature, code] of refusals) {
+      const refused = await burn(fromWallet, signature);
+      expect([refused.status, refused.body.code], code).toEqual([401, code]);
+    }
+    const otherAmount = await burn({ ...fromWallet, amount: '20000000' }, headers);
+    expect([otherAmount.status, otherAmount.body.code]).toEqual([401, 'WALLET_SIGNATURE_BODY_MISMATCH']);
+    expect(holdings()).toEqual(before);
+    expect(ledgerBalance(`tokens:${w.wallet}`)).toBe(2_500);
+    // Ada's own stamp burns, once: the Request-Id is single use.
+    expect((await burn(fromWallet, headers)).status).toBe(201);
+    const reused = await burn(fromWallet, headers);
+    expect([reused.status, reused.body.code]).toEqual([401, 'UNAUTHORIZED']);
+    expect(ledgerBalance(`tokens:${w.wallet}`)).toBe(1_500);
+  });
+
+  it("pays a wallet's fiat only to its owner's bank account: another customer's or the platform's is 400, signed or not", async () => {
+    const { bobBank, platformBank } = await holders();
+    const to = (externalAccountId: string) => ({ ...fromWallet, destination: { type: 'EXTERNAL_ACCOUNT', externalAccountId, rail: 'RTP_CREDIT' } });
+    const before = engine.sandbox().snapshot().collections;
+    for (const [bank, owner] of [[bobBank, 'customer'], [platformBank, 'the platform']] as const) {
+      const refused = await burn(to(bank));
+      expect(refused.body).toMatchObject({ status: 400, code: 'INVALID_INPUT' });
+      expect(refused.body.details.errors).toEqual([{
+        field: 'destination.externalAccountId',
+        message: expect.stringMatching(new RegExp(`^must be a bank account of customer ${w.customer.id}, who holds ${w.wallet}: .* belongs to ${owner}`)),
+      }]);
+    }
+    // Refused before any challenge: not even a pending signed request was made.
+    expect(engine.sandbox().snapshot().collections).toEqual(before);
+    // A stamp does not make another's bank account a destination.
+    const session = await walletSession(engine, w.wallet);
+    const challenge = (await burn(to(w.bank))).body;
+    const stamped = await burn(to(bobBank), { ...(await signedRetryHeaders(challenge as never, session)) });
+    expect([stamped.status, stamped.body.details.errors[0].field]).toEqual([400, 'destination.externalAccountId']);
+    expect(ledgerBalance(`tokens:${w.wallet}`)).toBe(2_500);
+    expect(await burnsOf()).toEqual([]);
+
+    // Tokens from outside the service or held by the provider are the platform's: its bank accounts or its customers'.
+    await mint({ fundingSource: { type: 'PROVIDER_INTERNAL_BALANCE', sourceTokenIdentifier: 'usdc', cryptoNetwork: 'SOLANA' }, destination: { accountId: w.spark } });
+    advance(STABLECOIN_TIMINGS.providerMs + STABLECOIN_TIMINGS.mintingMs);
+    const provider = await burn({ source: { type: 'PROVIDER_INTERNAL_BALANCE' }, destination: { type: 'EXTERNAL_ACCOUNT', externalAccountId: bobBank, rail: 'RTP_CREDIT' } });
+    const outside = await burn({ source: { type: 'EXTERNAL_ACCOUNT' }, destination: { type: 'EXTERNAL_ACCOUNT', externalAccountId: platformBank, rail: 'RTP_CREDIT' } });
+    expect([provider.status, outside.status]).toEqual([201, 201]);
+  });
+
+  it("a platform wallet's tokens pay out to a bank account of the platform only", async () => {
+    const { platformBank } = await holders();
+    // The API opens no embedded wallet for the platform; a restored snapshot may hold one.
+    const snapshot = engine.sandbox().snapshot();
+    const walletRecord = (snapshot.collections.internalAccounts as Json[]).find((a) => a.id === w.wallet)!;
+    const { customerId: _owner, ...unowned } = walletRecord;
+    const platformWallet = { ...unowned, id: 'InternalAccount:5f0e2a7c-1b3d-4c9e-8a6f-0d2b4e6c8a1f' };
+    const restored = await call('POST', '/_sandbox/restore', { ...snapshot, collections: { ...snapshot.collections, internalAccounts: [...(snapshot.collections.internalAccounts as Json[]), platformWallet] } });
+    expect(restored.status).toBe(204);
+    await mint({ fundingSource: { type: 'PROVIDER_INTERNAL_BALANCE', sourceTokenIdentifier: 'usdc', cryptoNetwork: 'SOLANA' }, destination: { accountId: platformWallet.id } });
+    advance(STABLECOIN_TIMINGS.providerMs + STABLECOIN_TIMINGS.mintingMs);
+    const fromPlatformWallet = (externalAccountId: string) => burn({ source: { type: 'SERVICE_INTERNAL_ACCOUNT', accountId: platformWallet.id }, destination: { type: 'EXTERNAL_ACCOUNT', externalAccountId, rail: 'WIRE' } });
+    const toCustomer = await fromPlatformWallet(w.bank);
+    expect([toCustomer.status, toCustomer.body.details.errors[0].message]).toEqual([400, expect.stringMatching(/^must be a bank account of the platform, who holds InternalAccount:5f0e/)]);
+    // The platform's bank account is a destination; the burn is still the wallet's to sign.
+    expect((await fromPlatformWallet(platformBank)).status).toBe(202);
+    expect(ledgerBalance(`tokens:${platformWallet.id}`)).toBe(2_500);
+  });
+
+  it('a mint takes no fiat from an embedded wallet: 400 on fundingSource.accountId, and nothing moves', async () => {
+    await call('POST', `/sandbox/internal-accounts/${w.wallet}/fund`, { amount: 50_000_000 });
+    const before = engine.sandbox().snapshot().collections;
+    const refused = await mint({ fundingSource: { type: 'SERVICE_INTERNAL_ACCOUNT', accountId: w.wallet }, destination: { accountId: w.spark } });
+    expect(refused.body).toMatchObject({ status: 400, code: 'INVALID_INPUT', details: { errors: [{ field: 'fundingSource.accountId', message: expect.stringContaining('embedded wallet') }] } });
+    expect(engine.sandbox().snapshot().collections).toEqual(before);
+  });
+});
+
 describe('what an operation under way meets', () => {
   it('a bank account deleted before its debit or payout fails the operation; a burn gives the tokens back', async () => {
     const debit = (await mint({ fundingSource: { type: 'ACH_DEBIT', externalAccountId: w.bank }, destination: { accountId: w.wallet } })).body;
     await call('POST', `/sandbox/internal-accounts/${w.usd}/fund`, { amount: 2_500 });
     await mint({ fundingSource: { type: 'SERVICE_INTERNAL_ACCOUNT', accountId: w.usd }, destination: { accountId: w.wallet } });
     advance(STABLECOIN_TIMINGS.providerMs + STABLECOIN_TIMINGS.mintingMs);
-    const payout = (await burn({ source: { type: 'SERVICE_INTERNAL_ACCOUNT', accountId: w.wallet } })).body;
+    const payout = (await signedBurn({ source: { type: 'SERVICE_INTERNAL_ACCOUNT', accountId: w.wallet } }, await walletSession(engine, w.wallet))).body;
     expect(ledgerBalance(`tokens:${w.wallet}`)).toBe(1_500);
     expect((await call('DELETE', `/customers/external-accounts/${w.bank}`)).status).toBe(204);
     advance(STABLECOIN_TIMINGS.debitMs.ACH_DEBIT);

@@ -11,11 +11,17 @@
  *
  * and the property test checks it. Tokens held by a wallet of the service are kept in positions beside the ledger, so a
  * burn can check them without reading every entry.
+ *
+ * Money leaves an embedded wallet only by its signature: a burn whose source is one is a signed action of the wallet
+ * (the signed retry, auth/signed-retry.ts), and its fiat goes to a bank account of the wallet's owner. A mint never takes
+ * fiat from an embedded wallet (docs/stablecoins.md, "Who may burn, and where the fiat goes").
  */
-import type { FieldError, Page, Stablecoin, StablecoinOperation } from '@railyard/contract';
+import type { FieldError, InternalAccount, Page, Stablecoin, StablecoinOperation } from '@railyard/contract';
 import { MAX_AMOUNT, StablecoinBurnRequest, StablecoinRedemptionRail, StablecoinMintRequest, StablecoinOperationListQuery } from '@railyard/contract';
 import { z } from 'zod';
 import { findInternalAccount, postToAccounts } from '../accounts/internal-accounts.js';
+import { sessionsOf } from '../auth/sessions.js';
+import { signedAction, type SignedLegAnswer, type SignedRequest } from '../auth/signed-retry.js';
 import type { TenantContext } from '../core/context.js';
 import { ApiError, conflict, invalidField, notFound } from '../core/errors.js';
 import { definedOnly, listPage } from '../core/pagination.js';
@@ -136,9 +142,16 @@ function bankAccount(tenant: TenantContext, coin: Stablecoin, id: string, field:
   return account;
 }
 
-/** An internal account of the service in the coin's base currency holding `cents` (409 INSUFFICIENT_BALANCE otherwise). */
+/**
+ * An internal account of the service in the coin's base currency holding `cents` (409 INSUFFICIENT_BALANCE otherwise).
+ * Never an embedded wallet: its money leaves only by its own signature, and a mint is the platform's request. (Wallets
+ * hold USDB and coins are backed by USD, so the currency would refuse one too; this says why whatever the currencies.)
+ */
 function fundingAccount(tenant: TenantContext, coin: Stablecoin, id: string, cents: number) {
   const account = findInternalAccount(tenant, id);
+  if (account.type === 'EMBEDDED_WALLET') {
+    throw invalidField('fundingSource.accountId', `${id} is an embedded wallet: its money leaves only by the wallet's own signature, so a mint is funded from a ${coin.baseCurrency} account of the platform or a customer, a bank debit, a wire or the provider`);
+  }
   if (account.balance.currency.code !== coin.baseCurrency) throw invalidField('fundingSource.accountId', `must hold ${coin.baseCurrency}, not ${account.balance.currency.code}`);
   if (account.status !== 'ACTIVE') throw invalidField('fundingSource.accountId', `${id} is ${account.status}, not ACTIVE`);
   if (account.balance.amount < cents) {
@@ -224,20 +237,81 @@ function wireInstructions(tenant: TenantContext, coin: Stablecoin): NonNullable<
 // ---------------------------------------------------------------------------------------------------------------------
 // Burns
 
-/** `POST /stablecoins/{id}/burns`: 201 CREATED; tokens of the service's wallets are taken at once. */
-export function createBurn(tenant: TenantContext, stablecoinId: string, request: z.output<typeof StablecoinBurnRequest>): StablecoinOperation {
+/** What a burn will do once allowed: its coin, amount in cents, token holder, and the wallet it takes tokens from. */
+interface BurnPlan {
+  readonly coin: Stablecoin;
+  readonly cents: number;
+  readonly holder: string;
+  /** The embedded wallet a SERVICE_INTERNAL_ACCOUNT source names: the burn is its signed action. */
+  readonly wallet?: InternalAccount;
+}
+
+/**
+ * Where a burn's fiat may go: a bank account of whoever holds the tokens. A wallet's tokens pay out to its owner only:
+ * an ACTIVE bank account of the same customer (a platform wallet: of the platform) in the coin's base currency.
+ * Tokens from outside the service (`EXTERNAL_ACCOUNT`) or held by the provider for the platform
+ * (`PROVIDER_INTERNAL_BALANCE`) are the platform's to redeem: to its own bank accounts or its customers'.
+ */
+function payoutAccount(tenant: TenantContext, coin: Stablecoin, id: string, wallet: BurnPlan['wallet']) {
+  const field = 'destination.externalAccountId';
+  const bank = bankAccount(tenant, coin, id, field);
+  if (wallet === undefined) return bank;
+  const owner = wallet.customerId ?? null;
+  if ((bank.customerId ?? null) !== owner) {
+    const holder = owner === null ? 'the platform' : `customer ${owner}`;
+    const belongs = bank.customerId == null ? 'the platform' : `customer ${bank.customerId}`;
+    throw invalidField(field, `must be a bank account of ${holder}, who holds ${wallet.id}: a wallet's tokens are redeemed to its owner's own bank account, and ${id} belongs to ${belongs}`);
+  }
+  return bank;
+}
+
+/** Every check of a burn, before it is signed and again when it runs: 400, 404, 409 and 503 as docs/stablecoins.md. */
+function planBurn(tenant: TenantContext, stablecoinId: string, request: z.output<typeof StablecoinBurnRequest>): BurnPlan {
   requireProvider(tenant);
   const coin = operableCoin(tenant, stablecoinId);
   const cents = centsOf(coin, request.amount);
-  bankAccount(tenant, coin, request.destination.externalAccountId, 'destination.externalAccountId');
   const source = request.source;
-  const holder = source.type === 'SERVICE_INTERNAL_ACCOUNT' ? tokenWallet(tenant, source.accountId, 'source.accountId').id : WORLD;
+  const wallet = source.type === 'SERVICE_INTERNAL_ACCOUNT' ? tokenWallet(tenant, source.accountId, 'source.accountId') : undefined;
+  payoutAccount(tenant, coin, request.destination.externalAccountId, wallet);
+  const holder = wallet?.id ?? WORLD;
   if (source.type !== 'EXTERNAL_ACCOUNT' && positionOf(tenant, coin, holder) < cents) {
     const where = holder === WORLD ? 'the provider holds' : `${holder} holds`;
     throw conflict(`${where} ${positionOf(tenant, coin, holder)} cents of ${coin.symbol}, less than the ${cents} to burn`, 'CONFLICT', {
       reason: 'INSUFFICIENT_BALANCE', balance: positionOf(tenant, coin, holder), required: cents,
     });
   }
+  return { coin, cents, holder, ...(wallet ? { wallet } : {}) };
+}
+
+/**
+ * `POST /stablecoins/{id}/burns`: 201 CREATED; tokens of the service's wallets are taken at once. A burn from an
+ * embedded wallet (`SERVICE_INTERNAL_ACCOUNT`) is the wallet's signed action: the first leg answers the challenge
+ * (the API's 202) and changes nothing; the signed retry, stamped by an active session of that wallet, runs it. The
+ * signature headers of a burn from another source are not looked at.
+ */
+export async function createBurn(
+  tenant: TenantContext, stablecoinId: string, request: z.output<typeof StablecoinBurnRequest>, signed: SignedRequest,
+): Promise<StablecoinOperation | SignedLegAnswer> {
+  const plan = planBurn(tenant, stablecoinId, request);
+  if (plan.wallet === undefined) return startBurn(tenant, request, plan);
+  const { destination } = request;
+  const leg = await signedAction(tenant, signed, {
+    accountId: plan.wallet.id, activity: 'ACTIVITY_TYPE_SIGN_TRANSACTION',
+    parameters: {
+      operation: 'STABLECOIN_BURN', stablecoinId: plan.coin.id, accountId: plan.wallet.id, amount: request.amount,
+      destination: destination.externalAccountId, rail: destination.rail,
+    },
+    signers: sessionsOf(tenant, plan.wallet.id),
+  });
+  if (!('signer' in leg)) return leg;
+  // Checked again: the wallet's tokens, the coin or the bank account may have changed while the stamp was verified.
+  return startBurn(tenant, request, planBurn(tenant, stablecoinId, request));
+}
+
+/** Creates the burn a plan allows: its operation, and the tokens of a service wallet or the provider taken now. */
+function startBurn(tenant: TenantContext, request: z.output<typeof StablecoinBurnRequest>, plan: BurnPlan): StablecoinOperation {
+  const { coin, cents, holder } = plan;
+  const source = request.source;
   const { rail } = request.destination;
   const operation = newOperation(tenant, coin, 'BURN', request.amount, request.description, {
     source: { ...source },

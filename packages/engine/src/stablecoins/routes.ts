@@ -1,5 +1,6 @@
 import { stablecoinControlEndpoints as control, stablecoinEndpoints as e } from '@railyard/contract';
 import { bind, type Binding } from '../http/app.js';
+import { signedAnswer, signedRequestOf } from '../http/signed.js';
 import { setStablecoinProviderAvailability } from '../platforms/config.js';
 import { createBurn, createMint, expiryJob, findOperation, fundOperation, listOperations, STABLECOIN_EXPIRY_JOB, STABLECOIN_STEP_JOB, stepJob } from './operations.js';
 import {
@@ -17,7 +18,8 @@ export const stablecoinRoutes: Binding[] = [
   bind(e.getStablecoin, ({ tenant, params }) => findStablecoin(tenant, params.stablecoinId)),
   bind(e.requestStablecoinEnablement, ({ tenant, params }) => requestEnablement(tenant, params.stablecoinId)),
   bind(e.createStablecoinMint, ({ tenant, params, body }) => createMint(tenant, params.stablecoinId, body)),
-  bind(e.createStablecoinBurn, ({ tenant, params, body }) => createBurn(tenant, params.stablecoinId, body)),
+  // A burn from an embedded wallet is the wallet's signed action: 202 challenge (never replayed), then the signed retry.
+  bind(e.createStablecoinBurn, ({ tenant, params, body, request, signable }) => signedAnswer(createBurn(tenant, params.stablecoinId, body, signedRequestOf(request, signable)))),
   bind(e.listStablecoinOperations, ({ tenant, params, query }) => listOperations(tenant, params.stablecoinId, query)),
   bind(e.getStablecoinOperation, ({ tenant, params }) => findOperation(tenant, params.stablecoinOperationId)),
   bind(control.setStablecoinOperationsStatus, ({ tenant, params, body }) => setOperationsStatus(tenant, params.stablecoinId, body.serviceOperationsStatus)),
