@@ -1,10 +1,12 @@
-import type { ListStablecoinOperationsQuery, ListStablecoinProviderAccountsQuery, ListStablecoinsQuery, Stablecoin, StablecoinBurnRequest, StablecoinMintRequest, StablecoinOperation, StablecoinProviderAccount, StablecoinProviderAccountLinkRequest, StablecoinRegisterRequest } from '@railyard/contract/routes';
-import { stablecoinControlEndpoints, stablecoinEndpoints } from '@railyard/contract/routes';
+import type { ListStablecoinOperationsQuery, ListStablecoinProviderAccountsQuery, ListStablecoinsQuery, SignedRetryChallenge, Stablecoin, StablecoinBurnRequest, StablecoinMintRequest, StablecoinOperation, StablecoinProviderAccount, StablecoinProviderAccountLinkRequest, StablecoinRegisterRequest } from '@railyard/contract/routes';
+import { REQUEST_ID_HEADER, stablecoinControlEndpoints, stablecoinEndpoints, WALLET_SIGNATURE_HEADER } from '@railyard/contract/routes';
 import type { RailyardClient } from '../client.js';
 import type { APIPromise } from '../core/api-promise.js';
-import type { BodyParams, QueryParams, ResultOf } from '../core/endpoint.js';
-import { StablecoinWaitTimeoutError } from '../core/errors.js';
+import { buildPath, type BodyParams, type QueryParams, type ResultOf } from '../core/endpoint.js';
+import { RailyardError, SignatureRequiredError, StablecoinWaitTimeoutError, WalletOperationTimeoutError } from '../core/errors.js';
 import { requireIdempotencyKey } from '../core/idempotency.js';
+import { backoffDelay, parseRetryAfter } from '../core/retry.js';
+import { DEFAULT_PROCESSING_TIMEOUT_MS, MIN_PROCESSING_DELAY_MS, type SignatureRequired, type SignedRetryOptions, type StampedRequestOptions, type WalletStamper } from '../core/signed-retry.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/types.js';
 import { APIResource } from './resource.js';
@@ -32,6 +34,18 @@ export type StablecoinBurnParams = StablecoinBurnRequest;
 export type StablecoinBurnSource = StablecoinBurnParams['source'];
 /** A mint or burn as it moves CREATED → PENDING_FUNDING → PENDING_PROVIDER → PROCESSING → COMPLETED (or FAILED, EXPIRED). */
 export type { StablecoinOperation };
+/**
+ * A burn from an embedded wallet waiting for the wallet's stamp: the 202 of its first leg, and the request to repeat.
+ * Plain JSON, so a backend can keep it while the browser holding the session key stamps `challenge.payloadToSign`;
+ * finish it with {@link Stablecoins.completeBurn}.
+ */
+export interface StablecoinBurnSignatureRequired {
+  readonly status: 'SIGNATURE_REQUIRED';
+  /** Stamp `payloadToSign` byte for byte before `expiresAt`; `requestId` is single use. */
+  readonly challenge: SignedRetryChallenge;
+  /** The burn exactly as its first leg was sent: the signed retry repeats it. */
+  readonly request: { readonly operationId: 'createStablecoinBurn'; readonly method: 'POST'; readonly path: string; readonly body: StablecoinBurnParams };
+}
 /** Query of {@link Stablecoins.listOperations}: `operationType` (`MINT` or `BURN`; omit for both), `limit`, `cursor`. */
 export type StablecoinOperationListParams = ListStablecoinOperationsQuery;
 /** Options of {@link StablecoinOperations.waitFor}: as {@link WaitForOptions}, with `until` reading the operation. */
@@ -45,6 +59,33 @@ type Sleep = (ms: number, signal: AbortSignal | undefined) => Promise<void>;
 const FINAL_OPERATION_STATUSES: ReadonlySet<string> = new Set(['COMPLETED', 'FAILED', 'EXPIRED']);
 /** Issuance statuses that do not move on by themselves. */
 const FINAL_ISSUANCE_STATUSES: ReadonlySet<string> = new Set(['PROVISIONED', 'REJECTED', 'FAILED']);
+
+/** The request of a burn, as its signed retry repeats it. */
+const burnRequest = (stablecoinId: string, body: StablecoinBurnParams): StablecoinBurnSignatureRequired['request'] => ({
+  operationId: 'createStablecoinBurn', method: 'POST', path: buildPath(stablecoinEndpoints.createStablecoinBurn.path, { stablecoinId }), body,
+});
+
+/** The {@link SignatureRequiredError} of a wallet's burn called without a stamper, pointing to {@link Stablecoins.completeBurn}. */
+function burnSignatureRequired(pending: StablecoinBurnSignatureRequired): SignatureRequiredError {
+  const error = new SignatureRequiredError(pending as unknown as SignatureRequired);
+  error.message = `${pending.request.method} ${pending.request.path} burns from an embedded wallet, a signed action of the wallet (202): pass a ` +
+    'stamper (a session key of that wallet), or stamp pending.challenge.payloadToSign and call client.stablecoins.completeBurn(pending, stamp).';
+  return error;
+}
+
+/** Refuses a pending burn that is not one (restored from storage wrongly, or edited to reach another URL) before anything is sent. */
+function checkPendingBurn(pending: StablecoinBurnSignatureRequired): void {
+  const request = pending?.request;
+  const challenge = pending?.challenge;
+  if (pending?.status !== 'SIGNATURE_REQUIRED' || typeof challenge?.payloadToSign !== 'string' || typeof challenge.requestId !== 'string') {
+    throw new RailyardError('completeBurn() needs the SIGNATURE_REQUIRED result of a burn, with its challenge ({payloadToSign, requestId, expiresAt}).');
+  }
+  // One path segment for the coin: no query, fragment or dot segment (plain or percent-encoded) that could reach another URL.
+  const path = typeof request?.path === 'string' ? request.path : '';
+  if (request.operationId !== 'createStablecoinBurn' || request.method !== 'POST' || !/^\/stablecoins\/[^/?#]+\/burns$/.test(path) || /(^|\/)(\.|%2e){1,2}(\/|$)/i.test(path)) {
+    throw new RailyardError(`completeBurn(): ${String(request?.method)} ${String(request?.path)} is not POST /stablecoins/{stablecoinId}/burns.`);
+  }
+}
 
 /**
  * Links to the platform's accounts at stablecoin providers. Every link is sent with an
@@ -130,9 +171,82 @@ export class Stablecoins extends APIResource {
   /**
    * Burns tokens and redeems their fiat to a bank account. Tokens of the service's wallets are taken at once; an
    * `EXTERNAL_ACCOUNT` source waits for them at the deposit address in `fundingInstructions`.
+   *
+   * A burn from an embedded wallet (`source: { type: 'SERVICE_INTERNAL_ACCOUNT', accountId }`) is a signed action of
+   * that wallet, and pays out only to a bank account of the wallet's owner. Pass `{ stamper }` (a session key of the
+   * wallet, e.g. `@railyard/wallet`'s SessionKey) and the 202 → stamp → signed retry runs in this one call; a
+   * `PROCESSING` answer is re-sent until the burn is created. The first leg sends your `idempotencyKey` (or a generated
+   * one) and the signed retry the same key with `:signed` appended.
+   *
+   * Without a stamper such a burn rejects with a {@link SignatureRequiredError}: its `pending` is a
+   * {@link StablecoinBurnSignatureRequired}; stamp `pending.challenge.payloadToSign` and call
+   * {@link Stablecoins.completeBurn}. Burns from the other sources need no stamp, with or without one.
+   *
+   * ```ts
+   * const burn = await client.stablecoins.burn(coinId, {
+   *   amount: '30000000', source: { type: 'SERVICE_INTERNAL_ACCOUNT', accountId: walletId },
+   *   destination: { type: 'EXTERNAL_ACCOUNT', externalAccountId: ownersBankId, rail: 'RTP_CREDIT' },
+   * }, { stamper: session });
+   * ```
    */
-  burn(stablecoinId: string, body: StablecoinBurnParams, options?: RequestOptions): APIPromise<StablecoinOperation> {
-    return this._client.call(stablecoinEndpoints.createStablecoinBurn, { params: { stablecoinId }, body }, requireIdempotencyKey(options));
+  burn(stablecoinId: string, body: StablecoinBurnParams, options: StampedRequestOptions): Promise<StablecoinOperation>;
+  burn(stablecoinId: string, body: StablecoinBurnParams, options?: RequestOptions): APIPromise<StablecoinOperation>;
+  burn(stablecoinId: string, body: StablecoinBurnParams, options?: RequestOptions | StampedRequestOptions): Promise<StablecoinOperation> {
+    if (options !== undefined && 'stamper' in options && options.stamper !== undefined) return this.#burnStamped(stablecoinId, body, options);
+    const request = burnRequest(stablecoinId, body);
+    return this._client.call(stablecoinEndpoints.createStablecoinBurn, { params: { stablecoinId }, body }, requireIdempotencyKey(options))._thenUnwrap((data, raw) => {
+      // 202: the wallet must sign; say so instead of handing the challenge back as an operation.
+      if (raw.response.status !== 202) return data;
+      throw burnSignatureRequired({ status: 'SIGNATURE_REQUIRED', challenge: data as unknown as SignedRetryChallenge, request });
+    });
+  }
+
+  /**
+   * Finishes a burn from an embedded wallet whose challenge was stamped elsewhere: repeats its request, identical,
+   * with `Service-Wallet-Signature` (the stamp, or a stamper to make it) and `Request-Id`, re-sends it while it
+   * answers PROCESSING, and resolves with the burn. Rejects with an {@link AuthenticationError} (401) whose `code`
+   * says what was wrong (`WALLET_SIGNATURE_INVALID` for a key that is no active session of that wallet,
+   * `UNAUTHORIZED` for a used, unknown or expired `requestId`: burn again), and with a
+   * {@link WalletOperationTimeoutError} after `processingTimeout` (call this again with the same stamp to go on).
+   */
+  async completeBurn(pending: StablecoinBurnSignatureRequired, stamp: string | WalletStamper, options: SignedRetryOptions = {}): Promise<StablecoinOperation> {
+    checkPendingBurn(pending);
+    const header = typeof stamp === 'string' ? stamp : await stamp.stamp(pending.challenge.payloadToSign);
+    if (typeof header !== 'string' || header === '') throw new RailyardError('The stamp must be a non-empty string: the Service-Wallet-Signature header value.');
+    const { processingTimeout, ...rest } = options;
+    const keyed = requireIdempotencyKey(rest);
+    const signed = { ...keyed, headers: { ...keyed.headers, [WALLET_SIGNATURE_HEADER]: header, [REQUEST_ID_HEADER]: pending.challenge.requestId } };
+    const budget = processingTimeout ?? DEFAULT_PROCESSING_TIMEOUT_MS;
+    let waited = 0;
+    // A PROCESSING answer is never kept under the Idempotency-Key, so each re-send carries the same key and request.
+    for (let send = 0; ; send++) {
+      const { data, response } = await this._client.request<unknown>({ method: 'POST', path: pending.request.path, body: pending.request.body }, signed).withResponse();
+      if (response.status === 202) {
+        throw new RailyardError('The signed retry of the burn was answered with a new challenge (202): the service did not take the stamp as a retry. Was the Idempotency-Key of the first leg reused after a 202 was replayed?');
+      }
+      const processing = response.status === 200 && typeof data === 'object' && data !== null && (data as { status?: unknown }).status === 'PROCESSING';
+      if (!processing) return data as StablecoinOperation;
+      const delay = Math.max(parseRetryAfter(response.headers) ?? backoffDelay(send), MIN_PROCESSING_DELAY_MS);
+      if (waited + delay > budget) {
+        const message = (data as { message?: unknown }).message;
+        throw new WalletOperationTimeoutError({
+          operationId: 'createStablecoinBurn', timeout: budget, sends: send + 1, serverMessage: typeof message === 'string' ? message : undefined,
+          pending: pending as unknown as SignatureRequired, stamp: header,
+        });
+      }
+      waited += delay;
+      await this.#sleep(delay, options.signal);
+    }
+  }
+
+  /** {@link Stablecoins.burn} with a stamper: the first leg, and for a wallet's burn the stamped retry. */
+  async #burnStamped(stablecoinId: string, body: StablecoinBurnParams, options: StampedRequestOptions): Promise<StablecoinOperation> {
+    const { stamper, processingTimeout, ...rest } = options;
+    const keyed = requireIdempotencyKey(rest);
+    const { data, response } = await this._client.call(stablecoinEndpoints.createStablecoinBurn, { params: { stablecoinId }, body }, keyed).withResponse();
+    if (response.status !== 202) return data;
+    const pending: StablecoinBurnSignatureRequired = { status: 'SIGNATURE_REQUIRED', challenge: data as unknown as SignedRetryChallenge, request: burnRequest(stablecoinId, body) };
+    return this.completeBurn(pending, stamper, { ...rest, ...(processingTimeout === undefined ? {} : { processingTimeout }), idempotencyKey: `${keyed.idempotencyKey}:signed` });
   }
 
   /** The coin's mints and burns, newest first; iterate with `for await` for every one across pages. */
