@@ -32,6 +32,7 @@ export * from './uma.js';
 export * from './cards.js';
 export * from './stablecoins.js';
 export * from './tokens.js';
+export * from './access.js';
 export * from './lookups.js';
 export * from './invitations.js';
 export * from './delegated-keys.js';

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { Timestamp, resourceId } from './common.js';
-import { defineEndpoint, type Endpoint } from './endpoint.js';
+import { defineEndpoint } from './endpoint.js';
 import { PageQuery, TimeRangeQuery, pageOf } from './pagination.js';
 
 // API tokens (REFERENCE §19): extra credentials of a platform, each with a set of permissions, authenticating with
-// Basic auth like the platform's own. Which permission each operation needs is one rule, below.
+// Basic auth like the platform's own. Which permissions each operation needs is the ACCESS table (access.ts).
 
 export const TokenId = resourceId('Token').meta({ id: 'TokenId' });
 
@@ -66,25 +66,3 @@ export const tokenEndpoints = {
     response: { status: 204, description: 'Deleted' }, errors: [404],
   }),
 } as const;
-
-/**
- * The operations that move money, which need `TRANSACT` (the API names quote creation and execution; the others
- * move money the same way).
- */
-export const TRANSACT_OPERATIONS: ReadonlySet<string> = new Set([
-  'createQuote', 'executeQuote', 'authorizeQuote', 'resendQuoteAuthorization', 'approveTransaction', 'rejectTransaction',
-  'cancelTransaction', 'confirmTransaction', 'transferIn', 'transferOut', 'sandboxSend', 'fundSandboxInternalAccount',
-  'sandboxUmaReceive', 'createStablecoinMint', 'createStablecoinBurn', 'fundStablecoinOperation',
-  'simulateCardAuthorization', 'simulateCardCreditAuthorization', 'simulateCardFinancialAuthorization',
-  'simulateCardFinancialCreditAuthorization', 'simulateCardCreditAuthorizationAdvice', 'simulateCardBalanceInquiry',
-  'simulateCardAuthorizationAdvice', 'simulateCardClearing', 'simulateCardReturn', 'simulateCardReturnReversal',
-]);
-
-/**
- * The permission an API token needs for an operation: `TRANSACT` for what moves money, `VIEW` for every other read,
- * `MANAGE` for every other change. The platform's own credentials may do everything.
- */
-export function requiredPermission(endpoint: Pick<Endpoint, 'operationId' | 'method'>): ApiTokenPermission {
-  if (TRANSACT_OPERATIONS.has(endpoint.operationId)) return 'TRANSACT';
-  return endpoint.method === 'GET' ? 'VIEW' : 'MANAGE';
-}

@@ -6,6 +6,9 @@ import { IdempotencyKeys } from './core/idempotency.js';
 import { type IdGenerator, randomIds } from './core/ids.js';
 import { Scheduler } from './core/scheduler.js';
 import { createMemoryStore, type Store } from './core/store.js';
+import { CredentialDirectory, type CredentialKind } from './core/directory.js';
+import { FailureThrottle, type ThrottleLimits } from './core/throttle.js';
+import { ApiError } from './core/errors.js';
 import { beneficialOwnerRoutes } from './beneficial-owners/routes.js';
 import { customerRoutes } from './customers/routes.js';
 import { externalAccountRoutes } from './external-accounts/routes.js';
@@ -15,7 +18,7 @@ import { hostedErrorReply, hostedRoutes } from './hosted/routes.js';
 import { platformRoutes } from './platforms/routes.js';
 import { createHttpSurface, type FetchFunction, type Incoming } from './http/app.js';
 import type { WireReply } from '@railyard/contract';
-import { DEFAULT_CREDENTIALS, type Platform, PlatformRegistry } from './platforms/registry.js';
+import { DEFAULT_CREDENTIALS, parseBasic, type Platform, PlatformRegistry } from './platforms/registry.js';
 import * as control from './sandbox/control.js';
 import { controlPlaneRoutes, publicPlatform } from './sandbox/routes.js';
 import { verificationJobs, verificationRoutes } from './verification/routes.js';
@@ -29,6 +32,7 @@ import { tokenRoutes } from './tokens/routes.js';
 import { lookupRoutes } from './lookups/routes.js';
 import { invitationJobs, invitationRoutes } from './invitations/routes.js';
 import { authenticateAgent, platformOfDeviceCode } from './agents/auth.js';
+import { deviceCodeKey } from './agents/agents.js';
 import { agentRoutes } from './agents/routes.js';
 import { bulkImportJobs, bulkImportRoutes } from './bulk-import/routes.js';
 import { RETRY_JOB, WebhookDispatcher, type WebhookFetch } from './webhooks/delivery.js';
@@ -48,6 +52,19 @@ export interface EngineOptions {
   ids?: IdGenerator;
   /** The default platform. Its credentials default to `sandbox-client-id` / `sandbox-client-secret`. */
   platform?: PlatformCreateRequest;
+  /**
+   * The most platforms this engine holds, the default one included (default 10,000): `POST /_sandbox/platforms`
+   * beyond it is refused with 409 CONFLICT (`details.reason: PLATFORM_LIMIT_REACHED`), so one credential cannot fill
+   * the server's memory.
+   */
+  maxPlatforms?: number;
+  /**
+   * Brute-force limits on credentials: failed Basic-auth attempts and unknown device codes are counted per credential
+   * and per source address over a window of real time, and past a limit every attempt is 429 RATE_LIMITED with
+   * `Retry-After` until the window frees (see {@link ThrottleLimits}; in process there is no source address).
+   * `false` turns them off.
+   */
+  authThrottle?: ThrottleLimits | false;
   /** Webhook delivery. */
   webhooks?: {
     /** The transport deliveries go through: the global `fetch` by default; give your app's handler to deliver in process. */
@@ -171,7 +188,8 @@ export function createEngine(options: EngineOptions = {}): Engine {
   const store = options.store ?? createMemoryStore();
   const ids = options.ids ?? randomIds;
   const scheduler = new Scheduler(clock);
-  const platforms = new PlatformRegistry(ids, () => clock.now());
+  const platforms = new PlatformRegistry(ids, () => clock.now(), options.maxPlatforms);
+  const directory = new CredentialDirectory(store);
   const idempotency = new IdempotencyKeys();
   const contexts = new Map<string, TenantContext>();
   const keys = new Map<string, Promise<WebhookKey>>();
@@ -208,7 +226,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
     let context = contexts.get(platform.id);
     if (!context) {
       const platformScheduler = schedulerOf(platform);
-      context = new TenantContext(platform, store.tenant(platform.id), platformScheduler.clock, ids, platformScheduler, dispatcher);
+      context = new TenantContext(platform, store.tenant(platform.id), platformScheduler.clock, ids, platformScheduler, dispatcher, directory);
       contexts.set(platform.id, context);
     }
     return context;
@@ -240,12 +258,39 @@ export function createEngine(options: EngineOptions = {}): Engine {
     ...options.platform,
   });
 
+  const credentialLookup = { platforms, tenantOf: tenant, directory };
+  const throttle = options.authThrottle === false ? undefined : new FailureThrottle(options.authThrottle);
+  /** Authenticates under the brute-force limits: a 401 counts as a failed attempt of the credential and the source. */
+  const throttled = <T>(credential: string | undefined, source: string | undefined, authenticate: () => T): T => {
+    if (throttle === undefined) return authenticate();
+    throttle.check(credential, source);
+    try {
+      return authenticate();
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) throttle.fail(credential, source);
+      throw error;
+    }
+  };
+  /** The contexts of the platforms the credential directory says hold `key`, in the order they registered it. */
+  const tenantsHolding = (kind: CredentialKind, key: string): TenantContext[] =>
+    directory.holders(kind, key).flatMap((platformId) => {
+      const holder = platforms.byId(platformId);
+      return holder === undefined ? [] : [tenant(holder)];
+    });
   const http = createHttpSurface(
-    [...customerRoutes, ...bulkImportRoutes, ...documentRoutes, ...contactVerificationRoutes, ...hostedRoutes, ...accountRoutes, ...platformRoutes, ...beneficialOwnerRoutes, ...externalAccountRoutes, ...ownershipRoutes(externalAccountPort), ...beneficiaryTrustRoutes, ...scaLoginRoutes, ...scaFactorRoutes, ...paymentRoutes, ...cardRoutes, ...stablecoinRoutes, ...tokenRoutes, ...invitationRoutes({ all: () => platforms.all().map(tenant) }), ...agentRoutes, ...webhookRoutes(dispatcher, keyOf), ...authRoutes, ...delegatedKeyRoutes, ...lookupRoutes, ...verificationRoutes, ...controlPlaneRoutes(platforms, openapi)],
+    [...customerRoutes, ...bulkImportRoutes, ...documentRoutes, ...contactVerificationRoutes, ...hostedRoutes, ...accountRoutes, ...platformRoutes, ...beneficialOwnerRoutes, ...externalAccountRoutes, ...ownershipRoutes(externalAccountPort), ...beneficiaryTrustRoutes, ...scaLoginRoutes, ...scaFactorRoutes, ...paymentRoutes, ...cardRoutes, ...stablecoinRoutes, ...tokenRoutes, ...invitationRoutes({ holdersOf: (code) => tenantsHolding('invitation', code) }), ...agentRoutes, ...webhookRoutes(dispatcher, keyOf), ...authRoutes, ...delegatedKeyRoutes, ...lookupRoutes, ...verificationRoutes, ...controlPlaneRoutes(platforms, openapi)],
     {
-      authenticate: (header) => authenticateWithTokens(platforms, tenant, header),
-      authenticateAgent: (header) => authenticateAgent(platforms, tenant, header),
-      platformOfCredential: (params) => (params.code === undefined ? undefined : platformOfDeviceCode(platforms, tenant, params.code)), tenant, idempotency, platformById: (id) => platforms.byId(id),
+      authenticate: (header, source) => throttled(parseBasic(header)?.clientId, source, () => authenticateWithTokens(platforms, tenant, directory, header)),
+      authenticateAgent: (header, source) => throttled(undefined, source, () => authenticateAgent(credentialLookup, header)),
+      platformOfCredential: (params, source) => {
+        if (params.code === undefined) return undefined;
+        const key = deviceCodeKey(params.code);
+        throttle?.check(key, source);
+        const issuer = platformOfDeviceCode(credentialLookup, params.code);
+        if (issuer === undefined) throttle?.fail(key, source);
+        return issuer;
+      },
+      tenant, idempotency, platformById: (id) => platforms.byId(id),
       publicError: hostedErrorReply, afterRequest: () => scheduler.runSoon(),
     },
   );

@@ -45,12 +45,15 @@ const actions = (tenant: TenantContext) => tenant.store.collection<AgentActionRe
 
 const view = ({ run: _run, spend: _spend, neededApproval: _waited, transactionId: _transaction, ...action }: AgentActionRecord): AgentAction => action;
 
-/** Runs what an action runs: the transaction it made. */
-function perform(tenant: TenantContext, run: ActionRun): Transaction {
+/** Runs what an action runs: the transaction it made, the agent's (its `agentId`). */
+function perform(tenant: TenantContext, agentId: string, run: ActionRun): Transaction {
   if (run.type === 'EXECUTE_QUOTE') return findTransaction(tenant, executeQuote(tenant, run.quoteId).transactionId);
-  if (run.type === 'TRANSFER_IN') return transferIn(tenant, run.request as z.output<typeof TransferInRequest>);
-  return transferOut(tenant, run.request as z.output<typeof TransferOutRequest>);
+  if (run.type === 'TRANSFER_IN') return transferIn(tenant, run.request as z.output<typeof TransferInRequest>, { agentId });
+  return transferOut(tenant, run.request as z.output<typeof TransferOutRequest>, { agentId });
 }
+
+/** The permission an action needs of the agent's policy (REFERENCE §20.2). */
+export const permissionOf = (type: ActionRun['type']) => (type === 'EXECUTE_QUOTE' ? 'EXECUTE_QUOTES' : 'CREATE_TRANSFERS');
 
 /** What the action shows of what it does: the quote, or the transfer's details. */
 function detailsOf(tenant: TenantContext, run: ActionRun, spend: Spend): Pick<AgentAction, 'quote' | 'transferDetails'> {
@@ -60,13 +63,21 @@ function detailsOf(tenant: TenantContext, run: ActionRun, spend: Spend): Pick<Ag
 }
 
 /**
- * Starts an action of the agent: 403 when the policy refuses it; it runs now (an error of the payment is the answer,
- * and nothing is kept), or waits for approval.
+ * What the policy says of an action before anything is stored: 403 when it refuses (paused, without the permission,
+ * an account or a limit it does not allow); else whether it waits for approval, and what it counts.
  */
-export function startAction(tenant: TenantContext, agent: AgentRecord, run: ActionRun, spend: Spend): AgentAction {
+export function weighAction(tenant: TenantContext, agent: AgentRecord, type: ActionRun['type'], spend: Spend): ReturnType<typeof weigh> {
   requireActive(agent);
-  requireAgentPermission(agent, run.type === 'EXECUTE_QUOTE' ? 'EXECUTE_QUOTES' : 'CREATE_TRANSFERS');
-  const { needsApproval, counted } = weigh(tenant, agent, spend);
+  requireAgentPermission(agent, permissionOf(type));
+  return weigh(tenant, agent, spend);
+}
+
+/**
+ * Starts an action of the agent: 403 when the policy refuses it; it runs now (an error of the payment is the answer,
+ * and nothing is kept), or waits for approval. `verdict` is the policy's, when the caller weighed it already.
+ */
+export function startAction(tenant: TenantContext, agent: AgentRecord, run: ActionRun, spend: Spend, verdict = weighAction(tenant, agent, run.type, spend)): AgentAction {
+  const { needsApproval, counted } = verdict;
   const now = tenant.nowIso();
   const details = detailsOf(tenant, run, spend);
   const record: AgentActionRecord = {
@@ -80,7 +91,7 @@ export function startAction(tenant: TenantContext, agent: AgentRecord, run: Acti
     tenant.emit('AGENT_ACTION.PENDING_APPROVAL', view(record));
     return view(record);
   }
-  const transaction = perform(tenant, run);
+  const transaction = perform(tenant, agent.id, run);
   countSpend(tenant, agent.id, counted);
   return view(actions(tenant).insert({ ...record, ...detailsOf(tenant, run, spend), status: 'APPROVED', transaction }));
 }
@@ -119,9 +130,9 @@ export function approveAction(tenant: TenantContext, agentId: string, actionId: 
     return view(save(tenant, record, { status: 'FAILED', failureReason: `agent ${agentId} was deleted` }));
   }
   try {
-    requireAgentPermission(agent, record.run.type === 'EXECUTE_QUOTE' ? 'EXECUTE_QUOTES' : 'CREATE_TRANSFERS');
+    requireAgentPermission(agent, permissionOf(record.run.type));
     const { counted } = weigh(tenant, agent, record.spend);
-    const transaction = perform(tenant, record.run);
+    const transaction = perform(tenant, agentId, record.run);
     countSpend(tenant, agentId, counted);
     return view(save(tenant, record, { ...detailsOf(tenant, record.run, record.spend), status: 'APPROVED', transaction }));
   } catch (error) {

@@ -59,7 +59,9 @@ describe('agents and device codes', () => {
       usage: { dailyTransactionCount: 0, dailySpend: 0, monthlySpend: 0, dailyResetDate: expect.any(String), monthlyResetMonth: expect.stringMatching(/^\d{4}-\d{2}$/) },
     });
     const { code, expiresAt } = created.body.deviceCode;
-    expect(code).toMatch(/^[0-9A-F]{8}-AGENT-[A-Z2-9]{4}-[A-Z2-9]{4}$/);
+    expect(code).toMatch(/^[A-Z2-9]{8}-AGENT-[A-Z2-9]{4}-[A-Z2-9]{4}$/);
+    // Kept as its SHA-256 only: neither the snapshot nor a list shows the code.
+    expect(JSON.stringify(engine.sandbox().snapshot())).not.toContain(code);
     expect(Date.parse(expiresAt) - engine.clock.now()).toBe(DEVICE_CODE_TTL_MS);
     expect((await call('GET', `/agents/device-codes/${code}/status`)).body).toEqual({ code, redeemed: false });
     const redeemed = await anonymous('POST', `/agents/device-codes/${code}/redeem`);
@@ -246,5 +248,131 @@ describe('approvals', () => {
     expect((await call('POST', `/transactions/${second.transactionId}/reject`, { reason: 'no' })).status).toBe(200);
     expect((await asAgent(token, 'GET', `/agents/me/actions/${refused.id}`)).body).toMatchObject({ status: 'REJECTED', rejectionReason: 'no' });
     expect((await call('POST', `/transactions/${second.transactionId}/approve`)).status).toBe(409);
+  });
+});
+
+describe('the policy on every path money takes (issue 32, hole 1)', () => {
+  const QUOTE_ONLY = {
+    permissions: ['CREATE_QUOTES'], defaultExecutionMode: 'APPROVAL_REQUIRED',
+    spendingLimits: { currency: 'USD', perTransactionLimit: 100, dailyTransactionLimit: 1 },
+  };
+  const immediate = (amount: number) => ({
+    source: { sourceType: 'ACCOUNT', accountId: usd }, destination: { destinationType: 'ACCOUNT', accountId: bank },
+    lockedCurrencySide: 'SENDING', lockedCurrencyAmount: amount, immediatelyExecute: true,
+  });
+  const balance = async () => (await call('GET', `/customers/internal-accounts?customerId=${customer.id}`)).body.data[0].balance.amount;
+
+  it('an immediatelyExecute quote needs EXECUTE_QUOTES: refused with nothing stored, nothing paid', async () => {
+    const { token } = await connected(QUOTE_ONLY);
+    const before = JSON.stringify(engine.sandbox().snapshot().collections.transactions);
+    for (let i = 0; i < 7; i++) {
+      const refused = await asAgent(token, 'POST', '/agents/me/quotes', immediate(500_000 / 7 | 0));
+      expect([refused.status, refused.body.code, refused.body.details.rule]).toEqual([403, 'FORBIDDEN', 'permissions']);
+    }
+    expect(await balance()).toBe(500_000);
+    expect(JSON.stringify(engine.sandbox().snapshot().collections.transactions)).toBe(before);
+  });
+
+  it('weighs every limit, records the action, counts the usage and names the agent on the transaction', async () => {
+    const { agent, token } = await connected({ ...POLICY, spendingLimits: { currency: 'USD', perTransactionLimit: 1_000, dailyTransactionLimit: 1 } });
+    const tooMuch = await asAgent(token, 'POST', '/agents/me/quotes', immediate(3_500_000));
+    expect([tooMuch.status, tooMuch.body.details.rule]).toEqual([403, 'spendingLimits.perTransactionLimit']);
+    const paid = await asAgent(token, 'POST', '/agents/me/quotes', immediate(1_000));
+    expect([paid.status, paid.body.status]).toEqual([201, 'PROCESSING']);
+    const transaction = (await call('GET', `/transactions/${paid.body.transactionId}`)).body;
+    expect(transaction.agentId).toBe(agent.id);
+    const actions = (await asAgent(token, 'GET', '/agents/me/actions')).body.data;
+    expect(actions.map((a: Json) => [a.type, a.status, a.transaction?.id])).toEqual([['EXECUTE_QUOTE', 'APPROVED', paid.body.transactionId]]);
+    expect((await asAgent(token, 'GET', '/agents/me')).body.usage).toMatchObject({ dailyTransactionCount: 1, dailySpend: 1_000 });
+    const second = await asAgent(token, 'POST', '/agents/me/quotes', immediate(500));
+    expect([second.status, second.body.details.rule]).toEqual([403, 'spendingLimits.dailyTransactionLimit']);
+    expect(await balance()).toBe(499_000);
+  });
+
+  it('allowedAccountIds and approval mode hold for immediatelyExecute too: a PENDING quote waits for the platform', async () => {
+    const other = (await call('POST', '/customers/external-accounts', {
+      customerId: customer.id, currency: 'USD',
+      accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '9876543210', routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' } },
+    })).body.id;
+    const { agent, token } = await connected({ ...POLICY, defaultExecutionMode: 'APPROVAL_REQUIRED', accountRestrictions: { allowedAccountIds: [usd, bank] } });
+    const elsewhere = await asAgent(token, 'POST', '/agents/me/quotes', { ...immediate(100), destination: { destinationType: 'ACCOUNT', accountId: other } });
+    expect([elsewhere.status, elsewhere.body.details.rule]).toEqual([403, 'accountRestrictions.allowedAccountIds']);
+    const waiting = await asAgent(token, 'POST', '/agents/me/quotes', immediate(100));
+    expect([waiting.status, waiting.body.status]).toEqual([201, 'PENDING']);
+    const [action] = (await call('GET', `/agents/approvals?agentId=${agent.id}`)).body.data;
+    expect([action.status, action.quote.id]).toEqual(['PENDING_APPROVAL', waiting.body.id]);
+    expect(await balance()).toBe(500_000);
+    expect((await call('POST', `/agents/${agent.id}/actions/${action.id}/approve`)).body.status).toBe('APPROVED');
+    expect(await balance()).toBe(499_900);
+  });
+
+  it('a paused agent deletes no external account', async () => {
+    const { agent, token } = await connected();
+    await call('PATCH', `/agents/${agent.id}`, { isPaused: true });
+    const refused = await asAgent(token, 'DELETE', `/agents/me/external-accounts/${bank}`);
+    expect([refused.status, refused.body.details.rule]).toEqual([403, 'isPaused']);
+    expect((await call('GET', `/customers/external-accounts/${bank}`)).status).toBe(200);
+  });
+});
+
+describe('a credential grants only what it holds (issue 32, hole 3)', () => {
+  const token = async (permissions: string[]) => {
+    const made = (await call('POST', '/tokens', { name: permissions.join('+'), permissions })).body;
+    return { clientId: made.clientId as string, clientSecret: made.clientSecret as string };
+  };
+  const as = (credentials: { clientId: string; clientSecret: string }, method: string, path: string, body?: unknown) =>
+    callApi(engine, method, path, body, undefined, credentials);
+
+  it('a MANAGE token makes no TRANSACT token, no money-moving agent, raises no limit and resumes or reconnects none', async () => {
+    const manager = await token(['MANAGE']);
+    const stronger = await as(manager, 'POST', '/tokens', { name: 'payer', permissions: ['TRANSACT'] });
+    expect([stronger.status, stronger.body.code, stronger.body.details]).toEqual([403, 'FORBIDDEN', { rule: 'grant', missingPermissions: ['TRANSACT'] }]);
+    const agent = await as(manager, 'POST', '/agents', { name: 'bot', customerId: customer.id, policy: POLICY });
+    expect([agent.status, agent.body.details.missingPermissions]).toEqual([403, ['VIEW', 'TRANSACT']]);
+    expect((await call('GET', '/tokens')).body.totalCount).toBe(1);
+    expect((await call('GET', '/agents')).body.totalCount).toBe(0);
+
+    const created = (await call('POST', '/agents', { name: 'bot', customerId: customer.id, policy: POLICY })).body.agent;
+    const raise = await as(manager, 'PATCH', `/agents/${created.id}/policy`, { spendingLimits: { perTransactionLimit: 10_000_000 } });
+    expect([raise.status, raise.body.details.rule]).toEqual([403, 'grant']);
+    expect((await as(manager, 'POST', `/agents/${created.id}/device-codes`)).status).toBe(403);
+    await call('PATCH', `/agents/${created.id}`, { isPaused: true });
+    expect((await as(manager, 'PATCH', `/agents/${created.id}`, { isPaused: false })).status).toBe(403);
+    expect((await as(manager, 'PATCH', `/agents/${created.id}`, { name: 'renamed' })).status).toBe(200);
+    expect((await call('GET', `/agents/${created.id}`)).body).toMatchObject({ isPaused: true, policy: POLICY });
+  });
+
+  it('a token holding what it grants may grant it: VIEW+MANAGE makes a VIEW token and an agent that manages accounts', async () => {
+    const admin = await token(['VIEW', 'MANAGE']);
+    expect((await as(admin, 'POST', '/tokens', { name: 'reader', permissions: ['VIEW'] })).status).toBe(201);
+    const policy = { ...POLICY, permissions: ['VIEW_TRANSACTIONS', 'MANAGE_EXTERNAL_ACCOUNTS'] };
+    expect((await as(admin, 'POST', '/agents', { name: 'bookkeeper', customerId: customer.id, policy })).status).toBe(201);
+  });
+
+  it('approving an agent action moves money: it needs TRANSACT', async () => {
+    const { agent, token: bot } = await connected({ ...POLICY, defaultExecutionMode: 'APPROVAL_REQUIRED' });
+    const action = (await transferOut(bot, 1_000)).body;
+    const manager = await token(['MANAGE', 'VIEW']);
+    const refused = await as(manager, 'POST', `/agents/${agent.id}/actions/${action.id}/approve`);
+    expect([refused.status, refused.body.details.requiredPermission]).toEqual([403, 'TRANSACT']);
+    const payer = await token(['TRANSACT']);
+    expect((await as(payer, 'POST', `/agents/${agent.id}/actions/${action.id}/approve`)).body.status).toBe('APPROVED');
+  });
+});
+
+describe('policy currencies the sandbox cannot price (issue 32, hole 10)', () => {
+  it('is a 400 naming the field on create and on update, never a 500', async () => {
+    for (const currency of ['XYZ', 'ABC']) {
+      const created = await call('POST', '/agents', { name: 'bot', customerId: customer.id, policy: { ...POLICY, spendingLimits: { ...POLICY.spendingLimits, currency } } });
+      expect([created.status, created.body.details.errors.map((e: Json) => e.field)]).toEqual([400, ['policy.spendingLimits.currency']]);
+    }
+    const { agent } = await connected();
+    for (const currency of ['XYZ', 'JPY', 'KWD']) {
+      const patched = await call('PATCH', `/agents/${agent.id}/policy`, { spendingLimits: { currency } });
+      expect(patched.status).toBeLessThan(500);
+      if (patched.status === 400) expect(patched.body.details.errors[0].field).toBe('spendingLimits.currency');
+    }
+    const threshold = await call('PATCH', `/agents/${agent.id}/policy`, { approvalThresholds: { currency: 'XYZ', amount: 5 } });
+    expect([threshold.status, threshold.body.details.errors[0].field]).toEqual([400, 'approvalThresholds.currency']);
   });
 });

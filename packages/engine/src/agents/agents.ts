@@ -1,23 +1,24 @@
 /**
  * Agents, platform side (REFERENCE §20.1, §20.3, §20.4): an agent acts for one customer under a policy. It connects
- * by redeeming a device code (without credentials), which gives it its Bearer access token once; only the token's
- * SHA-256 is kept. Deleting the agent ends its token at once: every request reads the agent's record.
+ * by redeeming a device code (without credentials), which gives it its Bearer access token once. Of both, only their
+ * SHA-256 is kept, and the engine's credential directory finds the platform of each, whatever the number of platforms.
+ * Deleting the agent ends its token at once: every request reads the agent's record.
  *
- * Credentials an agent holds start with the platform's tag (device codes in upper case, access tokens after `gat_`),
- * so a request carrying one finds its platform without a table shared between platforms.
+ * An agent is a credential: a caller may create one, change its policy, resume it or issue it a device code only
+ * while holding what the agent may do (in API-token terms: `tokenPermissionsOfAgent`).
  */
 import { sha256 } from '@noble/hashes/sha2.js';
-import type { Agent, AgentDeviceCode, AgentPolicy, AgentUsage, Page } from '@railyard/contract';
-import { Agent as AgentSchema, AgentCreateRequest, AgentListQuery, AgentPolicyUpdate, AgentUpdateRequest, bytesToHex } from '@railyard/contract';
+import type { Agent, AgentDeviceCode, AgentPolicy, AgentUsage, ApiTokenPermission, FieldError, Page } from '@railyard/contract';
+import { Agent as AgentSchema, AgentCreateRequest, AgentListQuery, AgentPolicyUpdate, AgentUpdateRequest, bytesToHex, tokenPermissionsOfAgent } from '@railyard/contract';
 import { z } from 'zod';
-import { convertMinorUnits } from '../config/exchange-rates.js';
+import { convertMinorUnits, MARKET } from '../config/exchange-rates.js';
 import type { TenantContext } from '../core/context.js';
 import { ApiError, conflict, notFound } from '../core/errors.js';
 import { randomHex } from '../core/ids.js';
 import { definedOnly, listPage, timeRanges } from '../core/pagination.js';
 import { onField } from '../core/store.js';
 import { findCustomer } from '../customers/customers.js';
-import { platformTag } from '../platforms/registry.js';
+import { assertMayGrant } from '../tokens/tokens.js';
 
 export const AGENTS = 'agents';
 export const AGENT_DEVICE_CODES = 'agentDeviceCodes';
@@ -34,9 +35,12 @@ export const AgentRecord = AgentSchema.omit({ usage: true }).extend({
 });
 export type AgentRecord = z.infer<typeof AgentRecord>;
 
-/** A device code as kept: its code is its id; `replaced` once a newer one was issued. */
+/**
+ * A device code as kept: its id is the SHA-256 of the code (the code itself is a bearer secret, shown once);
+ * `replaced` once a newer one was issued.
+ */
 export const AgentDeviceCodeRecord = z.object({
-  id: z.string(), code: z.string(), agentId: z.string(), expiresAt: z.string(), redeemed: z.boolean(), replaced: z.boolean(),
+  id: z.string(), agentId: z.string(), expiresAt: z.string(), redeemed: z.boolean(), replaced: z.boolean(),
 });
 type AgentDeviceCodeRecord = z.infer<typeof AgentDeviceCodeRecord>;
 
@@ -49,6 +53,8 @@ const agents = (tenant: TenantContext) => tenant.store.collection<AgentRecord>(A
 const deviceCodes = (tenant: TenantContext) => tenant.store.collection<AgentDeviceCodeRecord>(AGENT_DEVICE_CODES, { indexes: { agentId: onField('agentId') } });
 
 const sha256Hex = (text: string): string => bytesToHex(sha256(new TextEncoder().encode(text)));
+/** A device code's id: its SHA-256, of the code in upper case (codes are read case-insensitively). */
+const deviceCodeId = (code: string): string => sha256Hex(code.toUpperCase());
 const today = (tenant: TenantContext) => tenant.nowIso().slice(0, 10);
 
 /** The usage counts as they stand now: a new day (or month) starts from zero. */
@@ -102,8 +108,31 @@ export function findAgentRecord(tenant: TenantContext, agentId: string): AgentRe
 
 export const findAgent = (tenant: TenantContext, agentId: string): Agent => view(tenant, findAgentRecord(tenant, agentId));
 
-/** `POST /agents`: the agent, and its first device code. */
-export function createAgent(tenant: TenantContext, request: z.output<typeof AgentCreateRequest>): { agent: Agent; deviceCode: AgentDeviceCode } {
+/** 403 unless `holder` holds what an agent with `policy` may do (see {@link tokenPermissionsOfAgent}). */
+const assertMayEmpower = (holder: readonly ApiTokenPermission[] | undefined, policy: AgentPolicy, what: string) =>
+  assertMayGrant(holder, tokenPermissionsOfAgent(policy.permissions), what);
+
+/**
+ * Currencies of a policy the sandbox can price (limits in any other cannot be weighed): field errors for the
+ * binding's check, on create (`policy.` prefix) and on a policy PATCH.
+ */
+export function policyCurrencyErrors(policy: unknown, prefix = ''): FieldError[] {
+  const errors: FieldError[] = [];
+  const known = Object.keys(MARKET);
+  const check = (value: unknown, field: string) => {
+    if (typeof value === 'string' && !Object.hasOwn(MARKET, value)) {
+      errors.push({ field: `${prefix}${field}`, message: `${value} has no sandbox exchange rate, so limits in it cannot be weighed: use one of ${known.join(', ')}`, constraint: { enum: known } });
+    }
+  };
+  const object = (value: unknown) => (typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined);
+  check(object(object(policy)?.spendingLimits)?.currency, 'spendingLimits.currency');
+  check(object(object(policy)?.approvalThresholds)?.currency, 'approvalThresholds.currency');
+  return errors;
+}
+
+/** `POST /agents`: the agent, and its first device code; only what the caller holds may be granted. */
+export function createAgent(tenant: TenantContext, request: z.output<typeof AgentCreateRequest>, holder?: readonly ApiTokenPermission[]): { agent: Agent; deviceCode: AgentDeviceCode } {
+  assertMayEmpower(holder, request.policy, 'This agent');
   const customer = findCustomer(tenant, request.customerId);
   if (customer.isDeleted) throw new ApiError(410, 'CUSTOMER_DELETED', `Customer ${request.customerId} was deleted`);
   const now = tenant.nowIso();
@@ -124,22 +153,32 @@ export function listAgents(tenant: TenantContext, query: z.output<typeof AgentLi
   }, (record) => view(tenant, record));
 }
 
-/** `PATCH /agents/{id}`: a new name, or paused (a paused agent starts nothing; what it started goes on). */
-export const updateAgent = (tenant: TenantContext, agentId: string, request: z.output<typeof AgentUpdateRequest>): Agent =>
-  touch(tenant, findAgentRecord(tenant, agentId), definedOnly({ name: request.name, isPaused: request.isPaused }));
+/**
+ * `PATCH /agents/{id}`: a new name, or paused (a paused agent starts nothing; what it started goes on). Resuming
+ * gives the agent back what it may do: only a caller holding that may.
+ */
+export function updateAgent(tenant: TenantContext, agentId: string, request: z.output<typeof AgentUpdateRequest>, holder?: readonly ApiTokenPermission[]): Agent {
+  const record = findAgentRecord(tenant, agentId);
+  if (request.isPaused === false && record.isPaused) assertMayEmpower(holder, record.policy, `Resuming agent ${agentId}`);
+  return touch(tenant, record, definedOnly({ name: request.name, isPaused: request.isPaused }));
+}
 
 /** `DELETE /agents/{id}`: its token stops working at once; its actions stay readable in the approvals list. */
 export function deleteAgent(tenant: TenantContext, agentId: string): void {
-  findAgentRecord(tenant, agentId);
+  const record = findAgentRecord(tenant, agentId);
   agents(tenant).delete(agentId);
-  for (const code of deviceCodes(tenant).findBy('agentId', agentId)) deviceCodes(tenant).delete(code.id);
+  if (record.accessTokenSha256 !== undefined) tenant.directory.unregister('agentToken', record.accessTokenSha256, tenant.platform.id);
+  for (const code of deviceCodes(tenant).findBy('agentId', agentId)) {
+    deviceCodes(tenant).delete(code.id);
+    tenant.directory.unregister('deviceCode', code.id, tenant.platform.id);
+  }
 }
 
 /**
  * `PATCH /agents/{id}/policy`: what is sent replaces what was, field by field; `spendingLimits` merges, and a new
  * currency re-expresses the limits not sent (and what was spent) in it.
  */
-export function updatePolicy(tenant: TenantContext, agentId: string, request: z.output<typeof AgentPolicyUpdate>): Agent {
+export function updatePolicy(tenant: TenantContext, agentId: string, request: z.output<typeof AgentPolicyUpdate>, holder?: readonly ApiTokenPermission[]): Agent {
   const record = findAgentRecord(tenant, agentId);
   const current = record.policy.spendingLimits;
   let limits = current;
@@ -159,6 +198,8 @@ export function updatePolicy(tenant: TenantContext, agentId: string, request: z.
     usage = { ...usage, dailySpend: convert(usage.dailySpend), monthlySpend: convert(usage.monthlySpend) };
   }
   const policy: AgentPolicy = { ...record.policy, ...definedOnly({ ...request, spendingLimits: undefined }), spendingLimits: limits };
+  // Any change of a policy sets what the agent may do from now on (a higher limit is more money): the caller must hold it.
+  assertMayEmpower(holder, policy, `This policy of agent ${agentId}`);
   return touch(tenant, record, { policy, usage });
 }
 
@@ -171,41 +212,55 @@ function readableGroup(): string {
   return Array.from(crypto.getRandomValues(new Uint8Array(4)), (b) => alphabet[b % alphabet.length]).join('');
 }
 
+/** A new device code, shown this once; earlier unredeemed ones of the agent stop working. */
 function issueDeviceCode(tenant: TenantContext, agentId: string): AgentDeviceCode {
   for (const earlier of deviceCodes(tenant).findBy('agentId', agentId)) {
     if (!earlier.redeemed && !earlier.replaced) deviceCodes(tenant).replace({ ...earlier, replaced: true });
   }
-  const code = `${platformTag(tenant.platform.id).toUpperCase()}-AGENT-${readableGroup()}-${readableGroup()}`;
+  const code = `${readableGroup()}${readableGroup()}-AGENT-${readableGroup()}-${readableGroup()}`;
   const record: AgentDeviceCodeRecord = {
-    id: code, code, agentId, expiresAt: new Date(tenant.clock.now() + DEVICE_CODE_TTL_MS).toISOString(), redeemed: false, replaced: false,
+    id: deviceCodeId(code), agentId, expiresAt: new Date(tenant.clock.now() + DEVICE_CODE_TTL_MS).toISOString(), redeemed: false, replaced: false,
   };
   deviceCodes(tenant).insert(record);
-  return deviceCodeView(record);
+  tenant.directory.register('deviceCode', record.id, tenant.platform.id);
+  return { code, agentId, expiresAt: record.expiresAt, redeemed: false };
 }
 
-const deviceCodeView = ({ code, agentId, expiresAt, redeemed }: AgentDeviceCodeRecord): AgentDeviceCode => ({ code, agentId, expiresAt, redeemed });
-
-/** `POST /agents/{id}/device-codes`: a new code, the earlier unredeemed ones no longer valid; 409 once connected. */
-export function regenerateDeviceCode(tenant: TenantContext, agentId: string): AgentDeviceCode {
+/**
+ * `POST /agents/{id}/device-codes`: a new code, the earlier unredeemed ones no longer valid; 409 once connected.
+ * The code connects the agent: only a caller holding what the agent may do may issue one.
+ */
+export function regenerateDeviceCode(tenant: TenantContext, agentId: string, holder?: readonly ApiTokenPermission[]): AgentDeviceCode {
   const record = findAgentRecord(tenant, agentId);
+  assertMayEmpower(holder, record.policy, `A device code of agent ${agentId}`);
   if (record.isConnected) throw conflict(`Agent ${agentId} is connected already: delete it and create another to connect a new install`);
   return issueDeviceCode(tenant, agentId);
 }
 
 function findDeviceCode(tenant: TenantContext, code: string): AgentDeviceCodeRecord {
-  const found = deviceCodes(tenant).get(code.toUpperCase());
+  const found = deviceCodes(tenant).get(deviceCodeId(code));
   if (!found) throw notFound('Device code', code);
   return found;
 }
 
-/** `GET /agents/device-codes/{code}/status`. */
+/** `GET /agents/device-codes/{code}/status`: the code as the caller sent it (in upper case), and whether it was redeemed. */
 export function deviceCodeStatus(tenant: TenantContext, code: string): { code: string; redeemed: boolean } {
-  const found = findDeviceCode(tenant, code);
-  return { code: found.code, redeemed: found.redeemed };
+  return { code: code.toUpperCase(), redeemed: findDeviceCode(tenant, code).redeemed };
 }
 
-/** Whether this platform issued the device code (how an unauthenticated redeem finds its platform). */
-export const holdsDeviceCode = (tenant: TenantContext, code: string): boolean => deviceCodes(tenant).has(code.toUpperCase());
+/** The directory key of a device code (how an unauthenticated redeem finds its platform). */
+export const deviceCodeKey = deviceCodeId;
+
+/** Whether this platform issued the device code. */
+export const holdsDeviceCode = (tenant: TenantContext, code: string): boolean => deviceCodes(tenant).has(deviceCodeId(code));
+
+/** The directory keys of the platform's agents' access tokens and device codes (rebuilt after a restore). */
+export function agentCredentialKeys(tenant: TenantContext): (readonly ['agentToken' | 'deviceCode', string])[] {
+  const keys: (readonly ['agentToken' | 'deviceCode', string])[] = [];
+  for (const agent of agents(tenant).values()) if (agent.accessTokenSha256 !== undefined) keys.push(['agentToken', agent.accessTokenSha256]);
+  for (const code of deviceCodes(tenant).values()) keys.push(['deviceCode', code.id]);
+  return keys;
+}
 
 /**
  * `POST /agents/device-codes/{code}/redeem`, without credentials: the agent's access token, this once; the agent is
@@ -214,18 +269,23 @@ export const holdsDeviceCode = (tenant: TenantContext, code: string): boolean =>
 export function redeemDeviceCode(tenant: TenantContext, code: string): { agentId: string; agentName: string; accessToken: string; policy: AgentPolicy } {
   const found = findDeviceCode(tenant, code);
   const refuse = (why: string) => {
-    throw new ApiError(400, 'INVALID_INPUT', `Device code ${found.code} ${why}`, { errors: [{ field: 'code', message: why }] });
+    throw new ApiError(400, 'INVALID_INPUT', `This device code ${why}`, { errors: [{ field: 'code', message: why }] });
   };
   if (found.redeemed) refuse('was redeemed already: its access token was given then, once');
   if (found.replaced) refuse('was replaced by a newer one: redeem the latest');
   if (tenant.clock.now() >= Date.parse(found.expiresAt)) refuse(`expired at ${found.expiresAt}: issue a new one (POST /agents/{agentId}/device-codes)`);
   const agent = findAgentRecord(tenant, found.agentId);
-  const accessToken = `gat_${platformTag(tenant.platform.id)}${randomHex(16)}`;
+  const accessToken = `gat_${randomHex(20)}`;
   deviceCodes(tenant).replace({ ...found, redeemed: true });
-  save(tenant, { ...agent, isConnected: true, accessTokenSha256: sha256Hex(accessToken), updatedAt: tenant.nowIso() });
+  const accessTokenSha256 = sha256Hex(accessToken);
+  save(tenant, { ...agent, isConnected: true, accessTokenSha256, updatedAt: tenant.nowIso() });
+  tenant.directory.register('agentToken', accessTokenSha256, tenant.platform.id);
   return { agentId: agent.id, agentName: agent.name, accessToken, policy: agent.policy };
 }
 
-/** The agent whose access token this is, or undefined (found by the token's SHA-256: the token itself is never kept). */
-export const agentWithToken = (tenant: TenantContext, accessToken: string): AgentRecord | undefined =>
-  agents(tenant).findBy('accessTokenSha256', sha256Hex(accessToken))[0];
+/** The SHA-256 of an access token: how it is kept, and its directory key. */
+export const accessTokenKey = sha256Hex;
+
+/** The agent whose access token has this SHA-256, or undefined (the token itself is never kept). */
+export const agentWithTokenHash = (tenant: TenantContext, accessTokenSha256: string): AgentRecord | undefined =>
+  agents(tenant).findBy('accessTokenSha256', accessTokenSha256)[0];

@@ -10,9 +10,9 @@ import type { TenantContext } from '../core/context.js';
 import { notFound } from '../core/errors.js';
 import { onField } from '../core/store.js';
 import { createExternalAccount, deleteExternalAccount, findExternalAccount, listExternalAccounts } from '../external-accounts/external-accounts.js';
-import { checkExecutionSignature, createQuote, retrieveQuote } from '../quotes/quotes.js';
+import { assertExecutable, checkExecutionSignature, placeQuote, planQuote, retrieveQuote } from '../quotes/quotes.js';
 import { findTransaction, listTransactions } from '../transactions/transactions.js';
-import { listOwnActions, startAction } from './actions.js';
+import { listOwnActions, startAction, weighAction } from './actions.js';
 import { findAgentRecord, type AgentRecord } from './agents.js';
 import { requireActive, requireAgentPermission } from './policy.js';
 
@@ -72,7 +72,16 @@ export const listActions = (tenant: TenantContext, agentId: string, query: z.out
 // ---------------------------------------------------------------------------------------------------------------------
 // Quotes
 
-/** `POST /agents/me/quotes` (CREATE_QUOTES): from the customer's accounts, to the customer's or to any UMA address. */
+/** The accounts a quote's ends name (the policy weighs each). */
+const accountIdsOf = (quote: Pick<Quote, 'source' | 'destination'>): string[] =>
+  [quote.source, quote.destination].flatMap((end) => ('accountId' in end && end.accountId !== undefined ? [end.accountId] : []));
+
+/**
+ * `POST /agents/me/quotes` (CREATE_QUOTES): from the customer's accounts, to the customer's or to any UMA address; the
+ * transaction is the agent's. With `immediatelyExecute` it is also an execution, and goes the way
+ * `POST /agents/me/quotes/{id}/execute` goes: EXECUTE_QUOTES, every rule of the policy weighed before anything is
+ * stored, an action recorded (run now, or waiting for approval with the quote PENDING) and its spend counted.
+ */
 export function createOwnQuote(tenant: TenantContext, agentId: string, request: z.output<typeof QuoteRequest>): Quote {
   const agent = agentOf(tenant, agentId);
   requireActive(agent);
@@ -82,9 +91,19 @@ export function createOwnQuote(tenant: TenantContext, agentId: string, request: 
   else if (source.customerId !== undefined && source.customerId !== agent.customerId) throw notFound('Customer', source.customerId, 'USER_NOT_FOUND');
   if (destination.destinationType === 'ACCOUNT') ownAccount(tenant, agent, destination.accountId!);
   const sourced = source.sourceType === 'REALTIME_FUNDING' ? { ...request, source: { ...source, customerId: agent.customerId } } : request;
-  const quote = createQuote(tenant, sourced as z.output<typeof QuoteRequest>);
+  const plan = planQuote(tenant, sourced as z.output<typeof QuoteRequest>, { agentId });
+  if (!plan.executeNow) {
+    const quote = placeQuote(tenant, plan);
+    agentQuotes(tenant).insert({ id: quote.id, agentId });
+    return quote;
+  }
+  const spend = { amount: plan.transaction.sentAmount.amount, currency: plan.transaction.sentAmount.currency.code, accountIds: accountIdsOf(plan.record) };
+  const verdict = weighAction(tenant, agent, 'EXECUTE_QUOTE', spend);
+  if (!verdict.needsApproval) assertExecutable(tenant, plan);
+  const quote = placeQuote(tenant, { ...plan, executeNow: false });
   agentQuotes(tenant).insert({ id: quote.id, agentId });
-  return quote;
+  startAction(tenant, agent, { type: 'EXECUTE_QUOTE', quoteId: quote.id }, spend, verdict);
+  return retrieveQuote(tenant, quote.id);
 }
 
 /** A quote this agent created, or 404 (another agent's is as unknown as none). */
@@ -101,9 +120,8 @@ export async function executeOwnQuote(tenant: TenantContext, agentId: string, qu
   requireActive(agent);
   requireAgentPermission(agent, 'EXECUTE_QUOTES');
   await checkExecutionSignature(tenant, quoteId, stamp);
-  const accountIds = [quote.source, quote.destination].flatMap((end) => ('accountId' in end && end.accountId !== undefined ? [end.accountId] : []));
   return startAction(tenant, agentOf(tenant, agentId), { type: 'EXECUTE_QUOTE', quoteId }, {
-    amount: quote.totalSendingAmount, currency: quote.sendingCurrency.code, accountIds,
+    amount: quote.totalSendingAmount, currency: quote.sendingCurrency.code, accountIds: accountIdsOf(quote),
   });
 }
 
@@ -154,6 +172,8 @@ export const findOwnExternalAccount = (tenant: TenantContext, agentId: string, a
   ownExternalAccount(tenant, managing(tenant, agentId), accountId);
 
 export function deleteOwnExternalAccount(tenant: TenantContext, agentId: string, accountId: string): undefined {
-  ownExternalAccount(tenant, managing(tenant, agentId), accountId);
+  const agent = managing(tenant, agentId);
+  requireActive(agent);
+  ownExternalAccount(tenant, agent, accountId);
   return deleteExternalAccount(tenant, accountId);
 }

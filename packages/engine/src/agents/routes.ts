@@ -2,7 +2,7 @@ import { agentEndpoints as e, agentSideEndpoints as me } from '@railyard/contrac
 import { bind, type Binding } from '../http/app.js';
 import { walletSignatureOf } from '../http/signed.js';
 import { approveAction, findAgentAction, listApprovals, rejectAction } from './actions.js';
-import { createAgent, deleteAgent, deviceCodeStatus, findAgent, listAgents, redeemDeviceCode, regenerateDeviceCode, updateAgent, updatePolicy } from './agents.js';
+import { createAgent, deleteAgent, deviceCodeStatus, findAgent, listAgents, policyCurrencyErrors, redeemDeviceCode, regenerateDeviceCode, updateAgent, updatePolicy } from './agents.js';
 import {
   createOwnExternalAccount, createOwnQuote, deleteOwnExternalAccount, executeOwnQuote, findOwnExternalAccount, findOwnQuote, findOwnTransaction,
   listActions, listOwnExternalAccounts, listOwnInternalAccounts, listOwnTransactions, ownTransferIn, ownTransferOut,
@@ -13,14 +13,15 @@ const agentOf = (context: { agentId?: string }): string => context.agentId!;
 
 /** HTTP bindings of agents (REFERENCE §20): the platform's side, and the agent's own under /agents/me. */
 export const agentRoutes: Binding[] = [
-  bind(e.createAgent, ({ tenant, body }) => createAgent(tenant, body)),
+  bind(e.createAgent, ({ tenant, body, permissions }) => createAgent(tenant, body, permissions),
+    ({ body }) => policyCurrencyErrors((body as { policy?: unknown } | null)?.policy, 'policy.')),
   bind(e.listAgents, ({ tenant, query }) => listAgents(tenant, query)),
   bind(e.listAgentApprovals, ({ tenant, query }) => listApprovals(tenant, query)),
   bind(e.getAgentById, ({ tenant, params }) => findAgent(tenant, params.agentId)),
-  bind(e.updateAgent, ({ tenant, params, body }) => updateAgent(tenant, params.agentId, body)),
+  bind(e.updateAgent, ({ tenant, params, body, permissions }) => updateAgent(tenant, params.agentId, body, permissions)),
   bind(e.deleteAgent, ({ tenant, params }) => deleteAgent(tenant, params.agentId)),
-  bind(e.updateAgentPolicy, ({ tenant, params, body }) => updatePolicy(tenant, params.agentId, body)),
-  bind(e.regenerateAgentDeviceCode, ({ tenant, params }) => regenerateDeviceCode(tenant, params.agentId)),
+  bind(e.updateAgentPolicy, ({ tenant, params, body, permissions }) => updatePolicy(tenant, params.agentId, body, permissions), ({ body }) => policyCurrencyErrors(body)),
+  bind(e.regenerateAgentDeviceCode, ({ tenant, params, permissions }) => regenerateDeviceCode(tenant, params.agentId, permissions)),
   bind(e.approveAgentAction, ({ tenant, params }) => approveAction(tenant, params.agentId, params.actionId)),
   bind(e.rejectAgentAction, ({ tenant, params, body }) => rejectAction(tenant, params.agentId, params.actionId, body?.reason)),
   bind(e.getAgentDeviceCodeStatus, ({ tenant, params }) => deviceCodeStatus(tenant, params.code)),

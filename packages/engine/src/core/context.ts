@@ -3,7 +3,8 @@ import type { Clock } from './clock.js';
 import { iso } from './clock.js';
 import type { IdGenerator } from './ids.js';
 import type { Scheduler } from './scheduler.js';
-import type { TenantStore } from './store.js';
+import { createMemoryStore, type TenantStore } from './store.js';
+import { CredentialDirectory } from './directory.js';
 import { WEBHOOK_EVENT_TYPES, type SandboxEvent, type WebhookEventType } from '@railyard/contract';
 
 /** A platform's events and the record of their webhook deliveries (DESIGN §3 `/_sandbox/events`). */
@@ -42,6 +43,8 @@ export class TenantContext {
     readonly ids: IdGenerator,
     readonly scheduler: Scheduler,
     private readonly sink?: EventSink,
+    /** Where credentials that arrive without naming their platform are found (the engine's, shared by its platforms). */
+    readonly directory: CredentialDirectory = new CredentialDirectory(createMemoryStore()),
   ) {}
 
   /** Current time as an ISO 8601 string. */

@@ -1,6 +1,6 @@
 import { replyJson } from './json.js';
 import {
-  BASE_PATH, IN_MEMORY_DISPATCH, requiredPermission, type ApiTokenPermission, type BodyOf, type Endpoint, type ParamsOf, type QueryOf, type ResponseOf, type WireReply, type WireRequest,
+  BASE_PATH, IN_MEMORY_DISPATCH, missingPermissions, requiredPermissions, type ApiTokenPermission, type BodyOf, type Endpoint, type ParamsOf, type QueryOf, type ResponseOf, type WireReply, type WireRequest,
 } from '@railyard/contract';
 import type { FieldError } from '@railyard/contract';
 import { ApiError, invalidInput, payloadTooLarge } from '../core/errors.js';
@@ -26,6 +26,11 @@ export interface RouteContext<E extends Endpoint> {
   readonly signable: string;
   /** The agent an AgentAuth request acts as (`auth: 'agent'` endpoints). */
   readonly agentId?: string;
+  /**
+   * The permissions of the API token the request came with; undefined for the platform's own credentials, which hold
+   * every permission. Operations that grant permissions (tokens, agents, a restore) may grant only these.
+   */
+  readonly permissions?: readonly ApiTokenPermission[];
 }
 
 /**
@@ -41,6 +46,8 @@ export interface Incoming {
    * refused there too. Node's parser applies its limit to the standalone server's requests.
    */
   readonly headLimit?: number;
+  /** The peer's address, where the transport knows one (the standalone server): brute-force limits count per source. */
+  readonly remoteAddress?: string;
   header(name: string): string | null;
   /** The body as text, refusing more than `limit` bytes. */
   text(limit: number): Promise<string>;
@@ -178,12 +185,12 @@ export interface Principal {
 
 /** What the HTTP layer needs from the engine: authentication, tenant contexts and idempotency storage. */
 export interface HttpHost {
-  /** The principal of an `Authorization` header, or a 401. */
-  authenticate(authorization: string | null): Principal;
-  /** The agent of an AgentAuth `Authorization: Bearer …` header, or a 401. */
-  authenticateAgent(authorization: string | null): Principal;
+  /** The principal of an `Authorization` header, or a 401 (429 while brute-force limits hold `source` or the credential). */
+  authenticate(authorization: string | null, source: string | undefined): Principal;
+  /** The agent of an AgentAuth `Authorization: Bearer …` header, or a 401 (or 429, as above). */
+  authenticateAgent(authorization: string | null, source: string | undefined): Principal;
   /** For `auth: 'none'` endpoints: the platform that issued the credential in the path (an agent's device code). */
-  platformOfCredential(params: Record<string, string>): Platform | undefined;
+  platformOfCredential(params: Record<string, string>, source: string | undefined): Platform | undefined;
   tenant(platform: Platform): TenantContext;
   /** The platform with this id, for public endpoints that name it in their path. */
   platformById(platformId: string): Platform | undefined;
@@ -269,7 +276,7 @@ export function createHttpSurface(bindings: readonly Binding[], host: HttpHost):
     if ('unscoped' in binding) return jsonReply(binding.endpoint.response.status, binding.unscoped());
     const { endpoint, handler, check } = binding;
     route.public = endpoint.public === true;
-    const principal = principalOf(host, endpoint, match.params, incoming.header('authorization'));
+    const principal = principalOf(host, endpoint, match.params, incoming.header('authorization'), incoming.remoteAddress);
     if (principal.permissions !== undefined) requirePermission(principal.permissions, endpoint);
     const { platform } = principal;
     const tenant = host.tenant(platform);
@@ -297,6 +304,7 @@ export function createHttpSurface(bindings: readonly Binding[], host: HttpHost):
         params: input.params, query: input.query, body: input.body, tenant, request, signable: `${method} ${path}\u0000${rawBody?.text ?? ''}`,
       };
       if (principal.agentId !== undefined) context.agentId = principal.agentId;
+      if (principal.permissions !== undefined) context.permissions = principal.permissions;
       // Most handlers answer at once; awaiting a value that is not a promise would still cost a promise and a tick.
       const answer = handler(context);
       const result = answer instanceof Promise ? await answer : answer;
@@ -312,7 +320,7 @@ export function createHttpSurface(bindings: readonly Binding[], host: HttpHost):
 
     if (key === null || !MUTATING.has(method)) return run();
     // An agent's keys are its own: the same key from the platform or another agent is another request.
-    return withIdempotency(host, tenant, key, principal.agentId, `${method} ${path}?${url.search}\u0000${rawBody?.text ?? ''}\u0000${rawBody?.bytes ? hashBytes(rawBody.bytes, boundaryOf(incoming.header('content-type'))) : ''}`, run);
+    return withIdempotency(host, tenant, key, principal.agentId, endpoint.secrets?.response, `${method} ${path}?${url.search}\u0000${rawBody?.text ?? ''}\u0000${rawBody?.bytes ? hashBytes(rawBody.bytes, boundaryOf(incoming.header('content-type'))) : ''}`, run);
   }
 
   // Called as the global fetch is: a Request, or a URL with its init. A Request alone is served as it is (no copy).
@@ -328,22 +336,28 @@ export function createHttpSurface(bindings: readonly Binding[], host: HttpHost):
 }
 
 /** Who a request acts as, by how its endpoint authenticates. */
-function principalOf(host: HttpHost, endpoint: Endpoint, params: Record<string, string>, authorization: string | null): Principal {
+function principalOf(host: HttpHost, endpoint: Endpoint, params: Record<string, string>, authorization: string | null, source: string | undefined): Principal {
   if (endpoint.public) return { platform: publicPlatform(host, params) };
-  if (endpoint.auth === 'agent') return host.authenticateAgent(authorization);
+  if (endpoint.auth === 'agent') return host.authenticateAgent(authorization, source);
   if (endpoint.auth === 'none') {
-    const platform = host.platformOfCredential(params);
-    if (!platform) throw new ApiError(404, 'REFERENCE_NOT_FOUND', `${Object.values(params)[0] ?? 'The credential'} was not found`);
+    const platform = host.platformOfCredential(params, source);
+    // The credential in the path is a secret: the answer does not repeat it.
+    if (!platform) throw new ApiError(404, 'REFERENCE_NOT_FOUND', 'No such code: it was never issued, or its agent was deleted');
     return { platform };
   }
-  return host.authenticate(authorization);
+  return host.authenticate(authorization, source);
 }
 
-/** 403 FORBIDDEN for an API token without the permission the operation needs (one rule: `requiredPermission`). */
+/**
+ * 403 FORBIDDEN for an API token without every permission the operation needs (the contract's ACCESS table):
+ * `details.requiredPermission` names the first one missing, `requiredPermissions` all the operation needs.
+ */
 function requirePermission(permissions: readonly ApiTokenPermission[], endpoint: Endpoint): void {
-  const needed = requiredPermission(endpoint);
-  if (!permissions.includes(needed)) {
-    throw new ApiError(403, 'FORBIDDEN', `This API token has ${permissions.join(', ')}; ${endpoint.operationId} needs ${needed}`, { requiredPermission: needed });
+  const needed = requiredPermissions(endpoint);
+  const missing = missingPermissions(permissions, needed);
+  if (missing.length > 0) {
+    const details = needed.length === 1 ? { requiredPermission: missing[0]! } : { requiredPermission: missing[0]!, requiredPermissions: needed };
+    throw new ApiError(403, 'FORBIDDEN', `This API token has ${permissions.join(', ')}; ${endpoint.operationId} needs ${needed.join(' and ')}`, details);
   }
 }
 
@@ -547,7 +561,8 @@ function queryObject(search: URLSearchParams): Record<string, string | string[]>
 }
 
 async function withIdempotency(
-  host: HttpHost, tenant: TenantContext, sentKey: string, scope: string | undefined, request: string, run: () => Promise<WireReply>,
+  host: HttpHost, tenant: TenantContext, sentKey: string, scope: string | undefined, secrets: readonly string[] | undefined, request: string,
+  run: () => Promise<WireReply>,
 ): Promise<WireReply> {
   if (sentKey.length === 0 || sentKey.length > 255) {
     throw new ApiError(400, 'INVALID_INPUT', 'Idempotency-Key must be 1 to 255 characters', { errors: [{ field: 'Idempotency-Key', message: 'must be 1 to 255 characters', constraint: { minLength: 1, maxLength: 255 } }] });
@@ -578,12 +593,44 @@ async function withIdempotency(
     // Requests refused before doing anything (validation, credentials, a limit that will lift) and 5xx are not
     // remembered, so a corrected or later retry can reuse the key.
     if (reply.status < 500 && reply.status !== 400 && reply.status !== 401 && reply.status !== 429 && !unreplayable.has(reply)) {
-      host.idempotency.save(tenant.store, key, fingerprint, { ...reply, headers: { ...reply.headers } }, tenant.clock.now());
+      host.idempotency.save(tenant.store, key, fingerprint, withoutSecrets(reply, secrets), tenant.clock.now());
     }
     return reply;
   } finally {
     finish();
   }
+}
+
+/**
+ * A reply as an Idempotency-Key keeps it: a copy, without the secrets the operation declares (a token's secret, an
+ * agent's access token, a device code…), which are shown once, to the caller that made them. A replay answers
+ * without them and names them in `withheld-fields`.
+ */
+function withoutSecrets(reply: WireReply, secrets: readonly string[] | undefined): WireReply {
+  const headers = { ...reply.headers };
+  if (secrets === undefined || reply.body === null || reply.status >= 300) return { ...reply, headers };
+  let body: unknown;
+  try {
+    body = JSON.parse(reply.body);
+  } catch {
+    return { ...reply, headers };
+  }
+  const withheld = secrets.filter((path) => deletePath(body, path.split('.')));
+  if (withheld.length === 0) return { ...reply, headers };
+  return { ...reply, headers: { ...headers, 'withheld-fields': withheld.join(', ') }, body: JSON.stringify(body) };
+}
+
+/** Deletes the field at `path` of a parsed JSON value; whether there was one. */
+function deletePath(value: unknown, path: readonly string[]): boolean {
+  let node = value;
+  for (const name of path.slice(0, -1)) {
+    if (typeof node !== 'object' || node === null || !Object.hasOwn(node, name)) return false;
+    node = (node as Record<string, unknown>)[name];
+  }
+  const last = path[path.length - 1]!;
+  if (typeof node !== 'object' || node === null || Array.isArray(node) || !Object.hasOwn(node, last)) return false;
+  delete (node as Record<string, unknown>)[last];
+  return true;
 }
 
 /** The multipart boundary of a content type: it differs per request, so it is left out of fingerprints. */

@@ -1,7 +1,7 @@
 /**
  * UMA invitations (REFERENCE §18). An invitation lives with the platform that created it, under its code; the
- * invitee's new provider, which may be another platform, reads and claims it by code, so lookups by code go through
- * every platform of the engine ({@link TenantDirectory}). Claiming moves no money; it tells the inviting platform
+ * invitee's new provider, which may be another platform, reads and claims it by code, so a code is found through the
+ * engine's credential directory ({@link TenantDirectory}), whatever the number of platforms. Claiming moves no money; it tells the inviting platform
  * (INVITATION.CLAIMED), which then pays the new address itself.
  *
  * PENDING → CLAIMED (claim), CANCELLED (cancel, by the creator only) or EXPIRED (at `expiresAt`, on the clock or when
@@ -19,9 +19,9 @@ export const INVITATIONS = 'invitations';
 /** Clock-job kind: an invitation reaches its `expiresAt`. */
 export const INVITATION_EXPIRY_JOB = 'invitations.expire';
 
-/** Every platform's context: where an invitation code is looked up. */
+/** Where an invitation code is looked up: the contexts of the platforms the credential directory says hold it. */
 export interface TenantDirectory {
-  all(): Iterable<TenantContext>;
+  holdersOf(code: string): Iterable<TenantContext>;
 }
 
 /** An invitation as kept: the API's fields, keyed by its code. */
@@ -47,6 +47,7 @@ export function createInvitation(tenant: TenantContext, directory: TenantDirecto
     amountToSend: request.amountToSend === undefined ? undefined : { amount: request.amountToSend, currency: currencyOf(currency) },
   };
   invitations(tenant).insert(record);
+  tenant.directory.register('invitation', code, tenant.platform.id);
   if (request.expiresAt !== undefined) {
     tenant.schedule(Math.max(0, Date.parse(request.expiresAt) - tenant.clock.now()), INVITATION_EXPIRY_JOB, { code }, `invitation-expiry/${code}`);
   }
@@ -55,7 +56,7 @@ export function createInvitation(tenant: TenantContext, directory: TenantDirecto
 
 /** The platform holding an invitation, and its record, or undefined. */
 function locate(directory: TenantDirectory, code: string): { owner: TenantContext; record: InvitationRecord } | undefined {
-  for (const owner of directory.all()) {
+  for (const owner of directory.holdersOf(code)) {
     const record = invitations(owner).get(code);
     if (record !== undefined) return { owner, record: expiredIfDue(owner, record) };
   }
@@ -107,6 +108,9 @@ export function cancelInvitation(tenant: TenantContext, directory: TenantDirecto
   owner.cancelJob(`invitation-expiry/${code}`);
   return view(save(owner, { ...record, status: 'CANCELLED' }));
 }
+
+/** The directory keys of the platform's invitations (rebuilt after a restore). */
+export const invitationCredentialKeys = (tenant: TenantContext) => Array.from(invitations(tenant).values(), (record) => ['invitation', record.code] as const);
 
 /** The expiry job. */
 export const expiryJob = (tenant: TenantContext, payload: unknown): void => {

@@ -1,5 +1,5 @@
 import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex, type PlatformCreateRequest } from '@railyard/contract';
+import type { PlatformCreateRequest } from '@railyard/contract';
 import { ApiError, conflict } from '../core/errors.js';
 import type { IdGenerator } from '../core/ids.js';
 import { CURRENCIES } from '../config/currencies.js';
@@ -27,32 +27,31 @@ export interface Platform {
 
 export { DEFAULT_CREDENTIALS } from './default-credentials.js';
 
-/**
- * Eight hex digits derived from a platform id, that credentials a platform issues start with (API token client ids,
- * agent access tokens, device codes), so a request carrying one finds its platform without a lookup table shared
- * between platforms.
- */
-export function platformTag(platformId: string): string {
-  let tag = tags.get(platformId);
-  if (tag === undefined) tags.set(platformId, (tag = bytesToHex(sha256(new TextEncoder().encode(platformId))).slice(0, 8)));
-  return tag;
-}
-const tags = new Map<string, string>();
-
 /** Tells HTTP clients (curl, browsers) which scheme to answer a 401 with. */
 const CHALLENGE = { 'www-authenticate': 'Basic realm="Railyard sandbox", charset="UTF-8"' };
+
+/** How many platforms an engine holds unless told otherwise (`createEngine({ maxPlatforms })`). */
+export const DEFAULT_MAX_PLATFORMS = 10_000;
 
 /** Every platform of an engine, and Basic authentication against them. */
 export class PlatformRegistry {
   private readonly byClientId = new Map<string, Platform>();
+  private readonly byPlatformId = new Map<string, Platform>();
   private readonly accepted = new Map<string, Platform>();
 
   constructor(
     private readonly ids: IdGenerator,
     private readonly now: () => number,
+    /** The most platforms this engine holds: creating one more is refused (409), so one credential cannot fill the server. */
+    private readonly maxPlatforms = DEFAULT_MAX_PLATFORMS,
   ) {}
 
   create(options: PlatformCreateRequest = {}): Platform {
+    if (this.byPlatformId.size >= this.maxPlatforms) {
+      throw conflict(`This sandbox holds its maximum of ${this.maxPlatforms} platforms: reuse one (POST /_sandbox/reset empties it), or start the server with a higher --max-platforms`, 'CONFLICT', {
+        reason: 'PLATFORM_LIMIT_REACHED', maxPlatforms: this.maxPlatforms,
+      });
+    }
     const id = this.ids('Platform');
     const suffix = id.slice(-12);
     const clientId = options.clientId ?? `client-${suffix}`;
@@ -72,16 +71,12 @@ export class PlatformRegistry {
       createdAt: new Date(this.now()).toISOString(),
     };
     this.byClientId.set(clientId, platform);
+    this.byPlatformId.set(id, platform);
     return platform;
   }
 
   byId(id: string): Platform | undefined {
-    return this.all().find((p) => p.id === id);
-  }
-
-  /** The platforms whose {@link platformTag} is `tag` (one, unless two ids share their first hash bits). */
-  byTag(tag: string): Platform[] {
-    return this.all().filter((p) => platformTag(p.id) === tag);
+    return this.byPlatformId.get(id);
   }
 
   all(): Platform[] {

@@ -196,11 +196,35 @@ function checkPricedPayment(tenant: TenantContext, request: CreateInput, source:
   checkLimits(tenant, source.customerId, source.currency, priced.totalSendingAmount, { daily: false });
 }
 
+/** Who started a payment, when not the platform itself: the agent whose transaction it is (REFERENCE §4.3 `agentId`). */
+export interface QuoteOrigin {
+  readonly agentId?: string;
+}
+
+/**
+ * A quote priced and checked, not stored yet: what {@link placeQuote} stores. `executeNow` is whether it is executed
+ * at once (`immediatelyExecute` for an account source); its pre-execution checks have passed too.
+ */
+export interface QuotePlan {
+  readonly record: QuoteRecord;
+  readonly transaction: OutgoingTransaction;
+  readonly executeNow: boolean;
+  readonly needsScaFor: 'none' | 'execution' | 'realtime';
+}
+
 /**
  * `POST /quotes`: prices the payment and creates its PENDING transaction; with `immediatelyExecute` also executes it.
  * Nothing is stored unless every check passes.
  */
-export function createQuote(tenant: TenantContext, request: CreateInput): Quote {
+export function createQuote(tenant: TenantContext, request: CreateInput, origin: QuoteOrigin = {}): Quote {
+  return placeQuote(tenant, planQuote(tenant, request, origin));
+}
+
+/**
+ * What `POST /quotes` checks and prices, with nothing stored: refusals throw here (those of an immediate execution
+ * are {@link assertExecutable}'s).
+ */
+export function planQuote(tenant: TenantContext, request: CreateInput, origin: QuoteOrigin = {}): QuotePlan {
   const source = resolveSource(tenant, request.source);
   if (source.customerId !== undefined) assertCustomerMayPay(tenant, source.customerId);
   const destination = resolveDestination(tenant, request as QuoteRequestInput, source.customerId);
@@ -260,6 +284,7 @@ export function createQuote(tenant: TenantContext, request: CreateInput): Quote 
     ...(paymentInstructions ? { paymentInstructions } : {}),
     ...(request.description === undefined ? {} : { description: request.description }),
     paymentRail: rail,
+    ...(origin.agentId === undefined ? {} : { agentId: origin.agentId }),
     ...(destination.kind === 'EXTERNAL' ? { railSelectionMode: request.destination.destinationType === 'ACCOUNT' && request.destination.paymentRail ? 'MANUAL' : 'AUTO' } : {}),
     ...(rail ? { settlementTimelineSeconds: RAIL_SETTLEMENT_SECONDS[rail] } : {}),
     createdAt, updatedAt: createdAt,
@@ -274,19 +299,36 @@ export function createQuote(tenant: TenantContext, request: CreateInput): Quote 
     outcome,
     ...settlementLegsOf(source, destination),
   };
-  // An immediate execution is checked in full before anything is stored, so a refusal leaves no quote behind.
-  if (executeNow) {
-    checkLimits(tenant, record.customerId, source.currency, priced.totalSendingAmount, { daily: true });
-    assertBalance(tenant, record.fundFrom, priced.totalSendingAmount);
-  }
-  if ((executeNow || source.kind === 'REALTIME') && needsAuthorization(tenant, record)) assertScaChallengeIssuable(tenant, record.customerId!);
+  const sca = (executeNow || source.kind === 'REALTIME') && needsAuthorization(tenant, record);
+  if (sca && source.kind === 'REALTIME') assertScaChallengeIssuable(tenant, record.customerId!);
+  return { record, transaction, executeNow, needsScaFor: !sca ? 'none' : source.kind === 'REALTIME' ? 'realtime' : 'execution' };
+}
+
+/**
+ * What executing a planned quote at once would refuse, checked before anything is stored (so a refusal leaves no
+ * quote behind): the daily volume, the balance, and an SCA challenge the customer can still be sent.
+ */
+export function assertExecutable(tenant: TenantContext, plan: QuotePlan): void {
+  const { record, transaction } = plan;
+  checkLimits(tenant, record.customerId, transaction.sentAmount.currency, transaction.sentAmount.amount, { daily: true });
+  assertBalance(tenant, record.fundFrom, transaction.sentAmount.amount);
+  if (plan.needsScaFor === 'execution') assertScaChallengeIssuable(tenant, record.customerId!);
+}
+
+/**
+ * Stores a planned quote and its PENDING transaction, and executes it when the plan says so (with `executeNow`
+ * false, a plan made for an immediate execution is stored for someone else to execute: an agent's action).
+ */
+export function placeQuote(tenant: TenantContext, plan: QuotePlan): Quote {
+  const { record, transaction, executeNow } = plan;
+  if (executeNow) assertExecutable(tenant, plan);
   // The payment exists from here (SPEC §3.5: the quote already carries its transactionId): OUTGOING_PAYMENT.PENDING.
   insertTransaction(tenant, transaction, true);
   quotes(tenant).insert(record);
-  tenant.schedule(Date.parse(expiresAt) - now, EXPIRE_JOB, { quoteId }, expiryJobOf(quoteId));
-  if (executeNow) return executeQuote(tenant, quoteId);
+  tenant.schedule(Date.parse(record.expiresAt) - tenant.clock.now(), EXPIRE_JOB, { quoteId: record.id }, expiryJobOf(record.id));
+  if (executeNow) return executeQuote(tenant, record.id);
   // A real-time payer in an SCA region authorizes before learning where to send the money (REFERENCE §4.1: 202).
-  if (source.kind === 'REALTIME' && needsAuthorization(tenant, record)) return awaitAuthorization(tenant, record);
+  if (plan.needsScaFor === 'realtime') return awaitAuthorization(tenant, record);
   return quoteView(tenant, record);
 }
 
@@ -535,23 +577,23 @@ export function sandboxSend(tenant: TenantContext, request: z.output<typeof Sand
  * `POST /transfer-in` (deprecated, REFERENCE §9): a pull from an external account into an internal account, as
  * `POST /quotes` with `immediatelyExecute` would make it. Returns the transaction.
  */
-export function transferIn(tenant: TenantContext, request: z.output<typeof TransferInRequest>): Transaction {
+export function transferIn(tenant: TenantContext, request: z.output<typeof TransferInRequest>, origin: QuoteOrigin = {}): Transaction {
   const quote = createQuote(tenant, {
     source: { sourceType: 'ACCOUNT', accountId: request.source.accountId },
     destination: { destinationType: 'ACCOUNT', accountId: request.destination.accountId },
     lockedCurrencySide: 'SENDING', lockedCurrencyAmount: request.amount, immediatelyExecute: true,
-  });
+  }, origin);
   return findTransaction(tenant, quote.transactionId);
 }
 
 /** `POST /transfer-out` (deprecated, REFERENCE §9): a payout from an internal account, as an immediately executed quote. */
-export function transferOut(tenant: TenantContext, request: z.output<typeof TransferOutRequest>): Transaction {
+export function transferOut(tenant: TenantContext, request: z.output<typeof TransferOutRequest>, origin: QuoteOrigin = {}): Transaction {
   const quote = createQuote(tenant, {
     source: { sourceType: 'ACCOUNT', accountId: request.source.accountId },
     destination: { destinationType: 'ACCOUNT', accountId: request.destination.accountId, ...(request.destination.paymentRail ? { paymentRail: request.destination.paymentRail } : {}) },
     lockedCurrencySide: 'SENDING', lockedCurrencyAmount: request.amount, immediatelyExecute: true,
     ...(request.remittanceInformation === undefined ? {} : { remittanceInformation: request.remittanceInformation }),
     ...(request.purposeOfPayment === undefined ? {} : { purposeOfPayment: request.purposeOfPayment }),
-  });
+  }, origin);
   return findTransaction(tenant, quote.transactionId);
 }

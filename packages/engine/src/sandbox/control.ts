@@ -1,5 +1,7 @@
-import type { ClockState, FieldError, InternalAccount, Page, SandboxEvent, Snapshot } from '@railyard/contract';
-import { Snapshot as SnapshotSchema } from '@railyard/contract';
+import type { ApiTokenPermission, ClockState, FieldError, InternalAccount, Page, SandboxEvent, Snapshot } from '@railyard/contract';
+import { Snapshot as SnapshotSchema, tokenPermissionsOfAgent } from '@railyard/contract';
+import { assertMayGrant, type ApiTokenRecord } from '../tokens/tokens.js';
+import type { AgentRecord } from '../agents/agents.js';
 import { z } from 'zod';
 import { iso } from '../core/clock.js';
 import { deepFreeze } from '../core/freeze.js';
@@ -9,8 +11,10 @@ import { definedOnly, listPage } from '../core/pagination.js';
 import { LATEST_TIME, type Job } from '../core/scheduler.js';
 import { toFieldErrors } from '../core/field-errors.js';
 import { postedTotals, type LedgerEntry } from '../ledger/ledger.js';
-import { JOBS, SNAPSHOT_COLLECTIONS } from './snapshot-collections.js';
+import { credentialKeysOf, JOBS, SNAPSHOT_COLLECTIONS } from './snapshot-collections.js';
 import { stablecoinStateErrors } from '../stablecoins/operations.js';
+import { API_TOKENS } from '../tokens/tokens.js';
+import { AGENTS } from '../agents/agents.js';
 
 // The `/_sandbox/` control plane (DESIGN §3), as plain functions over a platform's context so the engine's in-process
 // API and the HTTP routes share them.
@@ -31,10 +35,11 @@ export function advanceClock(tenant: TenantContext, ms: number): ClockState {
   return clockState(tenant);
 }
 
-/** Erases the platform's data and pending jobs. Credentials and options stay. */
+/** Erases the platform's data and pending jobs (its API tokens and agents too). Its own credentials and options stay. */
 export function reset(tenant: TenantContext): void {
   tenant.store.clear();
   tenant.scheduler.importTenant(tenant.platform.id, []);
+  tenant.directory.replacePlatform(tenant.platform.id, []);
 }
 
 /** The platform's state: the store's own records (as JSON over HTTP; see {@link frozenSnapshot} in process). */
@@ -62,9 +67,11 @@ export function frozenSnapshot(tenant: TenantContext): Snapshot {
 
 /**
  * Replaces the platform's state with a snapshot. Every record is checked against its collection's schema first and the
- * new state is built aside, so a snapshot that is refused changes nothing.
+ * new state is built aside, so a snapshot that is refused changes nothing. A restore puts API tokens and agents in
+ * place: `holder` (the caller's token permissions; undefined for the platform's own credentials) must hold what each
+ * of them may do (403 otherwise). Jobs already due run as part of the restore.
  */
-export function restore(tenant: TenantContext, input: unknown): void {
+export function restore(tenant: TenantContext, input: unknown, holder?: readonly ApiTokenPermission[]): void {
   if (typeof input === 'object' && input !== null && madeHere.has(input)) {
     // One of this engine's own frozen snapshots: its records are valid and shared as they are.
     const { [JOBS]: jobs = [], ...state } = (input as Snapshot).collections;
@@ -97,6 +104,7 @@ export function restore(tenant: TenantContext, input: unknown): void {
   }
   if (errors.length === 0) errors.push(...balanceErrors(collections), ...stablecoinStateErrors(collections));
   if (errors.length > 0) throw invalidInput(errors.slice(0, 100));
+  assertRestoredGrants(holder, collections);
   const jobs = (collections.get(JOBS) ?? []) as Job[];
   collections.delete(JOBS);
   importState(tenant, Object.fromEntries(collections), jobs);
@@ -180,6 +188,13 @@ function balanceErrors(collections: ReadonlyMap<string, unknown[]>): FieldError[
   return errors;
 }
 
+/** 403 unless `holder` holds what every API token and agent of a restored state may do: a restore grants them. */
+function assertRestoredGrants(holder: readonly ApiTokenPermission[] | undefined, collections: ReadonlyMap<string, unknown[]>): void {
+  if (holder === undefined) return;
+  for (const token of (collections.get(API_TOKENS) ?? []) as ApiTokenRecord[]) assertMayGrant(holder, token.permissions, `Restoring API token ${token.id}`);
+  for (const agent of (collections.get(AGENTS) ?? []) as AgentRecord[]) assertMayGrant(holder, tokenPermissionsOfAgent(agent.policy.permissions), `Restoring agent ${agent.id}`);
+}
+
 function importState(tenant: TenantContext, state: Record<string, unknown[]>, jobs: readonly Job[]): void {
   try {
     tenant.store.import(state);
@@ -188,6 +203,9 @@ function importState(tenant: TenantContext, state: Record<string, unknown[]>, jo
     throw error;
   }
   tenant.scheduler.importTenant(tenant.platform.id, jobs.map((job) => ({ ...job, tenantId: tenant.platform.id })));
+  // The restored credentials are found again through the directory, whatever platform they were made on.
+  tenant.directory.replacePlatform(tenant.platform.id, credentialKeysOf(tenant));
+  tenant.scheduler.runDueNow();
 }
 
 /** Emitted events, newest first. */

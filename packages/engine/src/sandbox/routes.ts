@@ -14,7 +14,7 @@ export const controlPlaneRoutes = (platforms: PlatformRegistry, openapi: () => R
   bind(e.resetSandbox, ({ tenant }) => control.reset(tenant)),
   // Taken at once (records never change in place), written in slices: a large state does not hold other requests.
   bind(e.getSandboxSnapshot, async ({ tenant }) => new HttpResult(200, await jsonInSlices(control.snapshot(tenant)))),
-  bind(e.restoreSandbox, ({ tenant, body }) => control.restore(tenant, body), ({ body }) => control.droppedCollectionErrors(body)),
+  bind(e.restoreSandbox, ({ tenant, body, permissions }) => control.restore(tenant, body, permissions), ({ body }) => control.droppedCollectionErrors(body)),
   bind(e.listSandboxEvents, ({ tenant, query }) => control.listEvents(tenant, query)),
   bind(e.createSandboxPlatform, ({ body }) => publicPlatform(platforms.create(body))),
   bind(e.setSandboxLimits, ({ tenant, body }) => setSandboxLimits(tenant, body)),

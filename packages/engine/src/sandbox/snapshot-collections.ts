@@ -1,5 +1,7 @@
 import { BeneficialOwner, Card, Customer, Stablecoin, StablecoinOperation, StablecoinProviderAccount, ExternalAccount, InternalAccount, SandboxEvent, Transaction, Verification } from '@railyard/contract';
 import { z } from 'zod';
+import type { TenantContext } from '../core/context.js';
+import type { CredentialKind } from '../core/directory.js';
 import { IdempotencyRecord } from '../core/idempotency.js';
 import { JobRecord } from '../core/scheduler.js';
 import { CONTACT_CODES, ContactCodeRecord } from '../contact/contact-verification.js';
@@ -24,9 +26,9 @@ import { UMA_LOOKUPS, UmaLookupRecord } from '../uma/uma.js';
 import { CARD_REVEALS, CARDS, CardRevealRecord } from '../cards/cards.js';
 import { STABLECOIN_PROVIDER_ACCOUNTS, STABLECOINS } from '../stablecoins/stablecoins.js';
 import { STABLECOIN_LEDGER_STATE, STABLECOIN_OPERATIONS, STABLECOIN_POSITIONS, StablecoinOperationState, StablecoinPosition } from '../stablecoins/operations.js';
-import { API_TOKENS, ApiTokenRecord } from '../tokens/tokens.js';
-import { INVITATIONS, InvitationRecord } from '../invitations/invitations.js';
-import { AGENT_DEVICE_CODES, AGENTS, AgentDeviceCodeRecord, AgentRecord } from '../agents/agents.js';
+import { API_TOKENS, ApiTokenRecord, tokenCredentialKeys } from '../tokens/tokens.js';
+import { INVITATIONS, InvitationRecord, invitationCredentialKeys } from '../invitations/invitations.js';
+import { AGENT_DEVICE_CODES, AGENTS, AgentDeviceCodeRecord, AgentRecord, agentCredentialKeys } from '../agents/agents.js';
 import { AGENT_ACTIONS, AgentActionRecord } from '../agents/actions.js';
 import { AGENT_QUOTES, AgentQuoteRecord } from '../agents/me.js';
 import { CARD_FUNDING_SOURCES, CardFundingSourceRecord } from '../cards/funding-sources.js';
@@ -92,3 +94,12 @@ export const SNAPSHOT_COLLECTIONS: Readonly<Record<string, z.ZodType>> = {
   [DELEGATED_KEY_DRAFTS]: DelegatedKeyDraftRecord,
   [BULK_IMPORT_JOBS]: BulkImportJobRecord,
 };
+
+/**
+ * Every area's credentials that the engine's credential directory finds without their platform (API tokens, agents'
+ * access tokens and device codes, invitations): after a restore or a reset the directory is rebuilt from these, so
+ * restored credentials work wherever the state is restored.
+ */
+export function credentialKeysOf(tenant: TenantContext): (readonly [CredentialKind, string])[] {
+  return [...tokenCredentialKeys(tenant), ...agentCredentialKeys(tenant), ...invitationCredentialKeys(tenant)];
+}

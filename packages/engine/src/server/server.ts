@@ -249,6 +249,8 @@ function incomingFromNode(req: IncomingMessage, res: ServerResponse, host: strin
   const url = target.startsWith('/') ? `http://${host}:${req.socket.localPort}${target}` : target;
   return {
     method: req.method ?? 'GET',
+    // Brute-force limits count failed attempts per source address.
+    ...(req.socket.remoteAddress === undefined ? {} : { remoteAddress: req.socket.remoteAddress }),
     url,
     header: (name) => {
       const value = headers[name];

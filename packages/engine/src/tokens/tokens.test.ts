@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { requiredPermission, tokenEndpoints, endpoints, TRANSACT_OPERATIONS, type Endpoint } from '@railyard/contract';
+import { ACCESS, requiredPermissions, tokenEndpoints, endpoints, type Endpoint } from '@railyard/contract';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../engine.js';
-import { platformTag } from '../platforms/registry.js';
 import { callApi, type Json } from '../testing/requests.js';
 
 // API tokens (REFERENCE §19): create, list, get, delete; Basic auth with a token; the permission rule.
@@ -25,7 +24,6 @@ describe('tokens', () => {
       id: expect.stringMatching(/^Token:/), name: 'reporting', permissions: ['VIEW'], clientId: expect.stringMatching(/^[0-9a-f]{32}$/),
       clientSecret: expect.stringMatching(/^[0-9a-f]{64}$/), createdAt: expect.any(String), updatedAt: created.body.createdAt,
     });
-    expect(created.body.clientId.slice(0, 8)).toBe(platformTag(engine.defaultPlatform.id));
     const read = (await call('GET', `/tokens/${created.body.id}`)).body;
     const { clientSecret: _secret, ...withoutSecret } = created.body;
     expect(read).toEqual(withoutSecret);
@@ -106,26 +104,33 @@ describe('authenticating with a token', () => {
 });
 
 describe('the permission rule', () => {
-  it('gives every operation one permission: TRANSACT for those that move money, VIEW for reads, MANAGE for changes', () => {
-    const all = Object.values(endpoints);
-    const names = new Set(all.map((e) => e.operationId));
-    expect([...TRANSACT_OPERATIONS].filter((id) => !names.has(id))).toEqual([]);
-    expect(requiredPermission(endpoints.createQuote)).toBe('TRANSACT');
-    expect(requiredPermission(endpoints.executeQuote)).toBe('TRANSACT');
-    expect(requiredPermission(endpoints.listCustomers)).toBe('VIEW');
-    expect(requiredPermission(tokenEndpoints.createToken)).toBe('MANAGE');
-    expect(requiredPermission(endpoints.transferOut)).toBe('TRANSACT');
-    for (const endpoint of all.filter((e) => e.method === 'GET')) expect(requiredPermission(endpoint)).toBe('VIEW');
+  it('gives every operation its row of the ACCESS table: TRANSACT for those that move money, VIEW for reads, MANAGE for changes', () => {
+    const all = Object.values(endpoints) as Endpoint[];
+    expect(all.map((e) => e.operationId).filter((id) => !Object.hasOwn(ACCESS, id))).toEqual([]);
+    expect(Object.keys(ACCESS).filter((id) => !all.some((e) => e.operationId === id))).toEqual([]);
+    expect(requiredPermissions(endpoints.createQuote)).toEqual(['TRANSACT']);
+    expect(requiredPermissions(endpoints.executeQuote)).toEqual(['TRANSACT']);
+    expect(requiredPermissions(endpoints.listCustomers)).toEqual(['VIEW']);
+    expect(requiredPermissions(tokenEndpoints.createToken)).toEqual(['MANAGE']);
+    expect(requiredPermissions(endpoints.transferOut)).toEqual(['TRANSACT']);
+    expect(requiredPermissions(endpoints.approveAgentAction)).toEqual(['TRANSACT']);
+    expect(requiredPermissions(endpoints.getSandboxSnapshot)).toEqual(['VIEW', 'MANAGE']);
+    expect(requiredPermissions(endpoints.restoreSandbox)).toEqual(['MANAGE', 'TRANSACT']);
+    const basicGets = all.filter((e) => e.method === 'GET' && !e.public && e.auth === undefined && e.operationId !== 'getSandboxSnapshot');
+    for (const endpoint of basicGets) expect(requiredPermissions(endpoint)).toEqual(['VIEW']);
   });
 });
 
 describe('docs/access.md', () => {
-  it('prints the permission of every operation that takes Basic credentials, as the rule gives it', () => {
+  it('prints the ACCESS row of every operation: who may call it, and where the rule comes from', () => {
     const page = readFileSync(new URL('../../../../docs/access.md', import.meta.url), 'utf8');
     const table = page.slice(page.indexOf('<!-- permission-table:start -->'), page.indexOf('<!-- permission-table:end -->'));
-    const printed = table.split('\n').filter((line) => line.startsWith('| `')).map((line) => line.split('|').map((cell) => cell.trim()).slice(1, 4));
-    const expected = (Object.values(endpoints) as Endpoint[]).filter((e) => !e.public && e.auth === undefined)
-      .map((e) => [`\`${e.method} ${e.path}\``, e.operationId, requiredPermission(e)]);
+    const printed = table.split('\n').filter((line) => line.startsWith('| `')).map((line) => line.split(' | ').map((cell) => cell.replace(/^\| |\s*\|$/g, '')));
+    const expected = (Object.values(endpoints) as Endpoint[]).map((e) => {
+      const rule = ACCESS[e.operationId]!;
+      const who = rule.auth === 'basic' ? rule.token.join(' + ') : rule.auth === 'agent' ? `agent${rule.agent ? `: ${rule.agent}` : ''}` : rule.auth === 'link' ? 'link token' : 'none';
+      return [`\`${e.method} ${e.path}\``, e.operationId, who, rule.cite.replace(/\|/g, '\\|')];
+    });
     expect(printed).toEqual(expected);
   });
 });

@@ -1,19 +1,21 @@
 /**
- * API tokens (REFERENCE §19): extra Basic-auth credentials of a platform, each limited to its permissions (the rule
- * is `requiredPermission` in the contract). A token's secret is shown once, on create; only its SHA-256 is kept, so a
- * snapshot holds no secret. A deleted token stops authenticating at once: every request reads the token's record.
+ * API tokens (REFERENCE §19): extra Basic-auth credentials of a platform, each limited to its permissions (the
+ * contract's ACCESS table). A token's secret is shown once, on create; only its SHA-256 is kept, so a snapshot holds no
+ * secret. A deleted token stops authenticating at once: every request reads the token's record. A credential grants
+ * only what it holds: a token makes tokens (and agents, and restores state) with no permission it lacks.
  */
 import { sha256 } from '@noble/hashes/sha2.js';
-import type { ApiToken, ApiTokenWithSecret, Page } from '@railyard/contract';
-import { bytesToHex, TokenCreateRequest, TokenListQuery } from '@railyard/contract';
+import type { ApiToken, ApiTokenPermission, ApiTokenWithSecret, Page } from '@railyard/contract';
+import { bytesToHex, missingPermissions, TokenCreateRequest, TokenListQuery } from '@railyard/contract';
 import { z } from 'zod';
 import type { TenantContext } from '../core/context.js';
-import { notFound } from '../core/errors.js';
+import type { CredentialDirectory } from '../core/directory.js';
+import { ApiError, notFound } from '../core/errors.js';
 import { randomHex } from '../core/ids.js';
 import { definedOnly, listPage, timeRanges } from '../core/pagination.js';
 import { onField } from '../core/store.js';
 import type { Principal } from '../http/app.js';
-import { constantTimeEqual, parseBasic, platformTag, type Platform, type PlatformRegistry } from '../platforms/registry.js';
+import { constantTimeEqual, parseBasic, type Platform, type PlatformRegistry } from '../platforms/registry.js';
 
 export const API_TOKENS = 'apiTokens';
 
@@ -32,15 +34,31 @@ const tokens = (tenant: TenantContext) => tenant.store.collection<ApiTokenRecord
 const secretHash = (secret: string): string => bytesToHex(sha256(new TextEncoder().encode(secret)));
 const view = ({ secretSha256: _hash, ...token }: ApiTokenRecord): ApiToken => token;
 
-/** `POST /tokens`: the client id starts with the platform's tag (so a request finds its platform), then random hex. */
-export function createToken(tenant: TenantContext, request: z.output<typeof TokenCreateRequest>): ApiTokenWithSecret {
+/**
+ * 403 FORBIDDEN unless `holder` (an API token's permissions; undefined for the platform's own credentials, which hold
+ * them all) holds every permission of `wanted`: a credential may grant only what it holds itself.
+ */
+export function assertMayGrant(holder: readonly ApiTokenPermission[] | undefined, wanted: readonly ApiTokenPermission[], what: string): void {
+  const missing = missingPermissions(holder, wanted);
+  if (missing.length > 0) {
+    throw new ApiError(403, 'FORBIDDEN', `${what} would grant ${missing.join(' and ')}, which this API token does not hold (it has ${holder!.join(', ')}): a credential grants only what it holds`, {
+      rule: 'grant', missingPermissions: missing,
+    });
+  }
+}
+
+/** `POST /tokens`: a random client id, found again through the engine's credential directory; only what the caller holds. */
+export function createToken(tenant: TenantContext, request: z.output<typeof TokenCreateRequest>, holder?: readonly ApiTokenPermission[]): ApiTokenWithSecret {
+  const permissions = [...new Set(request.permissions)];
+  assertMayGrant(holder, permissions, 'This token');
   const now = tenant.nowIso();
   const clientSecret = randomHex(32);
   const record: ApiTokenRecord = {
-    id: tenant.ids('Token'), name: request.name, permissions: [...new Set(request.permissions)], clientId: `${platformTag(tenant.platform.id)}${randomHex(12)}`,
+    id: tenant.ids('Token'), name: request.name, permissions, clientId: randomHex(16),
     createdAt: now, updatedAt: now, secretSha256: secretHash(clientSecret),
   };
   tokens(tenant).insert(record);
+  tenant.directory.register('apiToken', record.clientId, tenant.platform.id);
   return { ...view(record), clientSecret };
 }
 
@@ -57,9 +75,13 @@ export function findToken(tenant: TenantContext, tokenId: string): ApiToken {
 
 /** `DELETE /tokens/{id}`. */
 export function deleteToken(tenant: TenantContext, tokenId: string): void {
-  findToken(tenant, tokenId);
+  const { clientId } = findToken(tenant, tokenId);
   tokens(tenant).delete(tokenId);
+  tenant.directory.unregister('apiToken', clientId, tenant.platform.id);
 }
+
+/** The directory keys of the platform's tokens (rebuilt after a restore). */
+export const tokenCredentialKeys = (tenant: TenantContext) => Array.from(tokens(tenant).values(), (token) => ['apiToken', token.clientId] as const);
 
 /** The token with this client id whose secret matches, or undefined (the secret compared in constant time). */
 export function tokenFor(tenant: TenantContext, clientId: string, clientSecret: string): ApiTokenRecord | undefined {
@@ -70,20 +92,21 @@ export function tokenFor(tenant: TenantContext, clientId: string, clientSecret: 
 
 
 /**
- * Authenticates a Basic header as a platform or, failing that, as one of its API tokens (found through the
- * platform tag its client id starts with). Refusals are the platform check's 401.
+ * Authenticates a Basic header as a platform or, failing that, as one of its API tokens (found through the engine's
+ * credential directory). Refusals are the platform check's 401.
  */
 export function authenticateWithTokens(
-  platforms: PlatformRegistry, tenantOf: (platform: Platform) => TenantContext, authorization: string | null,
+  platforms: PlatformRegistry, tenantOf: (platform: Platform) => TenantContext, directory: CredentialDirectory, authorization: string | null,
 ): Principal {
   try {
     return { platform: platforms.authenticate(authorization) };
   } catch (refusal) {
     const credentials = parseBasic(authorization);
     if (credentials === undefined || !/^[0-9a-f]{32}$/.test(credentials.clientId)) throw refusal;
-    for (const platform of platforms.byTag(credentials.clientId.slice(0, 8))) {
-      const token = tokenFor(tenantOf(platform), credentials.clientId, credentials.clientSecret);
-      if (token !== undefined) return { platform, permissions: token.permissions };
+    for (const platformId of directory.holders('apiToken', credentials.clientId)) {
+      const platform = platforms.byId(platformId);
+      const token = platform === undefined ? undefined : tokenFor(tenantOf(platform), credentials.clientId, credentials.clientSecret);
+      if (token !== undefined) return { platform: platform!, permissions: token.permissions };
     }
     throw refusal;
   }
