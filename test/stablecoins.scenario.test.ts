@@ -1,10 +1,12 @@
 import { expect, it } from 'vitest';
-import { APIError, BadRequestError, ConflictError, NotFoundError, type RailyardClient, type StablecoinOperation } from '@railyard/client';
+import { APIError, AuthenticationError, BadRequestError, ConflictError, NotFoundError, SignatureRequiredError, type RailyardClient, type StablecoinOperation } from '@railyard/client';
+import { encryptOtp, SessionKey } from '@railyard/wallet';
 import { ROOT_CREDENTIALS, describeOverTransports, type TransportScope } from './support/transports.js';
 
 // Stablecoin issuance through the typed client, over every transport (SPEC §3.7; REFERENCE §10, §17): the link and its
 // statuses, registration and each issuance outcome, enablement, each mint funding source and burn source to
-// completion, the waits that expire or fail, and each error code.
+// completion, the waits that expire or fail, and each error code. A burn from an embedded wallet is the wallet's signed
+// action, paid out to its owner's bank account only (issue 32).
 
 const SPARK_ADDRESS = 'spark1pgss9qg3vdslzmt2name9v550skuvlu6lj5xt9sly90k7p0gxughlqv023jqmc';
 const DAY = 24 * 3_600_000;
@@ -33,6 +35,23 @@ async function issuer(client: RailyardClient) {
   })).id;
   const spark = (await client.externalAccounts.create({ customerId: customer.id, currency: 'USDB', accountInfo: { accountType: 'SPARK_WALLET', address: SPARK_ADDRESS } })).id;
   return { coin, customer, usd, wallet, spark, bank: await bank('1234567890'), failingBank: await bank('1234567004') };
+}
+
+/** Signs an embedded wallet in with its email code (the sandbox's 000000): the session key that stamps its signed retries. */
+async function signIn(client: RailyardClient, walletId: string): Promise<SessionKey> {
+  const email = (await client.auth.credentials.list({ accountId: walletId })).data[0]!;
+  const { otpEncryptionTargetBundle } = await client.auth.credentials.challenge(email.id);
+  const { publicKeyHex } = await client.sandbox.enclaveKey();
+  const session = await SessionKey.generate();
+  const encryptedOtpBundle = await encryptOtp({ targetBundle: otpEncryptionTargetBundle!, otpCode: '000000', tekPublicKey: session, pinnedEnclaveKey: publicKeyHex });
+  await client.auth.credentials.verify(email.id, { type: 'EMAIL_OTP', encryptedOtpBundle }, { stamper: session });
+  return session;
+}
+
+/** The tokens an internal account holds, in cents, from the platform's ledger. */
+async function tokensIn(client: RailyardClient, accountId: string): Promise<number> {
+  const ledger = ((await client.sandbox.snapshot()).collections.ledger ?? []) as { postings: { account: string; amount: number }[] }[];
+  return ledger.flatMap((e) => e.postings).filter((p) => p.account === `tokens:${accountId}`).reduce((sum, p) => sum + p.amount, 0);
 }
 
 const settle = (client: RailyardClient, operation: StablecoinOperation) => client.stablecoinOperations.waitFor(operation.id, { advanceClock: 3_600_000, timeout: 2 * DAY });
@@ -94,7 +113,7 @@ describeOverTransports('stablecoins', (scope) => {
     for (const operation of [fromAccount, wire, ach, sameDay, provider]) expect((await settle(client, operation)).status).toBe('COMPLETED');
 
     const burnTo = (rail: 'WIRE' | 'ACH_CREDIT' | 'SAME_DAY_ACH_CREDIT' | 'RTP_CREDIT') => ({ type: 'EXTERNAL_ACCOUNT' as const, externalAccountId: bank, rail });
-    const fromWallet = await client.stablecoins.burn(coin.id, { amount: '30000000', source: { type: 'SERVICE_INTERNAL_ACCOUNT', accountId: wallet }, destination: burnTo('ACH_CREDIT') });
+    const fromWallet = await client.stablecoins.burn(coin.id, { amount: '30000000', source: { type: 'SERVICE_INTERNAL_ACCOUNT', accountId: wallet }, destination: burnTo('ACH_CREDIT') }, { stamper: await signIn(client, wallet) });
     const fromProvider = await client.stablecoins.burn(coin.id, { amount: '5000000', source: { type: 'PROVIDER_INTERNAL_BALANCE' }, destination: burnTo('RTP_CREDIT') });
     const fromOutside = await client.stablecoins.burn(coin.id, { amount: '10000000', source: { type: 'EXTERNAL_ACCOUNT' }, destination: burnTo('SAME_DAY_ACH_CREDIT') });
     expect(fromOutside.fundingInstructions).toMatchObject({ network: 'SPARK', valueType: 'usdx' });
@@ -120,10 +139,13 @@ describeOverTransports('stablecoins', (scope) => {
     expect(await settle(client, debit)).toMatchObject({ status: 'FAILED', failureReason: 'PROVIDER_TRANSFER_FAILED' });
     await client.sandbox.fundInternalAccount(usd, 1_000);
     await settle(client, await client.stablecoins.mint(coin.id, { amount: '10000000', fundingSource: { type: 'SERVICE_INTERNAL_ACCOUNT', accountId: usd }, destination: { accountId: wallet } }));
-    const refused = await client.stablecoins.burn(coin.id, { amount: '10000000', source: { type: 'SERVICE_INTERNAL_ACCOUNT', accountId: wallet }, destination: { type: 'EXTERNAL_ACCOUNT', externalAccountId: failingBank, rail: 'WIRE' } });
+    const session = await signIn(client, wallet);
+    const refused = await client.stablecoins.burn(coin.id, { amount: '10000000', source: { type: 'SERVICE_INTERNAL_ACCOUNT', accountId: wallet }, destination: { type: 'EXTERNAL_ACCOUNT', externalAccountId: failingBank, rail: 'WIRE' } }, { stamper: session });
     expect(await settle(client, refused)).toMatchObject({ status: 'FAILED', failureReason: 'PROVIDER_TRANSFER_FAILED' });
-    // The tokens went back to the wallet: they can be burnt again.
-    await expect(client.stablecoins.burn(coin.id, { amount: '10000000', source: { type: 'SERVICE_INTERNAL_ACCOUNT', accountId: wallet }, destination: { type: 'EXTERNAL_ACCOUNT', externalAccountId: failingBank, rail: 'RTP_CREDIT' } }))
+    // The tokens went back to the wallet: they can be burnt again (by a new session: hours passed, the first one expired).
+    const later = client.stablecoins.burn(coin.id, { amount: '10000000', source: { type: 'SERVICE_INTERNAL_ACCOUNT', accountId: wallet }, destination: { type: 'EXTERNAL_ACCOUNT', externalAccountId: failingBank, rail: 'RTP_CREDIT' } }, { stamper: session });
+    await expect(later).rejects.toMatchObject({ status: 401, code: 'WALLET_SIGNATURE_INVALID' });
+    await expect(client.stablecoins.burn(coin.id, { amount: '10000000', source: { type: 'SERVICE_INTERNAL_ACCOUNT', accountId: wallet }, destination: { type: 'EXTERNAL_ACCOUNT', externalAccountId: failingBank, rail: 'RTP_CREDIT' } }, { stamper: await signIn(client, wallet) }))
       .resolves.toMatchObject({ status: 'CREATED' });
 
     const never = await client.stablecoins.mint(coin.id, { amount: '1000000', fundingSource: { type: 'WIRE' }, destination: { accountId: spark } });
@@ -132,6 +154,58 @@ describeOverTransports('stablecoins', (scope) => {
     expect(await client.sandbox.stablecoins.fundOperation(mismatched.id, { amount: '2000000' })).toMatchObject({ status: 'FAILED', failureReason: 'FUNDING_AMOUNT_MISMATCH' });
     expect((await settle(client, never)).status).toBe('EXPIRED');
     await expect(client.sandbox.stablecoins.fundOperation(never.id)).rejects.toBeInstanceOf(ConflictError);
+  });
+
+  it("a burn from a customer's wallet: refused on platform credentials alone (nothing moves), to another customer's bank (400), and run by the wallet's signature", async () => {
+    const { client } = await platform(scope);
+    const { coin, customer, usd, wallet, bank } = await issuer(client);
+    await client.sandbox.fundInternalAccount(usd, 2_500);
+    await settle(client, await client.stablecoins.mint(coin.id, { amount: '25000000', fundingSource: { type: 'SERVICE_INTERNAL_ACCOUNT', accountId: usd }, destination: { accountId: wallet } }));
+    const bob = await client.customers.create({ customerType: 'INDIVIDUAL', fullName: 'Bob Other', email: 'bob@example.com', currencies: ['USD', 'USDB'] });
+    const bobBank = (await client.externalAccounts.create({
+      customerId: bob.id, currency: 'USD',
+      accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '1234567890', routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Bob Other' } },
+    })).id;
+    const body = (externalAccountId: string) => ({
+      amount: '10000000', source: { type: 'SERVICE_INTERNAL_ACCOUNT' as const, accountId: wallet }, destination: { type: 'EXTERNAL_ACCOUNT' as const, externalAccountId, rail: 'RTP_CREDIT' as const },
+    });
+    const holdings = async () => {
+      const { signedRequests: _challenges, ...rest } = (await client.sandbox.snapshot()).collections;
+      return rest;
+    };
+
+    // Platform credentials alone: the wallet's challenge, and nothing moves.
+    const before = await holdings();
+    const unsigned = await client.stablecoins.burn(coin.id, body(bank), { idempotencyKey: 'wallet-burn' }).catch((e: unknown) => e);
+    expect(unsigned).toBeInstanceOf(SignatureRequiredError);
+    const pending = (unsigned as SignatureRequiredError).pending as unknown as Parameters<RailyardClient['stablecoins']['completeBurn']>[0];
+    expect(Object.keys(pending.challenge).sort()).toEqual(['expiresAt', 'payloadToSign', 'requestId']);
+    expect(await holdings()).toEqual(before);
+    expect(await tokensIn(client, wallet)).toBe(2_500);
+
+    // Another customer's session may not sign it; another customer's bank account is no destination, signed or not.
+    const bobWallet = (await client.internalAccounts.list({ customerId: bob.id, currency: 'USDB' })).data[0]!.id;
+    const foreign = await client.stablecoins.completeBurn(pending, await signIn(client, bobWallet)).catch((e: unknown) => e);
+    expect([(foreign as AuthenticationError).status, (foreign as AuthenticationError).code]).toEqual([401, 'WALLET_SIGNATURE_INVALID']);
+    const session = await signIn(client, wallet);
+    const elsewhere = await client.stablecoins.burn(coin.id, body(bobBank), { stamper: session }).catch((e: unknown) => e);
+    expect(elsewhere).toBeInstanceOf(BadRequestError);
+    expect((elsewhere as BadRequestError).details).toMatchObject({
+      errors: [{ field: 'destination.externalAccountId', message: expect.stringContaining(`must be a bank account of customer ${customer.id}`) }],
+    });
+    expect(await tokensIn(client, wallet)).toBe(2_500);
+    expect((await client.stablecoins.listOperations(coin.id, { operationType: 'BURN' })).data).toEqual([]);
+
+    // The wallet's own session signs: the burn takes its tokens, and the fiat reaches its owner's bank account.
+    const signed = await client.stablecoins.completeBurn(pending, session, { idempotencyKey: 'wallet-burn' });
+    expect(signed).toMatchObject({ operationType: 'BURN', status: 'CREATED', source: { accountId: wallet }, destination: { accountId: bank } });
+    expect(await tokensIn(client, wallet)).toBe(1_500);
+    expect(await settle(client, signed)).toMatchObject({ status: 'COMPLETED', destination: { accountId: bank } });
+    // Under the same key the burn replays; it is not made twice.
+    const replay = await client.stablecoins.burn(coin.id, body(bank), { idempotencyKey: 'wallet-burn' });
+    expect(replay.id).toBe(signed.id);
+    expect((await client.stablecoins.listOperations(coin.id, { operationType: 'BURN' })).data.map((o) => o.id)).toEqual([signed.id]);
+    expect(await tokensIn(client, wallet)).toBe(1_500);
   });
 
   it('each refusal: amounts, destinations, balances, link statuses, provider down (503), unknown ids, the Idempotency-Key', async () => {
