@@ -5,6 +5,7 @@ import { type OutboxEvent, TenantContext } from './core/context.js';
 import { IdempotencyKeys } from './core/idempotency.js';
 import { type IdGenerator, randomIds } from './core/ids.js';
 import { Scheduler } from './core/scheduler.js';
+import { createSealer } from './core/secrets.js';
 import { createMemoryStore, type Store } from './core/store.js';
 import { CredentialDirectory, type CredentialKind } from './core/directory.js';
 import { FailureThrottle, type ThrottleLimits } from './core/throttle.js';
@@ -65,6 +66,14 @@ export interface EngineOptions {
    * `false` turns them off.
    */
   authThrottle?: ThrottleLimits | false;
+  /**
+   * The key secrets kept in the engine's state are sealed under (a card's number and CVV, a wallet's mnemonic:
+   * XChaCha20-Poly1305, core/secrets.ts): text of at least 32 bytes, or at least 32 bytes, of random data (for example
+   * `openssl rand -base64 32`). Snapshots carry those secrets sealed only, so an engine restoring one opens them only
+   * with the same key; under another key they are drawn anew when next shown (docs/cards.md, docs/wallet-auth.md).
+   * Default: a random key per engine. Fewer than 32 bytes throws a TypeError.
+   */
+  secretKey?: string | Uint8Array;
   /** Webhook delivery. */
   webhooks?: {
     /** The transport deliveries go through: the global `fetch` by default; give your app's handler to deliver in process. */
@@ -187,6 +196,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
   const clock = options.clock === 'real' ? new RealClock() : options.clock === 'virtual' || options.clock === undefined ? new VirtualClock() : options.clock;
   const store = options.store ?? createMemoryStore();
   const ids = options.ids ?? randomIds;
+  const secrets = createSealer(options.secretKey);
   const scheduler = new Scheduler(clock);
   const platforms = new PlatformRegistry(ids, () => clock.now(), options.maxPlatforms);
   const directory = new CredentialDirectory(store);
@@ -226,7 +236,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
     let context = contexts.get(platform.id);
     if (!context) {
       const platformScheduler = schedulerOf(platform);
-      context = new TenantContext(platform, store.tenant(platform.id), platformScheduler.clock, ids, platformScheduler, dispatcher, directory);
+      context = new TenantContext(platform, store.tenant(platform.id), platformScheduler.clock, ids, platformScheduler, dispatcher, directory, secrets);
       contexts.set(platform.id, context);
     }
     return context;

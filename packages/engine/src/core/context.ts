@@ -3,6 +3,7 @@ import type { Clock } from './clock.js';
 import { iso } from './clock.js';
 import type { IdGenerator } from './ids.js';
 import type { Scheduler } from './scheduler.js';
+import { createSealer, type Sealer } from './secrets.js';
 import { createMemoryStore, type TenantStore } from './store.js';
 import { CredentialDirectory } from './directory.js';
 import { WEBHOOK_EVENT_TYPES, type SandboxEvent, type WebhookEventType } from '@railyard/contract';
@@ -45,6 +46,8 @@ export class TenantContext {
     private readonly sink?: EventSink,
     /** Where credentials that arrive without naming their platform are found (the engine's, shared by its platforms). */
     readonly directory: CredentialDirectory = new CredentialDirectory(createMemoryStore()),
+    /** Seals what stored state must keep secret (core/secrets.ts): the engine's sealer, under its `secretKey`. */
+    readonly secrets: Sealer = createSealer(),
   ) {}
 
   /** Current time as an ISO 8601 string. */
