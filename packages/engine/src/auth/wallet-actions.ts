@@ -3,8 +3,8 @@
  * refresh one, export the wallet's credentials sealed to a fresh client key (never stored), and change its privacy.
  */
 import type { AuthSession, InternalAccount, WalletExport } from '@railyard/contract';
-import { AuthSessionRefreshRequest, sealExportBundle, sha256, WalletExportRequest } from '@railyard/contract';
-import type { z } from 'zod';
+import { AuthSessionRefreshRequest, bytesToHex, hexToBytes, sealExportBundle, WalletExportRequest } from '@railyard/contract';
+import { z } from 'zod';
 import { setPrivacy } from '../accounts/internal-accounts.js';
 import type { TenantContext } from '../core/context.js';
 import { notFound } from '../core/errors.js';
@@ -48,14 +48,42 @@ export async function refreshSession(
   return openSession(tenant, credential, body.clientPublicKey);
 }
 
+export const WALLET_SECRETS = 'walletSecrets';
+
 /**
- * The wallet's BIP-39 mnemonic. The sandbox derives it from the account id, so an export always shows the same words;
- * it is never stored, and only ever leaves sealed to a client key.
+ * A wallet's sealed secret: the 128 bits of BIP-39 entropy of its mnemonic, sealed under the engine's secret key
+ * (core/secrets.ts); `id` is the wallet's account id. Snapshot-safe: nothing here opens without the key.
  */
-async function mnemonicOf(accountId: string): Promise<string> {
+export const WalletSecretRecord = z.object({ id: z.string(), sealed: z.string() });
+export type WalletSecretRecord = z.infer<typeof WalletSecretRecord>;
+
+const walletSecrets = (tenant: TenantContext) => tenant.store.collection<WalletSecretRecord>(WALLET_SECRETS);
+
+/** What a wallet's entropy is sealed for: a sealed value copied onto another wallet does not open there. */
+const walletContext = (accountId: string) => `wallet:${accountId}`;
+
+/**
+ * The wallet's mnemonic entropy: drawn at random (16 bytes) at its first export and kept sealed, so every later export
+ * shows the same words. Entropy that is missing or does not open under this engine's key (a snapshot restored into an
+ * engine with another secret key) is drawn anew and sealed under the current key: the wallet then exports new words.
+ * Synchronous from the read to the write, so two exports at once keep one.
+ */
+function walletEntropy(tenant: TenantContext, accountId: string): Uint8Array {
+  const stored = walletSecrets(tenant).get(accountId);
+  const opened = stored === undefined ? undefined : tenant.secrets.open(stored.sealed, walletContext(accountId));
+  if (opened !== undefined && /^[0-9a-f]{32}$/.test(opened)) return hexToBytes(opened);
+  const entropy = crypto.getRandomValues(new Uint8Array(16));
+  const record: WalletSecretRecord = { id: accountId, sealed: tenant.secrets.seal(bytesToHex(entropy), walletContext(accountId)) };
+  if (stored === undefined) walletSecrets(tenant).insert(record);
+  else walletSecrets(tenant).replace(record);
+  return entropy;
+}
+
+/** The wallet's BIP-39 mnemonic (12 words): never stored in the clear, and only ever leaves sealed to a client key. */
+async function mnemonicOf(tenant: TenantContext, accountId: string): Promise<string> {
   // The BIP-39 word list is loaded on the first export only.
   const [{ entropyToMnemonic }, { wordlist }] = await Promise.all([import('@scure/bip39'), import('@scure/bip39/wordlists/english')]);
-  return entropyToMnemonic((await sha256(`railyard sandbox wallet ${accountId}`)).slice(0, 16), wordlist);
+  return entropyToMnemonic(walletEntropy(tenant, accountId), wordlist);
 }
 
 /** `POST /internal-accounts/{id}/export`: the mnemonic sealed to the fresh key of both legs, in a signed enclave bundle. */
@@ -69,7 +97,7 @@ export async function exportWallet(
   });
   if (!('signer' in leg)) return leg;
   const encryptedWalletCredentials = await sealExportBundle({
-    clientPublicKeyHex: body.clientPublicKey, mnemonic: await mnemonicOf(wallet.id), organizationId: tenant.platform.id, signer: enclaveSigner,
+    clientPublicKeyHex: body.clientPublicKey, mnemonic: await mnemonicOf(tenant, wallet.id), organizationId: tenant.platform.id, signer: enclaveSigner,
   });
   return { id: wallet.id, encryptedWalletCredentials };
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../engine.js';
 import { sequentialIds, type IdGenerator } from '../core/ids.js';
@@ -291,6 +292,138 @@ describe('reveal (REFERENCE §15.4)', () => {
 
   it('404 for an unknown card', async () => {
     expect((await call('POST', '/cards/Card:00000000-0000-4000-8000-0000000000ff/reveal')).status).toBe(404);
+  });
+});
+
+/** What a reveal page shows. */
+async function revealed(on: Engine, cardId: string): Promise<{ pan: string; cvv: string; url: string }> {
+  const answer = await callApi(on, 'POST', `/cards/${cardId}/reveal`);
+  expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+  const page = await on.fetch(new Request(answer.body.panEmbedUrl));
+  expect(page.status).toBe(200);
+  const text = await page.text();
+  return { pan: /id="pan">([\d ]+)</.exec(text)![1]!.replace(/ /g, ''), cvv: /id="cvv">(\d{3})</.exec(text)![1]!, url: answer.body.panEmbedUrl };
+}
+
+/** The number and CVV the sandbox used to derive from the card's id and last4 (before they were drawn at random). */
+function derivedFromId(card: Json): { pan: string; cvv: string } {
+  const digits = Array.from(card.id.replace(/[^0-9a-f]/g, '') as string, (c) => (c >= '0' && c <= '9' ? c : String(c.charCodeAt(0) % 10))).join('');
+  const body = `400000${digits.slice(0, 5)}`;
+  let adjust = 0;
+  while (!luhn(`${body}${adjust}${card.last4}`)) adjust++;
+  return { pan: `${body}${adjust}${card.last4}`, cvv: digits.slice(5, 8).padEnd(3, '0') };
+}
+
+describe('the card number and CVV (drawn at random, kept sealed, shown on the reveal page only)', () => {
+  it('are drawn at random: two cards differ, the same card id and last4 in two engines differ, and neither is derived from the id', async () => {
+    const { customer, account } = await cardholder();
+    const a = (await issue(customer.id, [account('USD')], { platformCardId: 'emp-042' })).body;
+    const b = (await issue(customer.id, [account('USD')], { platformCardId: 'emp-042' })).body;
+    const [first, second] = [await revealed(engine, a.id), await revealed(engine, b.id)];
+    expect(first.pan).not.toBe(second.pan);
+    for (const shown of [first, second]) {
+      expect(shown.pan).toMatch(/^400000\d{6}0042$/);
+      expect(luhn(shown.pan)).toBe(true);
+    }
+    expect(first.pan).not.toBe(derivedFromId(a).pan);
+
+    // Another engine with the same ids gives the same card id and last4, and still another number.
+    const twin = createEngine({ platform: { regulated: true }, ids: steerableIds() });
+    const twinCall = (method: string, path: string, body?: unknown) => callApi(twin, method, path, body);
+    const twinHolder = (await twinCall('POST', '/customers', { customerType: 'INDIVIDUAL', fullName: 'Card Holder', currencies: ['USD'] })).body;
+    const twinAccount = (await twinCall('GET', `/customers/internal-accounts?customerId=${twinHolder.id}`)).body.data[0].id;
+    const twinCard = (await twinCall('POST', '/cards', { cardholderId: twinHolder.id, form: 'VIRTUAL', fundingSources: [twinAccount], platformCardId: 'emp-042' })).body;
+    expect(twinCard).toMatchObject({ id: a.id, last4: a.last4 });
+    const twinShown = await revealed(twin, twinCard.id);
+    expect(twinShown.pan).not.toBe(first.pan);
+    expect(twinShown.pan).not.toBe(derivedFromId(twinCard).pan);
+    twin.close();
+  });
+
+  it('are the same on every reveal, and appear in no answer, event or snapshot', async () => {
+    const { customer, account } = await cardholder();
+    const card = (await issue(customer.id, [account('USD')], { platformCardId: 'emp-314' })).body;
+    const first = await revealed(engine, card.id);
+    const again = await revealed(engine, card.id);
+    expect(again).toMatchObject({ pan: first.pan, cvv: first.cvv });
+    expect(again.url).not.toBe(first.url);
+    await call('PATCH', `/cards/${card.id}`, { state: 'FROZEN' });
+    const seen = JSON.stringify([
+      (await call('GET', `/cards/${card.id}`)).body, (await call('GET', '/cards')).body, (await call('GET', `/cards?cardholderId=${customer.id}`)).body,
+      engine.sandbox().events({ limit: 100 }), (await call('GET', '/_sandbox/events?limit=100')).body,
+    ]);
+    const snapshot = JSON.stringify((await call('GET', '/_sandbox/snapshot')).body);
+    for (const text of [seen, snapshot]) expect(text).not.toContain(first.pan);
+    // The CVV is three digits, which any text may hold by chance: it is where the number is, sealed with it.
+    const [sealed] = (await call('GET', '/_sandbox/snapshot')).body.collections.cardSecrets as Json[];
+    expect(sealed).toEqual({ id: card.id, sealed: expect.stringMatching(/^sealed:v1:[0-9a-f]{8}:[A-Za-z0-9_-]+$/) });
+    expect(Object.keys((await call('GET', `/cards/${card.id}`)).body)).not.toEqual(expect.arrayContaining(['pan']));
+    expect(JSON.stringify((await call('GET', `/cards/${card.id}`)).body)).not.toMatch(/cvv|"pan"/i);
+  });
+
+  it('the reveal token is in the answer only: the state keeps its SHA-256, and the page opens with the token', async () => {
+    const { customer, account } = await cardholder();
+    const card = (await issue(customer.id, [account('USD')])).body;
+    const shown = await revealed(engine, card.id);
+    const token = decodeURIComponent(shown.url.slice(shown.url.lastIndexOf('/') + 1));
+    const snapshot = JSON.stringify((await call('GET', '/_sandbox/snapshot')).body);
+    expect(snapshot).not.toContain(token);
+    const [audit] = engine.sandbox().snapshot().collections.cardReveals as Json[];
+    expect(audit!.id).toBe(createHash('sha256').update(token).digest('hex'));
+    // The hash opens nothing; the token does.
+    expect((await engine.fetch(new Request(shown.url.replace(token, audit!.id)))).status).toBe(404);
+    expect((await engine.fetch(new Request(shown.url))).status).toBe(200);
+  });
+
+  it('a snapshot restored into an engine with another key: the next reveal draws new ones (200), kept from then on', async () => {
+    const { customer, account } = await cardholder();
+    const card = (await issue(customer.id, [account('USD')], { platformCardId: 'emp-777' })).body;
+    const before = await revealed(engine, card.id);
+    const snapshot = (await call('GET', '/_sandbox/snapshot')).body;
+    const elsewhere = createEngine({ platform: { regulated: true } });
+    expect((await callApi(elsewhere, 'POST', '/_sandbox/restore', snapshot)).status).toBe(204);
+    // The reveal URL of the other engine does not open here (another platform, and its token is nowhere in the state).
+    const drawn = await revealed(elsewhere, card.id);
+    expect(drawn.pan).toMatch(/^400000\d{6}0777$/);
+    expect(luhn(drawn.pan)).toBe(true);
+    expect(drawn.pan).not.toBe(before.pan);
+    expect((await revealed(elsewhere, card.id)).pan).toBe(drawn.pan);
+    elsewhere.close();
+  });
+
+  it('the same secretKey opens them after a restore; a snapshot without them (taken before they were kept) gets new ones', async () => {
+    const secretKey = 'an engine secret of at least thirty-two bytes';
+    const keyed = createEngine({ platform: { regulated: true }, secretKey });
+    const keyedCall = (method: string, path: string, body?: unknown) => callApi(keyed, method, path, body);
+    const holder = (await keyedCall('POST', '/customers', { customerType: 'INDIVIDUAL', fullName: 'Card Holder', currencies: ['USD'] })).body;
+    const usd = (await keyedCall('GET', `/customers/internal-accounts?customerId=${holder.id}`)).body.data[0].id;
+    const card = (await keyedCall('POST', '/cards', { cardholderId: holder.id, form: 'VIRTUAL', fundingSources: [usd] })).body;
+    const before = await revealed(keyed, card.id);
+    const snapshot = (await keyedCall('GET', '/_sandbox/snapshot')).body;
+    const sameKey = createEngine({ platform: { regulated: true }, secretKey });
+    expect((await callApi(sameKey, 'POST', '/_sandbox/restore', snapshot)).status).toBe(204);
+    expect(await revealed(sameKey, card.id)).toMatchObject({ pan: before.pan, cvv: before.cvv });
+
+    const old = structuredClone(snapshot);
+    delete old.collections.cardSecrets;
+    expect((await callApi(sameKey, 'POST', '/_sandbox/restore', old)).status).toBe(204);
+    const drawn = await revealed(sameKey, card.id);
+    expect(drawn.pan).not.toBe(before.pan);
+    expect(drawn.pan.slice(-4)).toBe(card.last4);
+    keyed.close();
+    sameKey.close();
+  });
+
+  it('a reveal of an older snapshot, its id the token, is restored under the token\'s hash and its page still opens', async () => {
+    const { customer, account } = await cardholder();
+    const card = (await issue(customer.id, [account('USD')])).body;
+    const shown = await revealed(engine, card.id);
+    const token = decodeURIComponent(shown.url.slice(shown.url.lastIndexOf('/') + 1));
+    const old = (await call('GET', '/_sandbox/snapshot')).body;
+    old.collections.cardReveals[0].id = token;
+    expect((await call('POST', '/_sandbox/restore', old)).status).toBe(204);
+    expect((await engine.fetch(new Request(shown.url))).status).toBe(200);
+    expect(JSON.stringify((await call('GET', '/_sandbox/snapshot')).body)).not.toContain(token);
   });
 });
 

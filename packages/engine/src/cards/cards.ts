@@ -17,14 +17,16 @@ import { isEeaRegion } from '../config/regions.js';
 import type { TenantContext } from '../core/context.js';
 import { ApiError, conflict, invalidInput, notFound } from '../core/errors.js';
 import { definedOnly, listPage } from '../core/pagination.js';
+import { hashLegacyToken, tokenHash } from '../core/secrets.js';
 import { onField, type CollectionOptions } from '../core/store.js';
 import { findInternalAccount } from '../accounts/internal-accounts.js';
 import { findCustomer, statusOf } from '../customers/customers.js';
 import { liveCardLimitsOf } from '../platforms/config.js';
 import { CARD_ISSUANCE, FUNDING_SOURCE_TRIGGERS, lookupSuffix, suffixOf } from '../sandbox/magic-values.js';
+import { cardNumbersOf, issueCardSecrets } from './card-secrets.js';
 
 export const CARDS = 'cards';
-/** Who revealed which card, and the short-lived tokens of the reveal page. */
+/** Who revealed which card, and the short-lived tokens of the reveal page (as their hashes). */
 export const CARD_REVEALS = 'cardReveals';
 
 /** Clock-job kind: a card whose issuance takes a while ({@link CARD_ISSUANCE} `005`) becomes ACTIVE. */
@@ -51,14 +53,18 @@ const CARD_COLLECTION: CollectionOptions<Card> = {
 };
 export const cards = (tenant: TenantContext) => tenant.store.collection<Card>(CARDS, CARD_COLLECTION);
 
-/** A reveal: the token of its page, the card, until when the page shows it, and who asked (the audit trail). */
-export const CardRevealRecord = z.object({
+/**
+ * A reveal: the SHA-256 of its page's token (hex; the token itself is only in the answer's URL), the card, until when
+ * the page shows it, and who asked (the audit trail). A record of an older snapshot, whose id is the token, is
+ * restored under the token's hash.
+ */
+export const CardRevealRecord = z.preprocess((input) => hashLegacyToken(input), z.object({
   id: z.string(),
   cardId: z.string(),
   expiresAt: z.string(),
   revealedBy: z.string(),
   revealedAt: z.string(),
-});
+}));
 export type CardRevealRecord = z.infer<typeof CardRevealRecord>;
 const reveals = (tenant: TenantContext) => tenant.store.collection<CardRevealRecord>(CARD_REVEALS, { indexes: { cardId: onField('cardId') } });
 
@@ -173,6 +179,7 @@ export function createCard(tenant: TenantContext, request: z.output<typeof CardC
     updatedAt: now,
   };
   cards(tenant).insert(card);
+  issueCardSecrets(tenant, card);
   const issuance: { outcome: 'ACTIVE' | 'REJECTED' | 'PENDING'; afterMs: number } = lookupSuffix(CARD_ISSUANCE, key);
   if (issuance.outcome === 'PENDING') return card;
   const outcome = issuance.outcome;
@@ -252,51 +259,35 @@ export function listCards(tenant: TenantContext, query: z.output<typeof CardList
 
 /**
  * `POST /cards/{cardId}/reveal`: a fresh URL of the page that shows the card's number, CVV and expiry, valid for
- * {@link REVEAL_TTL_MS}. Each reveal is recorded against the credentials that asked (the audit trail).
+ * {@link REVEAL_TTL_MS}. Each reveal is recorded against the credentials that asked (the audit trail), under the hash
+ * of the page's token: the token is in the answer only. A card whose secrets are missing or do not open under this
+ * engine's key (a restored snapshot) gets new ones here.
  */
 export function revealCard(tenant: TenantContext, cardId: string, actor: string, origin: string): CardRevealResponse {
-  findCard(tenant, cardId);
+  const card = findCard(tenant, cardId);
+  cardNumbersOf(tenant, card);
   const token = base64UrlEncode(crypto.getRandomValues(new Uint8Array(24)));
   const now = tenant.clock.now();
   const expiresAt = new Date(now + REVEAL_TTL_MS).toISOString();
-  reveals(tenant).insert({ id: token, cardId, expiresAt, revealedBy: actor, revealedAt: new Date(now).toISOString() });
+  reveals(tenant).insert({ id: tokenHash(token), cardId, expiresAt, revealedBy: actor, revealedAt: new Date(now).toISOString() });
   return { panEmbedUrl: `${origin}${cardRevealPagePath(tenant.platform.id, token)}`, expiresAt };
 }
 
 /** The card a reveal token shows, while the token is valid. */
 export function revealedCard(tenant: TenantContext, token: string): Card | undefined {
-  const reveal = reveals(tenant).get(token);
+  const reveal = reveals(tenant).get(tokenHash(token));
   if (!reveal || tenant.clock.now() >= Date.parse(reveal.expiresAt)) return undefined;
   return cards(tenant).get(reveal.cardId);
 }
 
 /**
- * The sandbox card's full details, derived from its id and `last4`: a Luhn-valid Visa test number (BIN 400000), a
- * CVV, and the expiry. Shown only on the reveal page, never stored or sent anywhere else.
+ * The card's full details for the reveal page: its number and CVV (drawn at issuance, kept sealed: card-secrets.ts)
+ * and its expiry. Shown only on that page, never on the card, in events or in snapshots.
  */
-export function cardSecrets(card: Card): { pan: string; cvv: string; expiry: string } {
-  const hex = card.id.replace(/[^0-9a-f]/g, '');
-  const digits = digitsOf(hex);
-  const body = `400000${digits.slice(0, 5)}`;
-  // The twelfth digit makes the number pass the Luhn check whatever the other fifteen are.
-  let adjust = 0;
-  for (; adjust < 10; adjust++) if (luhnValid(`${body}${adjust}${card.last4 ?? '0000'}`)) break;
-  const pan = `${body}${adjust}${card.last4 ?? '0000'}`;
+export function revealedDetails(tenant: TenantContext, card: Card): { pan: string; cvv: string; expiry: string } {
+  const { pan, cvv } = cardNumbersOf(tenant, card);
   const expiry = card.expMonth === undefined ? 'not issued yet' : `${String(card.expMonth).padStart(2, '0')}/${String(card.expYear).slice(-2)}`;
-  return { pan, cvv: digits.slice(5, 8).padEnd(3, '0'), expiry };
-}
-
-function luhnValid(number: string): boolean {
-  let sum = 0;
-  for (let i = 0; i < number.length; i++) {
-    let digit = number.charCodeAt(number.length - 1 - i) - 48;
-    if (i % 2 === 1) {
-      digit *= 2;
-      if (digit > 9) digit -= 9;
-    }
-    sum += digit;
-  }
-  return sum % 10 === 0;
+  return { pan, cvv, expiry };
 }
 
 /** The card currency's minor units per funding-currency minor unit (USDB has 6 decimals, a USD card 2). */

@@ -6,7 +6,7 @@
 import type { TenantContext } from '../core/context.js';
 import { HttpResult } from '../http/app.js';
 import { html, layout, PAGE_HEADERS } from '../hosted/html.js';
-import { cardSecrets, revealedCard } from './cards.js';
+import { revealedCard, revealedDetails } from './cards.js';
 
 const FRAMEABLE_HEADERS = {
   ...PAGE_HEADERS,
@@ -20,7 +20,7 @@ export function showRevealPage(tenant: TenantContext, token: string): HttpResult
     const page = layout('This card link is not valid', html`<section class="problem" id="unavailable"><h1>This card link is not valid</h1><p>It is unknown or has expired: ask for a new reveal.</p></section>`);
     return new HttpResult(404, page.value, { ...FRAMEABLE_HEADERS });
   }
-  const { pan, cvv, expiry } = cardSecrets(card);
+  const { pan, cvv, expiry } = revealedDetails(tenant, card);
   const grouped = pan.replace(/(\d{4})(?=\d)/g, '$1 ');
   const page = layout('Card details', html`<section id="card" data-card-id="${card.id}">
 <h1>Card details</h1>

@@ -24,6 +24,8 @@ import { SETTLEMENTS, SettlementRecord } from '../transactions/settlement.js';
 import { TRANSACTIONS } from '../transactions/transactions.js';
 import { UMA_LOOKUPS, UmaLookupRecord } from '../uma/uma.js';
 import { CARD_REVEALS, CARDS, CardRevealRecord } from '../cards/cards.js';
+import { CARD_SECRETS, CardSecretRecord } from '../cards/card-secrets.js';
+import { WALLET_SECRETS, WalletSecretRecord } from '../auth/wallet-actions.js';
 import { STABLECOIN_PROVIDER_ACCOUNTS, STABLECOINS } from '../stablecoins/stablecoins.js';
 import { STABLECOIN_LEDGER_STATE, STABLECOIN_OPERATIONS, STABLECOIN_POSITIONS, StablecoinOperationState, StablecoinPosition } from '../stablecoins/operations.js';
 import { API_TOKENS, ApiTokenRecord, tokenCredentialKeys } from '../tokens/tokens.js';
@@ -76,6 +78,8 @@ export const SNAPSHOT_COLLECTIONS: Readonly<Record<string, z.ZodType>> = {
   [SIGNED_REQUESTS]: SignedRequestRecord,
   [CARDS]: Card,
   [CARD_REVEALS]: CardRevealRecord,
+  [CARD_SECRETS]: CardSecretRecord,
+  [WALLET_SECRETS]: WalletSecretRecord,
   [CARD_ACTIVITY]: CardActivityRecord,
   [CARD_SIMULATIONS]: CardSimulationRecord,
   [STABLECOIN_PROVIDER_ACCOUNTS]: StablecoinProviderAccount,
