@@ -1,3 +1,5 @@
+import { p256 } from '@noble/curves/nist.js';
+import { bytesToHex } from '@railyard/contract';
 import { SessionKey, signedRetryHeaders } from '@railyard/wallet';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../engine.js';
@@ -25,6 +27,23 @@ async function walletCard(fundedBy: 'wallet' | 'wallet and usd' = 'wallet') {
 
 const headersFor = async (challenge: Json, key: SessionKey) => ({ ...(await signedRetryHeaders(challenge as never, key)) });
 
+/**
+ * Whether any 64-hex-digit string in `text` is the P-256 private key of one of `publicKeys` (compressed hex): the
+ * search for a private key kept anywhere in a state.
+ */
+function holdsPrivateKeyOf(text: string, publicKeys: readonly string[]): boolean {
+  for (const [candidate] of text.matchAll(/[0-9a-f]{64}/gi)) {
+    let derived: string;
+    try {
+      derived = bytesToHex(p256.getPublicKey(Uint8Array.from(candidate.match(/../g)!.map((h) => parseInt(h, 16))), true));
+    } catch {
+      continue;
+    }
+    if (publicKeys.includes(derived)) return true;
+  }
+  return false;
+}
+
 describe('creating a delegated key', () => {
   it('takes three legs with the same body: 202 (the key pair is made), 202 (PENDING), then 201 ACTIVE', async () => {
     const { wallet, card, key, body } = await walletCard();
@@ -51,10 +70,47 @@ describe('creating a delegated key', () => {
     expect((await call('GET', `/auth/delegated-keys/${created.id}`)).body).toEqual(created);
     expect((await call('GET', `/auth/delegated-keys?accountId=${wallet}`)).body).toEqual({ data: [created] });
     expect((await call('GET', `/auth/delegated-keys?fundingSourceId=${created.fundingSourceId}&accountId=${wallet}`)).body).toEqual({ data: [created] });
-    // The private half stays in the engine: in its state, never in an answer.
-    const stored = (engine.sandbox().snapshot().collections.delegatedKeys as Json[])[0]!;
-    expect(stored.privateKeyHex).toMatch(/^[0-9a-f]{64}$/);
-    expect(JSON.stringify([first, second, third])).not.toContain(stored.privateKeyHex);
+    // The private half is kept nowhere: not in the state (a snapshot), not in an answer.
+    const state = JSON.stringify(engine.sandbox().snapshot());
+    expect(state).not.toContain('privateKeyHex');
+    expect(holdsPrivateKeyOf(state, [created.publicKey])).toBe(false);
+    expect(holdsPrivateKeyOf(JSON.stringify([first, second, third]), [created.publicKey])).toBe(false);
+  });
+
+  it('no private key in the state at any leg: the draft of leg 1 and the PENDING key of leg 2 keep the public key only', async () => {
+    const { key, body } = await walletCard();
+    const first = (await call('POST', '/auth/delegated-keys', body)).body;
+    const publicKey = JSON.parse(first.payloadToSign).parameters.publicKey as string;
+    const afterFirst = JSON.stringify(engine.sandbox().snapshot());
+    expect(afterFirst).toContain(publicKey);
+    expect(afterFirst).not.toContain('privateKeyHex');
+    expect(holdsPrivateKeyOf(afterFirst, [publicKey])).toBe(false);
+    await call('POST', '/auth/delegated-keys', body, await headersFor(first, key));
+    const afterSecond = JSON.stringify(engine.sandbox().snapshot());
+    expect(afterSecond).not.toContain('privateKeyHex');
+    expect(holdsPrivateKeyOf(afterSecond, [publicKey])).toBe(false);
+  });
+
+  it('a snapshot taken when private keys were kept still restores: the privateKeyHex fields are left out', async () => {
+    const { key, body } = await walletCard();
+    const first = (await call('POST', '/auth/delegated-keys', body)).body;
+    const second = (await call('POST', '/auth/delegated-keys', body, await headersFor(first, key))).body;
+    const old = structuredClone(engine.sandbox().snapshot()) as Json;
+    const privateKeyHex = 'ab'.repeat(32);
+    old.collections.delegatedKeys = old.collections.delegatedKeys.map((k: Json) => ({ ...k, privateKeyHex }));
+    // A draft of another flow, as leg 1 used to keep it.
+    const [pending] = old.collections.delegatedKeys as Json[];
+    old.collections.delegatedKeyDrafts = [{
+      id: 'draft-request', cardId: pending!.cardId, fundingSourceId: pending!.fundingSourceId, accountId: pending!.accountId, nickname: 'old draft',
+      publicKey: pending!.publicKey, privateKeyHex, expiresAt: new Date(engine.clock.now() + 60_000).toISOString(),
+    }];
+    const restored = createEngine({ platform: { regulated: true } });
+    restored.sandbox().restore(old);
+    expect(JSON.stringify(restored.sandbox().snapshot())).not.toContain(privateKeyHex);
+    expect(restored.sandbox().snapshot().collections.delegatedKeyDrafts).toHaveLength(1);
+    const third = await callApi(restored, 'POST', '/auth/delegated-keys', body, await headersFor(second, key));
+    expect(third.status).toBe(201);
+    restored.close();
   });
 
   it('the funding source id is stable for the card and wallet: a second key after revoking the first names the same one', async () => {
@@ -156,7 +212,6 @@ describe('reading and revoking', () => {
     expect((await call('DELETE', `/auth/delegated-keys/${active.id}`)).status).toBe(204);
     const revoked = (await call('GET', `/auth/delegated-keys/${active.id}`)).body;
     expect(revoked).toMatchObject({ status: 'REVOKED', publicKey: active.publicKey });
-    // Revoking deletes the key's private half.
     expect((engine.sandbox().snapshot().collections.delegatedKeys as Json[])[0]).not.toHaveProperty('privateKeyHex');
   });
 

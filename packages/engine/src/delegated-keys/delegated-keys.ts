@@ -9,7 +9,11 @@
  *    challenge (its policy) → 202;
  * 3. that payload stamped: the key is ACTIVE → 201.
  * A flow left after leg 2 leaves the key PENDING, which blocks nothing. At most one ACTIVE key per funding source.
- * Revoking needs no signature and deletes the key's private half: a revoked key approves nothing.
+ * Revoking needs no signature: a revoked key approves nothing.
+ *
+ * The private half is not kept at all. A real service keeps it in its enclave to sign the card's pulls; in the sandbox
+ * a pull needs only the key's ACTIVE status ({@link walletMayFund}) and nothing is ever signed with it, so it is
+ * dropped the moment the pair is made, and neither the state nor a snapshot can hold it.
  */
 import type { Card, DelegatedKey, DelegatedKeyListQuery, InternalAccount } from '@railyard/contract';
 import { DelegatedKey as DelegatedKeySchema, DelegatedKeyCreateRequest, generateP256KeyPairHex } from '@railyard/contract';
@@ -26,14 +30,19 @@ import { onField } from '../core/store.js';
 export const DELEGATED_KEYS = 'delegatedKeys';
 export const DELEGATED_KEY_DRAFTS = 'delegatedKeyDrafts';
 
-/** A stored key (snapshot-safe): the resource, its private half until revoked, and the request id of its policy leg. */
+/**
+ * A stored key (snapshot-safe): the resource and the request id of its policy leg. The `privateKeyHex` of a snapshot
+ * taken before private keys were dropped is accepted and left out, as any field the schema does not name.
+ */
 export const DelegatedKeyRecord = DelegatedKeySchema.extend({
-  privateKeyHex: z.string().optional(),
   policyRequestId: z.string().optional(),
 });
 export type DelegatedKeyRecord = z.infer<typeof DelegatedKeyRecord>;
 
-/** A key pair made by a first leg, waiting for the signed second leg; its id is the challenge's request id. */
+/**
+ * The public key made by a first leg, waiting for the signed second leg; its id is the challenge's request id. An older
+ * snapshot's `privateKeyHex` is accepted and left out.
+ */
 export const DelegatedKeyDraftRecord = z.object({
   id: z.string(),
   cardId: z.string(),
@@ -41,7 +50,6 @@ export const DelegatedKeyDraftRecord = z.object({
   accountId: z.string(),
   nickname: z.string(),
   publicKey: z.string(),
-  privateKeyHex: z.string(),
   expiresAt: z.string(),
 });
 export type DelegatedKeyDraftRecord = z.infer<typeof DelegatedKeyDraftRecord>;
@@ -115,7 +123,7 @@ export async function createDelegatedKey(
   throw new ApiError(401, 'UNAUTHORIZED', `Request-Id ${request.requestId} is not a challenge of a delegated-key creation`, { reason: 'unknown request id' });
 }
 
-/** Leg 1: the key pair, kept as a draft under the challenge it answers. */
+/** Leg 1: the key pair is made and its public half kept as a draft under the challenge it answers (the private half is dropped). */
 async function keyPairLeg(
   tenant: TenantContext, body: z.output<typeof DelegatedKeyCreateRequest>, accountId: string, fundingSourceId: string, request: SignedRequest,
 ): Promise<SignedLegAnswer> {
@@ -125,12 +133,12 @@ async function keyPairLeg(
     parameters: { cardId: body.cardId, fundingSourceId, nickname: body.nickname, publicKey: pair.publicKeyCompressedHex },
   });
   if (!('challenge' in leg)) throw new Error('A first leg answers a challenge');
-  // Drafts of the wallet whose challenge expired can never be signed: they go, with their private keys.
+  // Drafts of the wallet whose challenge expired can never be signed: they go.
   const now = tenant.clock.now();
   for (const old of drafts(tenant).findBy('accountId', accountId)) if (Date.parse(old.expiresAt) <= now) drafts(tenant).delete(old.id);
   drafts(tenant).insert({
     id: leg.challenge.requestId, cardId: body.cardId, fundingSourceId, accountId, nickname: body.nickname,
-    publicKey: pair.publicKeyCompressedHex, privateKeyHex: pair.privateKeyHex, expiresAt: leg.challenge.expiresAt,
+    publicKey: pair.publicKeyCompressedHex, expiresAt: leg.challenge.expiresAt,
   });
   return leg;
 }
@@ -148,7 +156,7 @@ async function signerLeg(tenant: TenantContext, draft: DelegatedKeyDraftRecord, 
   keys(tenant).insert({
     id, cardId: draft.cardId, fundingSourceId: draft.fundingSourceId, accountId: draft.accountId, publicKey: draft.publicKey,
     nickname: draft.nickname, status: 'PENDING', createdAt: now, updatedAt: now,
-    privateKeyHex: draft.privateKeyHex, policyRequestId: policy.challenge.requestId,
+    policyRequestId: policy.challenge.requestId,
   });
   return policy;
 }
@@ -174,12 +182,11 @@ export function listDelegatedKeys(tenant: TenantContext, query: DelegatedKeyList
   return { data: found.filter((key) => accountId === undefined || key.accountId === accountId).map(delegatedKeyView) };
 }
 
-/** `DELETE /auth/delegated-keys/{id}`: an ACTIVE key becomes REVOKED and loses its private half; any other is 400. */
+/** `DELETE /auth/delegated-keys/{id}`: an ACTIVE key becomes REVOKED; any other is 400. */
 export function revokeDelegatedKey(tenant: TenantContext, delegatedKeyId: string): undefined {
   const key = findKey(tenant, delegatedKeyId);
   if (key.status !== 'ACTIVE') throw invalidField('delegatedKeyId', `${delegatedKeyId} is ${key.status}: only an ACTIVE key can be revoked`);
-  const { privateKeyHex: _deleted, ...rest } = key;
-  keys(tenant).replace({ ...rest, status: 'REVOKED', updatedAt: tenant.nowIso() });
+  keys(tenant).replace({ ...key, status: 'REVOKED', updatedAt: tenant.nowIso() });
   return undefined;
 }
 
