@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../engine.js';
 import { apiRequest } from '../testing/requests.js';
@@ -152,15 +153,43 @@ describe('POST /customers/{id}/kyc-link', () => {
 
   it('links are kept in snapshots, whose kycLinks records are checked on restore', async () => {
     const customer = await create(us);
-    const { kycUrl } = (await link(customer.id)).body;
+    const { kycUrl, token } = (await link(customer.id)).body;
     const snapshot = engine.sandbox().snapshot();
-    expect(snapshot.collections.kycLinks).toEqual([expect.objectContaining({ customerId: customer.id, kycUrl, redirectUri: 'https://platform.example/onboarding/done' })]);
+    expect(snapshot.collections.kycLinks).toEqual([expect.objectContaining({ customerId: customer.id, redirectUri: 'https://platform.example/onboarding/done' })]);
     engine.sandbox().reset();
     expect((await open(kycUrl)).status).toBe(404);
     engine.sandbox().restore(snapshot);
     expect((await open(kycUrl)).status).toBe(200);
+    // Checked in full (a copy is not one of the engine's own), and still opening.
+    engine.sandbox().restore(structuredClone(snapshot));
+    expect((await open(kycUrl)).status).toBe(200);
     const broken = structuredClone(snapshot) as Json;
     broken.collections.kycLinks[0].expiresAt = 'tomorrow';
     expect(() => engine.sandbox().restore(broken)).toThrow();
+  });
+
+  it('the state keeps the SHA-256 of the token, never the token or the URL; the answer carries them once', async () => {
+    const customer = await create(us);
+    const { kycUrl, token } = (await link(customer.id)).body;
+    const state = JSON.stringify(engine.sandbox().snapshot());
+    expect(state).not.toContain(token);
+    expect(state).not.toContain('/kyc/');
+    const [stored] = engine.sandbox().snapshot().collections.kycLinks as Json[];
+    expect(stored!.id).toBe(createHash('sha256').update(token).digest('hex'));
+    expect(stored).not.toHaveProperty('kycUrl');
+    // The hash is not a token: it opens nothing.
+    expect((await open(kycUrl.replace(token, stored!.id))).status).toBe(404);
+    expect((await open(kycUrl)).status).toBe(200);
+  });
+
+  it('a link of an older snapshot (its id the token, with its kycUrl) is restored under the hash and still opens', async () => {
+    const customer = await create(us);
+    const { kycUrl, token } = (await link(customer.id)).body;
+    const old = structuredClone(engine.sandbox().snapshot()) as Json;
+    old.collections.kycLinks[0] = { ...old.collections.kycLinks[0], id: token, kycUrl };
+    engine.sandbox().restore(old);
+    expect((await open(kycUrl)).status).toBe(200);
+    const state = JSON.stringify(engine.sandbox().snapshot());
+    expect(state).not.toContain(token);
   });
 });

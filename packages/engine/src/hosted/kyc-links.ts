@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { unverifiedChannels } from '../contact/contact-verification.js';
 import type { TenantContext } from '../core/context.js';
 import { ApiError, conflict } from '../core/errors.js';
+import { hashLegacyToken, tokenHash } from '../core/secrets.js';
 import { type CustomerRecord, customerView, findCustomer } from '../customers/customers.js';
 
 // Hosted verification links (SPEC §3.4, §4.3; REFERENCE §2.1): single use, 30 minutes of engine time, refused while a
@@ -12,21 +13,31 @@ import { type CustomerRecord, customerView, findCustomer } from '../customers/cu
 export const LinkOutcome = z.enum(['COMPLETED', 'APPROVED', 'REJECTED']);
 export type LinkOutcome = z.infer<typeof LinkOutcome>;
 
-/** A stored link; its id is the token of the URL. */
-export const KycLinkRecord = z.object({
-  /** The token: unguessable, it alone authorizes the public page. */
+/**
+ * A stored link; its id is the SHA-256 (hex) of the URL's token. Neither the token nor the URL, which carries it, is
+ * kept: they are in the answer only. A record of an older snapshot (its id the token, with its `kycUrl`) is restored
+ * under the token's hash, without the URL, so its link still opens.
+ */
+export const KycLinkRecord = z.preprocess((input) => withoutUrl(hashLegacyToken(input)), z.object({
+  /** The hash of the token: unguessable, the token alone authorizes the public page. */
   id: z.string().min(16),
   customerId: z.string(),
   /** Where the browser goes when the flow finishes; none: the flow ends on a page of its own. */
   redirectUri: z.string().optional(),
-  kycUrl: z.string(),
   createdAt: Timestamp,
   expiresAt: Timestamp,
   /** Set when the flow finished: the link is used up. */
   usedAt: Timestamp.optional(),
   outcome: LinkOutcome.optional(),
-});
+}));
 export type KycLinkRecord = z.infer<typeof KycLinkRecord>;
+
+/** An older snapshot's link record without its `kycUrl` (it carries the token). */
+function withoutUrl(input: unknown): unknown {
+  if (typeof input !== 'object' || input === null || !('kycUrl' in input)) return input;
+  const { kycUrl: _url, ...rest } = input as Record<string, unknown>;
+  return rest;
+}
 
 /** The store collection of links (listed in the snapshot collections). */
 export const KYC_LINKS = 'kycLinks';
@@ -57,15 +68,14 @@ export function createKycLink(tenant: TenantContext, customerId: string, redirec
   const token = newToken();
   const now = tenant.clock.now();
   const record: KycLinkRecord = {
-    id: token,
+    id: tokenHash(token),
     customerId,
     ...(redirectUri === undefined ? {} : { redirectUri }),
-    kycUrl: `${origin}${hostedKycPath(tenant.platform.id, token)}`,
     createdAt: new Date(now).toISOString(),
     expiresAt: new Date(now + KYC_LINK_TTL_MS).toISOString(),
   };
   links(tenant).insert(record);
-  return { kycUrl: record.kycUrl, expiresAt: record.expiresAt, provider: 'SUMSUB', token };
+  return { kycUrl: `${origin}${hostedKycPath(tenant.platform.id, token)}`, expiresAt: record.expiresAt, provider: 'SUMSUB', token };
 }
 
 /** 404 USER_NOT_FOUND or 410 CUSTOMER_DELETED, else the customer. */
@@ -85,7 +95,7 @@ export type LinkState =
 
 /** The state of the link behind `token` now. */
 export function openLink(tenant: TenantContext, token: string): LinkState {
-  const link = links(tenant).get(token);
+  const link = links(tenant).get(tokenHash(token));
   if (!link) return { state: 'unknown' };
   if (link.usedAt !== undefined) return { state: 'used', link };
   if (tenant.clock.now() >= Date.parse(link.expiresAt)) return { state: 'expired', link };

@@ -5,7 +5,6 @@ import { describe, expect, it } from 'vitest';
 import {
   CHALLENGE_TTL_MS,
   challengeRefusal,
-  challengeResponse,
   evaluateVerify,
   OwnershipChallengeRecord,
   outstandingWalletChallenge,
@@ -29,8 +28,9 @@ const evm = (status = 'PENDING_OWNERSHIP_VERIFICATION', overrides: Partial<Owned
   ...overrides,
 });
 
-const start = (account: OwnedAccount, method: 'WALLET_SIGNATURE' | 'LIVENESS' = 'WALLET_SIGNATURE', now = NOW) =>
+const started = (account: OwnedAccount, method: 'WALLET_SIGNATURE' | 'LIVENESS' = 'WALLET_SIGNATURE', now = NOW) =>
   startChallenge({ id: `OwnershipChallenge:${nonce()}`, platformId: 'Platform:1', account, method, nonce: nonce(), now, livenessBaseUrl: 'http://sandbox/hosted/liveness/' });
+const start = (account: OwnedAccount, method: 'WALLET_SIGNATURE' | 'LIVENESS' = 'WALLET_SIGNATURE', now = NOW) => started(account, method, now).record;
 
 describe('who may start a challenge (409 otherwise)', () => {
   it('only FIRST_PARTY self-custody wallets in PENDING_OWNERSHIP_VERIFICATION or UNVERIFIED', () => {
@@ -49,21 +49,38 @@ describe('who may start a challenge (409 otherwise)', () => {
 
 describe('challenge contents', () => {
   it('WALLET_SIGNATURE carries the address, a nonce and the expiry 10 minutes on', () => {
-    const record = start(evm());
+    const { record, response } = started(evm());
     expect(() => OwnershipChallengeRecord.parse(record)).not.toThrow();
     expect(record.expiresAt).toBe(new Date(NOW.getTime() + CHALLENGE_TTL_MS).toISOString());
     expect(record.messageToSign).toContain(signer.address);
     expect(record.messageToSign).toContain(record.nonce);
     expect(record.messageToSign).toContain(record.expiresAt);
-    expect(challengeResponse(record)).toEqual({ method: 'WALLET_SIGNATURE', messageToSign: record.messageToSign, expiresAt: record.expiresAt });
+    expect(response).toEqual({ method: 'WALLET_SIGNATURE', messageToSign: record.messageToSign, expiresAt: record.expiresAt });
     expect(start(evm()).messageToSign).not.toBe(record.messageToSign);
   });
 
-  it('LIVENESS carries a verification link and an expiry', () => {
-    const record = start(evm(), 'LIVENESS');
-    const body = challengeResponse(record);
+  it('LIVENESS carries a verification link and an expiry; the record keeps only the hash of its token', () => {
+    const { record, response: body } = started(evm(), 'LIVENESS');
     expect(body.method).toBe('LIVENESS');
     expect(body).toMatchObject({ verificationLink: expect.stringMatching(/^http:\/\/sandbox\/hosted\/liveness\/OwnershipChallenge/), expiresAt: record.expiresAt });
+    const token = body.method === 'LIVENESS' ? body.token : '';
+    expect(body).toMatchObject({ verificationLink: expect.stringContaining(`?token=${token}`) });
+    expect(() => OwnershipChallengeRecord.parse(record)).not.toThrow();
+    expect(record.tokenHash).toBe(createHash('sha256').update(token).digest('hex'));
+    expect(JSON.stringify(record)).not.toContain(token);
+    expect(record).not.toHaveProperty('verificationLink');
+    expect(record).not.toHaveProperty('nonce');
+  });
+
+  it('a LIVENESS record of an older snapshot is restored with its token hashed and without its link', () => {
+    const { record } = started(evm(), 'LIVENESS');
+    const { tokenHash: _hash, ...rest } = record;
+    const legacy = { ...rest, nonce: 'a'.repeat(32), verificationLink: `http://sandbox/hosted/liveness/x?token=${'a'.repeat(32)}` };
+    const restored = OwnershipChallengeRecord.parse(legacy);
+    expect(restored).toEqual({ ...rest, tokenHash: createHash('sha256').update('a'.repeat(32)).digest('hex') });
+    // A WALLET_SIGNATURE record keeps its nonce: only a signature over the message verifies.
+    const wallet = start(evm());
+    expect(OwnershipChallengeRecord.parse(wallet)).toEqual(wallet);
   });
 });
 

@@ -7,6 +7,7 @@
  * ({@link LIVENESS_JOB}, {@link LIVENESS_DELAY_MS} later) that sets the account ACTIVE.
  */
 import { z } from 'zod';
+import { tokenHash } from '../core/secrets.js';
 import { signatureFamily, type SignatureFamily } from './families.js';
 import type { verifyWalletSignature } from './signatures.js';
 
@@ -17,21 +18,36 @@ export const LIVENESS_DELAY_MS = 30 * 1000;
 /** Clock-job kind that resolves a LIVENESS challenge. */
 export const LIVENESS_JOB = 'ownership.liveness';
 
-/** Stored challenge (a store collection; snapshot-safe). */
-export const OwnershipChallengeRecord = z.object({
+/**
+ * Stored challenge (a store collection; snapshot-safe). A WALLET_SIGNATURE challenge keeps its nonce and the message
+ * to sign (only the wallet's signature over them verifies). A LIVENESS challenge's token is a bearer credential of its
+ * verification link: the record keeps its SHA-256 (hex), never the token or the link, which are in the answer only.
+ * A LIVENESS record of an older snapshot (its `nonce` the token, with its `verificationLink`) is restored that way.
+ */
+export const OwnershipChallengeRecord = z.preprocess(withoutLivenessToken, z.object({
   id: z.string(),
   platformId: z.string(),
   externalAccountId: z.string(),
   method: z.enum(['WALLET_SIGNATURE', 'LIVENESS']),
-  nonce: z.string(),
+  /** WALLET_SIGNATURE: the nonce in the message. */
+  nonce: z.string().optional(),
   messageToSign: z.string().optional(),
-  verificationLink: z.string().optional(),
+  /** LIVENESS: the SHA-256 of the link's token. */
+  tokenHash: z.string().optional(),
   createdAt: z.string(),
   expiresAt: z.string(),
   /** OUTSTANDING until a verify attempt (or the liveness job) consumes it. */
   state: z.enum(['OUTSTANDING', 'CONSUMED']),
-});
+}));
 export type OwnershipChallengeRecord = z.infer<typeof OwnershipChallengeRecord>;
+
+/** An older snapshot's LIVENESS record: its token (`nonce`) hashed, its `verificationLink` left out. */
+function withoutLivenessToken(input: unknown): unknown {
+  if (typeof input !== 'object' || input === null || (input as { method?: unknown }).method !== 'LIVENESS') return input;
+  const { nonce, verificationLink: _link, ...rest } = input as Record<string, unknown>;
+  if (typeof nonce !== 'string') return 'verificationLink' in input ? rest : input;
+  return { ...rest, tokenHash: typeof rest.tokenHash === 'string' ? rest.tokenHash : tokenHash(nonce) };
+}
 
 /** What the rules need to know of an external account. */
 export interface OwnedAccount {
@@ -82,7 +98,16 @@ export const buildMessageToSign = (input: { accountId: string; address: string; 
     `Expires: ${input.expiresAt}`,
   ].join('\n');
 
-/** Builds a challenge record for an eligible account. `nonce` is random (hex), `now` the engine clock. */
+/** The public 201 body of a challenge (OwnershipChallenge). */
+export type ChallengeResponse =
+  | { method: 'WALLET_SIGNATURE'; messageToSign: string; expiresAt: string }
+  | { method: 'LIVENESS'; verificationLink: string; token: string; expiresAt: string };
+
+/**
+ * Builds a challenge for an eligible account: the record to keep, and the 201 body (which alone carries a LIVENESS
+ * token and its link). `nonce` is random (hex): the WALLET_SIGNATURE nonce, or the LIVENESS token; `now` the engine
+ * clock.
+ */
 export const startChallenge = (input: {
   id: string;
   platformId: string;
@@ -92,30 +117,27 @@ export const startChallenge = (input: {
   now: Date;
   /** Base URL of the hosted liveness page, e.g. `http://127.0.0.1:4100/hosted/liveness`. */
   livenessBaseUrl: string;
-}): OwnershipChallengeRecord => {
+}): { record: OwnershipChallengeRecord; response: ChallengeResponse } => {
   const expiresAt = new Date(input.now.getTime() + CHALLENGE_TTL_MS).toISOString();
   const base = {
     id: input.id,
     platformId: input.platformId,
     externalAccountId: input.account.id,
     method: input.method,
-    nonce: input.nonce,
     createdAt: input.now.toISOString(),
     expiresAt,
     state: 'OUTSTANDING' as const,
   };
   if (input.method === 'LIVENESS') {
-    return { ...base, verificationLink: `${input.livenessBaseUrl.replace(/\/$/, '')}/${encodeURIComponent(input.id)}?token=${input.nonce}` };
+    const verificationLink = `${input.livenessBaseUrl.replace(/\/$/, '')}/${encodeURIComponent(input.id)}?token=${input.nonce}`;
+    return {
+      record: { ...base, tokenHash: tokenHash(input.nonce) },
+      response: { method: 'LIVENESS', verificationLink, token: input.nonce, expiresAt },
+    };
   }
   const messageToSign = buildMessageToSign({ accountId: input.account.id, address: input.account.accountInfo.address!, nonce: input.nonce, expiresAt });
-  return { ...base, messageToSign };
+  return { record: { ...base, nonce: input.nonce, messageToSign }, response: { method: 'WALLET_SIGNATURE', messageToSign, expiresAt } };
 };
-
-/** The public 201 body of a challenge (OwnershipChallenge). */
-export const challengeResponse = (record: OwnershipChallengeRecord) =>
-  record.method === 'WALLET_SIGNATURE'
-    ? { method: 'WALLET_SIGNATURE' as const, messageToSign: record.messageToSign!, expiresAt: record.expiresAt }
-    : { method: 'LIVENESS' as const, verificationLink: record.verificationLink!, token: record.nonce, expiresAt: record.expiresAt };
 
 /** Outcome of `POST .../verify`: ACTIVE → 200; INVALID/EXPIRED → 400 and UNVERIFIED; NO_CHALLENGE → 409. */
 export type VerifyOutcome = 'ACTIVE' | 'INVALID' | 'EXPIRED' | 'NO_CHALLENGE';

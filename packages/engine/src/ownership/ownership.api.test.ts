@@ -1,4 +1,4 @@
-import { generateKeyPairSync, sign as nodeSign } from 'node:crypto';
+import { createHash, generateKeyPairSync, sign as nodeSign } from 'node:crypto';
 import { base58 } from '@scure/base';
 import { privateKeyToAccount } from 'viem/accounts';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -98,6 +98,14 @@ describe('ownership verification over the API', () => {
     const challenge = await call('POST', `/platform/external-accounts/${account.id}/challenge`, { method: 'LIVENESS' });
     expect(challenge.status).toBe(201);
     expect(challenge.body.verificationLink).toEqual(expect.any(String));
+    // The token and the link that carries it are in the answer only; the state keeps the token's hash.
+    const state = JSON.stringify(engine.sandbox(as.clientId).snapshot());
+    expect(state).not.toContain(challenge.body.token);
+    expect(state).not.toContain(challenge.body.verificationLink);
+    const [stored] = engine.sandbox(as.clientId).snapshot().collections.ownershipChallenges as Json[];
+    expect(stored).toMatchObject({ method: 'LIVENESS', tokenHash: createHash('sha256').update(challenge.body.token).digest('hex') });
+    // A copy restores (checked in full), and the check still completes on the clock.
+    engine.sandbox(as.clientId).restore(JSON.parse(state));
     engine.sandbox(as.clientId).advance(30_000);
     expect(await statusEvents(account.id)).toEqual(['ACTIVE']);
   });

@@ -8,7 +8,6 @@ import type { TenantContext } from '../core/context.js';
 import { randomHex } from '../core/ids.js';
 import {
   challengeRefusal,
-  challengeResponse,
   evaluateVerify,
   LIVENESS_DELAY_MS,
   LIVENESS_JOB,
@@ -47,13 +46,13 @@ export function createOwnershipChallenge(
       if (old.method === 'WALLET_SIGNATURE' && old.state === 'OUTSTANDING') challenges(tenant).replace({ ...old, state: 'CONSUMED' });
     }
   }
-  const record = startChallenge({
+  const { record, response } = startChallenge({
     id: tenant.ids('OwnershipChallenge'), platformId: tenant.platform.id, account, method, nonce: randomNonce(),
     now: new Date(tenant.clock.now()), livenessBaseUrl,
   });
   challenges(tenant).insert(record);
   if (method === 'LIVENESS') tenant.schedule(LIVENESS_DELAY_MS, LIVENESS_JOB, { challengeId: record.id });
-  return challengeResponse(record);
+  return response;
 }
 
 /** `POST .../{id}/verify`: the ACTIVE account; 400 (account UNVERIFIED) when invalid or expired; 409 without a challenge. */

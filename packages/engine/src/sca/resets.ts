@@ -11,6 +11,7 @@ import { z } from 'zod';
 import type { TenantContext } from '../core/context.js';
 import { conflict, invalidField, invalidInput, notFound, rateLimited } from '../core/errors.js';
 import { toFieldErrors } from '../core/field-errors.js';
+import { hashLegacyToken, tokenHash } from '../core/secrets.js';
 import { onField } from '../core/store.js';
 import { findCustomer, updateCustomer } from '../customers/customers.js';
 import { LIVENESS_REVIEW_MS } from '../sandbox/magic-values.js';
@@ -26,19 +27,23 @@ export const FACTOR_RESET_WINDOW_MS = 24 * 60 * 60_000;
 const STATUSES = ['INITIATED', 'PENDING_REVIEW', 'LIVENESS_PASSED', 'COMPLETED', 'REJECTED', 'EXPIRED'] as const;
 const TERMINAL: ReadonlySet<TwoFactorResetStatusValue> = new Set(['COMPLETED', 'REJECTED', 'EXPIRED']);
 
-/** A factor reset (snapshot-safe). */
-export const FactorResetRecord = z.object({
+/**
+ * A factor reset (snapshot-safe). Its liveness access token is a bearer token, handed to the customer's liveness flow
+ * in the start's answer only: the record keeps its SHA-256 (hex). An older snapshot's `livenessAccessToken` is restored
+ * as its hash.
+ */
+export const FactorResetRecord = z.preprocess((input) => hashLegacyToken(input, 'livenessAccessToken', 'livenessAccessTokenHash'), z.object({
   id: z.string(),
   customerId: z.string(),
   factor: z.enum(['SMS_OTP', 'PASSKEY', 'TOTP']),
   status: z.enum(STATUSES),
-  livenessAccessToken: z.string(),
+  livenessAccessTokenHash: z.string(),
   /** The outcome the submitted liveness check will have once reviewed. */
   livenessResult: z.enum(['PASSED', 'FAILED']).optional(),
   createdAt: z.string(),
   expiresAt: z.string(),
   completedAt: z.string().optional(),
-});
+}));
 export type FactorResetRecord = z.infer<typeof FactorResetRecord>;
 
 export const FACTOR_RESETS = 'scaFactorResets';
@@ -86,12 +91,13 @@ export function startTwoFactorReset(tenant: TenantContext, customerId: string, f
     const oldest = Math.min(...recent.map((reset) => Date.parse(reset.createdAt)));
     throw rateLimited(`Customer ${customerId} started ${recent.length} factor resets in the last 24 hours, the most allowed`, oldest + FACTOR_RESET_WINDOW_MS - now);
   }
+  const livenessAccessToken = bytesToHex(crypto.getRandomValues(new Uint8Array(24)));
   const record = resets(tenant).insert({
-    id: tenant.ids('TwoFactorReset'), customerId, factor, status: 'INITIATED', livenessAccessToken: bytesToHex(crypto.getRandomValues(new Uint8Array(24))),
+    id: tenant.ids('TwoFactorReset'), customerId, factor, status: 'INITIATED', livenessAccessTokenHash: tokenHash(livenessAccessToken),
     createdAt: new Date(now).toISOString(), expiresAt: new Date(now + FACTOR_RESET_TTL_MS).toISOString(),
   });
   tenant.schedule(FACTOR_RESET_TTL_MS, FACTOR_RESET_EXPIRY_JOB, { resetId: record.id }, `factor-reset-expiry/${record.id}`);
-  return { resetId: record.id, livenessAccessToken: record.livenessAccessToken, expiresAt: record.expiresAt };
+  return { resetId: record.id, livenessAccessToken, expiresAt: record.expiresAt };
 }
 
 /** `GET /sca/factors/reset/{resetId}`. */
