@@ -1,4 +1,5 @@
-import type { RailyardClient, StablecoinOperation } from '@railyard/client';
+import { SignatureRequiredError, type RailyardClient, type StablecoinOperation } from '@railyard/client';
+import { encryptOtp, SessionKey } from '@railyard/wallet';
 
 /** A client for a new sandbox platform, so the example can run again against the same server. */
 export async function stablecoinSandboxPlatform(client: RailyardClient): Promise<RailyardClient> {
@@ -10,12 +11,15 @@ export async function stablecoinSandboxPlatform(client: RailyardClient): Promise
 const usd = (cents: number) => `${(cents / 100).toFixed(2)} USD`;
 /** Whole tokens at 6 decimals: `25` → `'25000000'`. */
 const tokens = (whole: number) => String(whole * 1_000_000);
+/** The sandbox's email code (docs/wallet-auth.md). */
+const SANDBOX_OTP_CODE = '000000';
 
 /**
  * The stablecoin example: link the platform's provider account, register a token it issues there and wait for its
  * review and provisioning, ask for enablement (the sandbox operator grants it), then mint 25 tokens paid from a
- * customer's USD account into their embedded wallet, mint 10 more by wire, burn 30 back to their bank account, and
- * show the coin's reserve in the ledger. Returns the trace it printed.
+ * customer's USD account into their embedded wallet, mint 10 more by wire, burn 30 back to their bank account (a signed
+ * action of the wallet: refused without its signature, then stamped by a session of it), and show the coin's reserve in
+ * the ledger. Returns the trace it printed.
  */
 export async function runStablecoin(client: RailyardClient, log: (line: string) => void = console.log): Promise<string[]> {
   const trace: string[] = [];
@@ -62,12 +66,25 @@ export async function runStablecoin(client: RailyardClient, log: (line: string) 
   await client.sandbox.stablecoins.fundOperation(wire.id);
   step('Mint 10 by wire', wire, await settled(wire));
 
-  // 6. Burn 30 back to the bank account over RTP: the tokens leave the wallet at once, the fiat follows.
-  const burn = await client.stablecoins.burn(coin.id, {
-    amount: tokens(30), source: { type: 'SERVICE_INTERNAL_ACCOUNT', accountId: wallet.id },
-    destination: { type: 'EXTERNAL_ACCOUNT', externalAccountId: bank.id, rail: 'RTP_CREDIT' },
-  });
-  say(`Burn 30 to the bank: estimated ${usd(Number(burn.estimatedDelivery!.amount))} ${burn.estimatedDelivery!.timing}`);
+  // 6. Burn 30 back to the customer's own bank account over RTP. The tokens are the wallet's, so the burn is its signed
+  //    action: on the platform's credentials alone it stops at the wallet's challenge, and nothing is taken.
+  const burnBody = {
+    amount: tokens(30), source: { type: 'SERVICE_INTERNAL_ACCOUNT' as const, accountId: wallet.id },
+    destination: { type: 'EXTERNAL_ACCOUNT' as const, externalAccountId: bank.id, rail: 'RTP_CREDIT' as const },
+  };
+  const unsigned = await client.stablecoins.burn(coin.id, burnBody).catch((error: unknown) => error);
+  if (!(unsigned instanceof SignatureRequiredError)) throw new Error(`expected the wallet's challenge, got ${String(unsigned)}`);
+  say(`Burn 30 without the wallet's signature: ${unsigned.pending.status}`);
+  // The customer signs in to the wallet with their email code; the session key stamps the burn's signed retry.
+  const email = (await client.auth.credentials.list({ accountId: wallet.id })).data[0]!;
+  const { otpEncryptionTargetBundle } = await client.auth.credentials.challenge(email.id);
+  const { publicKeyHex: pinnedEnclaveKey } = await client.sandbox.enclaveKey();
+  const session = await SessionKey.generate();
+  const encryptedOtpBundle = await encryptOtp({ targetBundle: otpEncryptionTargetBundle!, otpCode: SANDBOX_OTP_CODE, tekPublicKey: session, pinnedEnclaveKey });
+  await client.auth.credentials.verify(email.id, { type: 'EMAIL_OTP', encryptedOtpBundle }, { stamper: session });
+  // Signed: the tokens leave the wallet at once, the fiat follows to the customer's bank account.
+  const burn = await client.stablecoins.burn(coin.id, burnBody, { stamper: session });
+  say(`Burn 30 to the bank, signed by the wallet: estimated ${usd(Number(burn.estimatedDelivery!.amount))} ${burn.estimatedDelivery!.timing}`);
   step('Burn 30', burn, await settled(burn));
 
   // 7. The ledger: the reserve holds exactly the fiat behind the 5 tokens still out.
