@@ -115,10 +115,11 @@ export function findOwnQuote(tenant: TenantContext, agentId: string, quoteId: st
 
 /** `POST /agents/me/quotes/{id}/execute` (EXECUTE_QUOTES): an action that runs now or waits for approval. */
 export async function executeOwnQuote(tenant: TenantContext, agentId: string, quoteId: string, stamp: string | null) {
-  const quote = findOwnQuote(tenant, agentId, quoteId);
+  // The policy first: an agent that may not execute learns nothing of the quote.
   const agent = agentOf(tenant, agentId);
   requireActive(agent);
   requireAgentPermission(agent, 'EXECUTE_QUOTES');
+  const quote = findOwnQuote(tenant, agentId, quoteId);
   await checkExecutionSignature(tenant, quoteId, stamp);
   return startAction(tenant, agentOf(tenant, agentId), { type: 'EXECUTE_QUOTE', quoteId }, {
     amount: quote.totalSendingAmount, currency: quote.sendingCurrency.code, accountIds: accountIdsOf(quote),
@@ -128,9 +129,17 @@ export async function executeOwnQuote(tenant: TenantContext, agentId: string, qu
 // ---------------------------------------------------------------------------------------------------------------------
 // Transfers
 
+/** The agent, once the policy lets it start a transfer at all (before any account is looked up). */
+function transferring(tenant: TenantContext, agentId: string): AgentRecord {
+  const agent = agentOf(tenant, agentId);
+  requireActive(agent);
+  requireAgentPermission(agent, 'CREATE_TRANSFERS');
+  return agent;
+}
+
 /** `POST /agents/me/transfer-in` (CREATE_TRANSFERS): from the customer's pullable external account to their internal account. */
 export function ownTransferIn(tenant: TenantContext, agentId: string, request: z.output<typeof TransferInRequest>) {
-  const agent = agentOf(tenant, agentId);
+  const agent = transferring(tenant, agentId);
   ownExternalAccount(tenant, agent, request.source.accountId);
   const destination = ownInternalAccount(tenant, agent, request.destination.accountId);
   return startAction(tenant, agent, { type: 'TRANSFER_IN', request }, {
@@ -140,7 +149,7 @@ export function ownTransferIn(tenant: TenantContext, agentId: string, request: z
 
 /** `POST /agents/me/transfer-out` (CREATE_TRANSFERS): from the customer's internal account to their external account. */
 export function ownTransferOut(tenant: TenantContext, agentId: string, request: z.output<typeof TransferOutRequest>) {
-  const agent = agentOf(tenant, agentId);
+  const agent = transferring(tenant, agentId);
   const source = ownInternalAccount(tenant, agent, request.source.accountId);
   ownExternalAccount(tenant, agent, request.destination.accountId);
   return startAction(tenant, agent, { type: 'TRANSFER_OUT', request }, {
