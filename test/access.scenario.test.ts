@@ -59,7 +59,11 @@ describeOverTransports('platform access', (scope) => {
     expect(await viewer.as.quotes.create(quote).catch((e: unknown) => (e as PermissionDeniedError).details)).toEqual({ requiredPermission: 'TRANSACT' });
     expect((await payer.as.quotes.create(quote)).id).toMatch(/^Quote:/);
     await expect(payer.as.customers.list()).rejects.toBeInstanceOf(PermissionDeniedError);
-    expect((await admin.as.tokens.create({ name: 'made by a token', permissions: ['VIEW'] })).clientSecret).toBeDefined();
+    expect((await admin.as.tokens.create({ name: 'made by a token', permissions: ['MANAGE'] })).clientSecret).toBeDefined();
+    // A credential grants only what it holds: a MANAGE token makes no token that reads or pays (issue 32, hole 3).
+    const stronger = await admin.as.tokens.create({ name: 'stronger', permissions: ['TRANSACT'] }).catch((e: unknown) => e);
+    expect(stronger).toBeInstanceOf(PermissionDeniedError);
+    expect((stronger as PermissionDeniedError).details).toEqual({ rule: 'grant', missingPermissions: ['TRANSACT'] });
     await client.tokens.delete(viewer.token.id);
     await expect(viewer.as.customers.list()).rejects.toBeInstanceOf(AuthenticationError);
     await expect(client.tokens.retrieve(viewer.token.id)).rejects.toMatchObject({ status: 404, code: 'TOKEN_NOT_FOUND' });
