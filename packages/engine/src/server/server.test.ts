@@ -271,3 +271,89 @@ describe('the request log', () => {
     }
   });
 });
+
+describe('the request log leaves out bearer secrets', () => {
+  it('shows a device code, a KYC link token and a card reveal token by name, in every path that carries one', async () => {
+    const entries: RequestLogEntry[] = [];
+    const logging = await startServer(createEngine({ platform: { regulated: true } }), { port: 0, onRequestLogged: (entry) => entries.push(entry) });
+    const headers = { authorization: auth, 'content-type': 'application/json' };
+    const call = async (method: string, url: string | URL, body?: unknown, withAuth = true) => {
+      const response = await fetch(url, { method, headers: withAuth ? headers : {}, body: body === undefined ? undefined : JSON.stringify(body), redirect: 'manual' });
+      const text = await response.text();
+      return { status: response.status, body: text.startsWith('{') ? JSON.parse(text) : text };
+    };
+    try {
+      const api = logging.baseUrl;
+      const customer = (await call('POST', `${api}/customers`, { customerType: 'INDIVIDUAL', fullName: 'Card Holder', currencies: ['USD'] })).body;
+
+      const agent = await call('POST', `${api}/agents`, {
+        name: 'Bookkeeper', customerId: customer.id,
+        policy: { permissions: ['VIEW_TRANSACTIONS'], defaultExecutionMode: 'AUTO', spendingLimits: { currency: 'USD', perTransactionLimit: 1_000 } },
+      });
+      expect(agent.status).toBe(201);
+      const code = agent.body.deviceCode.code as string;
+      expect((await call('GET', `${api}/agents/device-codes/${code}/status`)).status).toBe(200);
+      expect((await call('POST', `${api}/agents/device-codes/${code}/redeem`, undefined, false)).status).toBe(200);
+      expect((await call('POST', `${api}/agents/device-codes/${code}/redeem`, undefined, false)).status).toBe(400); // used up
+      expect((await call('DELETE', `${api}/agents/device-codes/${code}/redeem`)).status).toBe(405);
+
+      const link = await call('POST', `${api}/customers/${encodeURIComponent(customer.id)}/kyc-link`, { redirectUri: 'https://platform.example/done' });
+      expect(link.status).toBe(201);
+      const kycUrl = new URL(link.body.kycUrl as string);
+      const token = link.body.token as string;
+      expect(kycUrl.pathname.endsWith(`/kyc/${token}`)).toBe(true);
+      expect((await call('GET', kycUrl, undefined, false)).status).toBe(200);
+      expect((await call('GET', `${api}${kycUrl.pathname}`, undefined, false)).status).toBe(200); // under the base path too
+      // Sent raw, as no fetch would: dot segments, which the engine resolves before it routes (to a path with a trailing
+      // slash, which no route has: a 404 that still carries the token).
+      const dotted = await rawRequest(logging.port, `GET /_sandbox/hosted/./x/../${kycUrl.pathname.split('/')[3]}/kyc/${token}/. HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n`);
+      expect(dotted.status).toBe(404);
+      expect((await call('POST', `${kycUrl}/complete`, undefined, false)).status).toBe(303);
+
+      const accounts = (await call('GET', `${api}/customers/internal-accounts?customerId=${encodeURIComponent(customer.id)}`)).body.data as { id: string }[];
+      const card = await call('POST', `${api}/cards`, { cardholderId: customer.id, form: 'VIRTUAL', fundingSources: [accounts[0]!.id] });
+      expect(card.status).toBe(201);
+      const revealed = await call('POST', `${api}/cards/${encodeURIComponent(card.body.id)}/reveal`);
+      expect(revealed.status).toBe(200);
+      const revealUrl = new URL(revealed.body.panEmbedUrl as string);
+      const revealToken = revealUrl.pathname.split('/').pop()!;
+      expect((await call('GET', revealUrl, undefined, false)).status).toBe(200);
+
+
+      await expect.poll(() => entries.length).toBe(15);
+      const platform = kycUrl.pathname.split('/')[3]!;
+      expect(entries.slice(2).map((entry) => `${entry.method} ${entry.path} ${entry.status}`)).toEqual([
+        'GET /2025-10-13/agents/device-codes/{code}/status 200',
+        'POST /2025-10-13/agents/device-codes/{code}/redeem 200',
+        'POST /2025-10-13/agents/device-codes/{code}/redeem 400',
+        'DELETE /2025-10-13/agents/device-codes/{code}/redeem 405',
+        'POST /2025-10-13/customers/' + encodeURIComponent(customer.id) + '/kyc-link 201',
+        `GET /_sandbox/hosted/${platform}/kyc/{token} 200`,
+        `GET /2025-10-13/_sandbox/hosted/${platform}/kyc/{token} 200`,
+        `GET /_sandbox/hosted/${platform}/kyc/{token}/ 404`,
+        `POST /_sandbox/hosted/${platform}/kyc/{token}/complete 303`,
+        expect.stringMatching(/^GET \/2025-10-13\/customers\/internal-accounts 200$/),
+        'POST /2025-10-13/cards 201',
+        expect.stringMatching(/^POST \/2025-10-13\/cards\/[^/]+\/reveal 200$/),
+        `GET /_sandbox/hosted/${revealUrl.pathname.split('/')[3]}/cards/{token} 200`,
+      ]);
+      const logged = entries.map((entry) => entry.path).join('\n');
+      for (const secret of [code, token, revealToken]) expect(logged).not.toContain(secret);
+    } finally {
+      await logging.close();
+    }
+  });
+
+  it('does not show a target that is not a URL: it could hold anything, credentials too', async () => {
+    const entries: RequestLogEntry[] = [];
+    const logging = await startServer(createEngine(), { port: 0, onRequestLogged: (entry) => entries.push(entry) });
+    try {
+      const reply = await rawRequest(logging.port, 'GET http://user:dc_secret@[::1/agents/device-codes/dc_secret/redeem HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n');
+      expect(reply.status).toBe(400);
+      await expect.poll(() => entries.length).toBe(1);
+      expect(entries[0]).toMatchObject({ path: '(not a URL)', status: 400 });
+    } finally {
+      await logging.close();
+    }
+  });
+});

@@ -5,6 +5,7 @@ import { BASE_PATH, type WireReply } from '@railyard/contract';
 import type { Engine } from '../engine.js';
 import { decodeUtf8, errorReply, headersTooLarge, tooLarge, type Incoming } from '../http/app.js';
 import { ApiError } from '../core/errors.js';
+import { secretPathRedactor } from './secret-paths.js';
 
 /** Options of {@link startServer}. */
 export interface ServerOptions {
@@ -30,7 +31,12 @@ export interface ServerOptions {
 /** One answered request, for a request log. */
 export interface RequestLogEntry {
   readonly method: string;
-  /** The path, without the query (which may carry values nobody asked to have logged). */
+  /**
+   * The path as the engine routed it (dot segments resolved), without the query (which may carry values nobody asked
+   * to have logged), and with every path parameter the contract declares a bearer secret (`secrets.params`: device
+   * codes, hosted KYC link tokens, card reveal tokens) written as its name: `/2025-10-13/agents/device-codes/{code}/redeem`.
+   * A target that is not a URL is `(not a URL)`.
+   */
   readonly path: string;
   readonly status: number;
   /** From the request's arrival to its answer being handed to the socket, in milliseconds. */
@@ -45,20 +51,25 @@ export const formatRequestLogLine = (entry: RequestLogEntry): string =>
 
 /** The log entry of a request answered with `status`, which arrived at `startedAt` (`performance.now()`). */
 const logEntry = (req: IncomingMessage, status: number, requestId: string | undefined, startedAt: number): RequestLogEntry => ({
-  method: req.method ?? 'GET', path: pathOf(req.url ?? '/'), status, durationMs: performance.now() - startedAt, requestId,
+  method: req.method ?? 'GET', path: loggedPathOf(req.url ?? '/'), status, durationMs: performance.now() - startedAt, requestId,
 });
 
-/** The path of a request target, origin-form (`/path?q`) or absolute-form (`http://h/path?q`), without its query. */
-function pathOf(target: string): string {
-  if (target.startsWith('/')) {
-    const query = target.indexOf('?');
-    return query === -1 ? target : target.slice(0, query);
-  }
+/** Hides secret path parameters; built on the first logged request (a server without a log never needs it). */
+let hideSecrets: ((path: string) => string) | undefined;
+
+/**
+ * The path of a request target, origin-form (`/path?q`) or absolute-form (`http://h/path?q`), as the engine reads it
+ * (see {@link incomingFromNode}: dot segments resolved, without the query and fragment), with its secret parameters
+ * hidden. A target that is not a URL (the engine answered 400) is not shown: it could hold anything, credentials too.
+ */
+function loggedPathOf(target: string): string {
+  let pathname: string;
   try {
-    return new URL(target).pathname;
+    pathname = new URL(target.startsWith('/') ? `http://railyard${target}` : target).pathname;
   } catch {
-    return target.slice(0, 200); // not a URL: the engine answered 400, and the line shows what came
+    return '(not a URL)';
   }
+  return (hideSecrets ??= secretPathRedactor())(pathname);
 }
 
 /** A listening standalone server. */
