@@ -179,7 +179,7 @@ export class Stablecoins extends APIResource {
    * one) and the signed retry the same key with `:signed` appended.
    *
    * Without a stamper such a burn rejects with a {@link SignatureRequiredError}: its `pending` is a
-   * {@link StablecoinBurnSignatureRequired}; stamp `pending.challenge.payloadToSign` and call
+   * `StablecoinBurnSignatureRequired`; stamp `pending.challenge.payloadToSign` and call
    * {@link Stablecoins.completeBurn}. Burns from the other sources need no stamp, with or without one.
    *
    * ```ts
