@@ -6,6 +6,9 @@ import { DEFAULT_CREDENTIALS } from './platforms/default-credentials.js';
 import { serverThreadLimits, type ServeBundle, type ServeCommand, type ServeReport, type ServeSettings } from './server/thread.js';
 import { ENGINE_VERSION } from './version.js';
 
+/** The shortest `RAILYARD_CLIENT_SECRET` a `--public` server takes: `openssl rand -hex 12` is 24 characters, 96 bits. */
+const PUBLIC_SECRET_MIN_LENGTH = 24;
+
 const USAGE = `Usage: railyard serve [--port 4100] [--host 127.0.0.1] [--clock real|virtual] [--regulated] [--skip-paperwork] [--strict] [--public] [--log]
        railyard --version | --help
 
@@ -14,9 +17,30 @@ account identifiers that fail their checksums; by default both are accepted, as 
 --public is for a sandbox shared over the internet: webhooks go to public addresses only (an endpoint on loopback,
 localhost, a private, link-local or other non-public address is refused with a 400, and a host name that resolves to
 one is never contacted), and a test send shows the receiver's status, not its answer. --log prints a line per request
-(method, path, status, milliseconds, request id), as does RAILYARD_LOG=1. GET /_sandbox/health answers 200 without
-credentials, for container health checks. The default platform's
-credentials come from RAILYARD_CLIENT_ID / RAILYARD_CLIENT_SECRET (defaults: ${DEFAULT_CREDENTIALS.clientId} / ${DEFAULT_CREDENTIALS.clientSecret}).`;
+(method, path, status, milliseconds, request id), as does RAILYARD_LOG=1; a path parameter that is a secret (a
+device code, a KYC link or card reveal token) is shown as its name, e.g. {code}. GET /_sandbox/health answers 200
+without credentials, for container health checks. The default platform's credentials come from RAILYARD_CLIENT_ID /
+RAILYARD_CLIENT_SECRET (defaults: ${DEFAULT_CREDENTIALS.clientId} / ${DEFAULT_CREDENTIALS.clientSecret}); --public refuses to start on the
+defaults: it needs both set, the secret at least ${PUBLIC_SECRET_MIN_LENGTH} characters long. The banner prints a secret only when it is the
+documented default.`;
+
+/**
+ * Why `--public` cannot start with these credentials, or undefined when it can. A sandbox shared over the internet on
+ * the documented defaults is open to anyone who has read the README.
+ */
+function publicCredentialsRefusal(env: NodeJS.ProcessEnv): string | undefined {
+  const id = env.RAILYARD_CLIENT_ID ?? '';
+  const secret = env.RAILYARD_CLIENT_SECRET ?? '';
+  const wrong: string[] = [];
+  if (id === '' || id === DEFAULT_CREDENTIALS.clientId) wrong.push(id === '' ? 'RAILYARD_CLIENT_ID is not set' : `RAILYARD_CLIENT_ID is the documented default ${DEFAULT_CREDENTIALS.clientId}`);
+  if (secret === '') wrong.push('RAILYARD_CLIENT_SECRET is not set');
+  else if (secret === DEFAULT_CREDENTIALS.clientSecret) wrong.push('RAILYARD_CLIENT_SECRET is the documented default');
+  else if (secret.length < PUBLIC_SECRET_MIN_LENGTH) wrong.push(`RAILYARD_CLIENT_SECRET is shorter than ${PUBLIC_SECRET_MIN_LENGTH} characters`);
+  if (wrong.length === 0) return undefined;
+  return `--public refuses to start: ${wrong.join('; ')}. A sandbox shared over the internet needs credentials of its own: ` +
+    `set RAILYARD_CLIENT_ID (not ${DEFAULT_CREDENTIALS.clientId}) and RAILYARD_CLIENT_SECRET (at least ${PUBLIC_SECRET_MIN_LENGTH} characters, ` +
+    'not the default), e.g. RAILYARD_CLIENT_SECRET=$(openssl rand -hex 24).';
+}
 
 /** `RAILYARD_LOG` turns the request log on unless unset, empty, `0`, `false` or `off` (any case). */
 const requestLogFromEnvironment = (value: string | undefined): boolean =>
@@ -45,6 +69,10 @@ function parseServeFlags(args: string[]): ServeSettings | string {
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) return `--port must be a port number, not ${values.port}`;
   if (values.clock !== 'real' && values.clock !== 'virtual') return `--clock must be real or virtual, not ${values.clock}`;
+  if (values.public) {
+    const refusal = publicCredentialsRefusal(process.env);
+    if (refusal !== undefined) return refusal;
+  }
   return {
     port,
     host: values.host,
@@ -95,7 +123,8 @@ function serve(settings: ServeSettings): Promise<number> {
       if (message.kind === 'listening') {
         console.log(`Railyard sandbox listening on ${message.baseUrl}`);
         console.log(`  client id:     ${settings.clientId}`);
-        console.log(`  client secret: ${settings.clientSecret}`);
+        // The documented default is public knowledge; a secret of one's own stays where it was put.
+        console.log(`  client secret: ${settings.clientSecret === DEFAULT_CREDENTIALS.clientSecret ? settings.clientSecret : '(from RAILYARD_CLIENT_SECRET, not shown)'}`);
         console.log(`  clock: ${settings.clock}  regulated: ${settings.regulated}  skip paperwork: ${settings.skipPaperwork}  strict: ${settings.strict}  public: ${settings.public}`);
         console.log(`  OpenAPI: ${message.baseUrl}/_sandbox/openapi.json`);
       } else if (message.kind === 'failed') {

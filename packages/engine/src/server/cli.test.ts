@@ -7,7 +7,12 @@ import { describe, expect, it } from 'vitest';
 // The standalone server as a user runs it: the built bin, real sockets, signals.
 const cli = fileURLToPath(new URL('../../dist/cli.cjs', import.meta.url));
 
-function startCli(args: string[], env: Record<string, string> = {}) {
+/** Credentials a `--public` server takes. */
+const OWN = { RAILYARD_CLIENT_ID: 'shared-sandbox', RAILYARD_CLIENT_SECRET: 'f3c9a1d87e2b4c6f9a0d1e2f3a4b5c6d' };
+/** The environment of the test run, without credentials of its own (a value of undefined leaves a variable out). */
+const NO_CREDENTIALS = { RAILYARD_CLIENT_ID: undefined, RAILYARD_CLIENT_SECRET: undefined };
+
+function startCli(args: string[], env: Record<string, string | undefined> = {}) {
   const child = spawn(process.execPath, [cli, 'serve', '--port', '0', ...args], { env: { ...process.env, ...env } });
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
@@ -28,7 +33,9 @@ describe('railyard serve', () => {
     const baseUrl = await ready;
     expect(baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/2025-10-13$/);
     expect(output()).toContain('client id:     ci-id');
-    expect(output()).toContain('client secret: ci-secret-123');
+    // A secret of one's own is not printed (the banner lands in CI logs, terminals shared on screen, container logs).
+    expect(output()).toContain('client secret: (from RAILYARD_CLIENT_SECRET, not shown)');
+    expect(output()).not.toContain('ci-secret-123');
 
     const auth = { authorization: `Basic ${btoa('ci-id:ci-secret-123')}`, 'content-type': 'application/json' };
     const created = await fetch(`${baseUrl}/customers`, { method: 'POST', headers: auth, body: JSON.stringify({ customerType: 'INDIVIDUAL', fullName: 'Ada Lovelace' }) });
@@ -91,25 +98,58 @@ describe('railyard serve', () => {
     expect((await once(first.child, 'exit'))[0]).toBe(0);
   });
 
-  it('--public: shown in the banner; a webhook endpoint on loopback is refused, a public one taken', async () => {
-    const { child, ready, output } = startCli(['--public']);
+  it('--public: shown in the banner, without the secret; a webhook endpoint on loopback is refused, a public one taken', async () => {
+    const { child, ready, output } = startCli(['--public'], OWN);
     const baseUrl = await ready;
     expect(output()).toContain('public: true');
-    const auth = { authorization: `Basic ${btoa('sandbox-client-id:sandbox-client-secret')}`, 'content-type': 'application/json' };
+    expect(output()).toContain(`client id:     ${OWN.RAILYARD_CLIENT_ID}`);
+    expect(output()).toContain('client secret: (from RAILYARD_CLIENT_SECRET, not shown)');
+    expect(output()).not.toContain(OWN.RAILYARD_CLIENT_SECRET);
+    const auth = { authorization: `Basic ${btoa(`${OWN.RAILYARD_CLIENT_ID}:${OWN.RAILYARD_CLIENT_SECRET}`)}`, 'content-type': 'application/json' };
     const patch = (webhookEndpoint: string) => fetch(`${baseUrl}/config`, { method: 'PATCH', headers: auth, body: JSON.stringify({ webhookEndpoint }) });
     const refused = await patch('http://127.0.0.1:4200/webhooks');
     expect(refused.status).toBe(400);
     expect(await refused.json()).toMatchObject({ code: 'INVALID_INPUT', details: { errors: [{ field: 'webhookEndpoint' }] } });
     // A name resolved at delivery: taken when set (the TEST it sends fails there, in the server, not here).
     expect((await patch('https://platform.example/webhooks')).status).toBe(200);
+    // The documented defaults are not a way in.
+    const defaults = { authorization: `Basic ${btoa('sandbox-client-id:sandbox-client-secret')}` };
+    expect((await fetch(`${baseUrl}/customers`, { headers: defaults })).status).toBe(401);
     child.kill('SIGTERM');
     expect((await once(child, 'exit'))[0]).toBe(0);
   });
 
-  it('a server without --public takes a loopback endpoint', async () => {
-    const { child, ready, output } = startCli([]);
+  it('--public refuses to start on the documented default credentials, or a short secret, saying what to set', async () => {
+    const refusal = async (env: Record<string, string | undefined>) => {
+      const child = spawn(process.execPath, [cli, 'serve', '--port', '0', '--public'], { env: { ...process.env, ...NO_CREDENTIALS, ...env } });
+      let out = '';
+      child.stdout.on('data', (c) => (out += c));
+      child.stderr.on('data', (c) => (out += c));
+      // A server that starts after all is stopped rather than left running.
+      const started = setInterval(() => out.includes('listening on') && child.kill('SIGTERM'), 100);
+      const [code] = await once(child, 'exit');
+      clearInterval(started);
+      expect(out).not.toContain('listening on');
+      expect(out).toMatch(/^--public refuses to start: .*set RAILYARD_CLIENT_ID .* and RAILYARD_CLIENT_SECRET \(at least 24 characters/);
+      return { code, out };
+    };
+    expect(await refusal({})).toMatchObject({ code: 1, out: expect.stringContaining('RAILYARD_CLIENT_ID is not set; RAILYARD_CLIENT_SECRET is not set') });
+    expect(await refusal({ RAILYARD_CLIENT_ID: 'sandbox-client-id', RAILYARD_CLIENT_SECRET: 'sandbox-client-secret' }))
+      .toMatchObject({ code: 1, out: expect.stringContaining('RAILYARD_CLIENT_ID is the documented default sandbox-client-id; RAILYARD_CLIENT_SECRET is the documented default') });
+    expect(await refusal({ RAILYARD_CLIENT_ID: OWN.RAILYARD_CLIENT_ID })).toMatchObject({ code: 1, out: expect.stringContaining('RAILYARD_CLIENT_SECRET is not set') });
+    expect(await refusal({ RAILYARD_CLIENT_SECRET: OWN.RAILYARD_CLIENT_SECRET })).toMatchObject({ code: 1, out: expect.stringContaining('RAILYARD_CLIENT_ID is not set') });
+    const short = await refusal({ RAILYARD_CLIENT_ID: OWN.RAILYARD_CLIENT_ID, RAILYARD_CLIENT_SECRET: 'hunter2-but-longer' });
+    expect(short).toMatchObject({ code: 1, out: expect.stringContaining('RAILYARD_CLIENT_SECRET is shorter than 24 characters') });
+    expect(short.out).not.toContain('hunter2-but-longer'); // not even a refused secret is printed
+  });
+
+  it('a server without --public starts on the documented defaults, prints them, and takes a loopback endpoint', async () => {
+    const { child, ready, output } = startCli([], NO_CREDENTIALS);
     const baseUrl = await ready;
     expect(output()).toContain('public: false');
+    // The documented default secret is public knowledge, printed as the README prints it.
+    expect(output()).toContain('client id:     sandbox-client-id');
+    expect(output()).toContain('client secret: sandbox-client-secret');
     const auth = { authorization: `Basic ${btoa('sandbox-client-id:sandbox-client-secret')}`, 'content-type': 'application/json' };
     const set = await fetch(`${baseUrl}/config`, { method: 'PATCH', headers: auth, body: JSON.stringify({ webhookEndpoint: 'http://127.0.0.1:9/webhooks' }) });
     expect(set.status).toBe(200);
@@ -145,6 +185,33 @@ describe('railyard serve', () => {
     expect(lineOf('GET /_sandbox/health 200 ')).toMatch(expected('GET /_sandbox/health 200', health));
     child.kill('SIGTERM');
     expect((await once(child, 'exit'))[0]).toBe(0);
+  });
+
+  it('--log shows the secrets a path carries (device codes, KYC link tokens, card reveal tokens) by name, never their values', async () => {
+    const { child, ready, output } = startCli(['--log'], NO_CREDENTIALS);
+    const baseUrl = await ready;
+    const headers = { authorization: `Basic ${btoa('sandbox-client-id:sandbox-client-secret')}`, 'content-type': 'application/json' };
+    const post = (url: string, body?: unknown) => fetch(url, { method: 'POST', headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const customer = await (await post(`${baseUrl}/customers`, { customerType: 'INDIVIDUAL', fullName: 'Ada Lovelace' })).json();
+    const agent = await (await post(`${baseUrl}/agents`, {
+      name: 'Bookkeeper', customerId: customer.id,
+      policy: { permissions: ['VIEW_TRANSACTIONS'], defaultExecutionMode: 'AUTO', spendingLimits: { currency: 'USD', perTransactionLimit: 1_000 } },
+    })).json();
+    const code = agent.deviceCode.code as string;
+    expect((await fetch(`${baseUrl}/agents/device-codes/${code}/redeem`, { method: 'POST' })).status).toBe(200);
+    const link = await (await post(`${baseUrl}/customers/${encodeURIComponent(customer.id)}/kyc-link`)).json();
+    expect((await fetch(link.kycUrl)).status).toBe(200);
+    const revealToken = 'rvl_' + 'x'.repeat(28); // unknown: a 404, whose path still carries what was sent
+    const platform = new URL(link.kycUrl).pathname.split('/')[3];
+    expect((await fetch(new URL(`/_sandbox/hosted/${platform}/cards/${revealToken}`, baseUrl))).status).toBe(404);
+    const lineOf = (start: string) => output().split('\n').find((line) => line.startsWith(start));
+    await expect.poll(() => lineOf(`GET /_sandbox/hosted/${platform}/cards/`)).toBeDefined();
+    expect(lineOf('POST /2025-10-13/agents/device-codes/')).toMatch(/^POST \/2025-10-13\/agents\/device-codes\/\{code\}\/redeem 200 /);
+    expect(lineOf(`GET /_sandbox/hosted/${platform}/kyc/`)).toMatch(/\/kyc\/\{token\} 200 /);
+    expect(lineOf(`GET /_sandbox/hosted/${platform}/cards/`)).toMatch(/\/cards\/\{token\} 404 /);
+    child.kill('SIGTERM');
+    expect((await once(child, 'exit'))[0]).toBe(0);
+    for (const secret of [code, link.token as string, revealToken]) expect(output()).not.toContain(secret);
   });
 
   it('RAILYARD_LOG=1 turns the request log on; without it (or with RAILYARD_LOG=0) nothing is printed per request', async () => {
