@@ -9,6 +9,13 @@ import { ENGINE_VERSION } from './version.js';
 /** The shortest `RAILYARD_CLIENT_SECRET` a `--public` server takes: `openssl rand -hex 12` is 24 characters, 96 bits. */
 const PUBLIC_SECRET_MIN_LENGTH = 24;
 
+/**
+ * Milliseconds the server thread has to stop after a signal (the server gives open requests a second, then closes
+ * their connections). A thread still running then is busy in a computation that does not return to its event loop,
+ * where the stop request cannot reach it: it is terminated, which interrupts the code running on it.
+ */
+const STOP_GRACE_MS = 3_000;
+
 const USAGE = `Usage: railyard serve [--port 4100] [--host 127.0.0.1] [--clock real|virtual] [--regulated] [--skip-paperwork] [--strict] [--public] [--log]
        railyard --version | --help
 
@@ -22,7 +29,8 @@ device code, a KYC link or card reveal token) is shown as its name, e.g. {code}.
 without credentials, for container health checks. The default platform's credentials come from RAILYARD_CLIENT_ID /
 RAILYARD_CLIENT_SECRET (defaults: ${DEFAULT_CREDENTIALS.clientId} / ${DEFAULT_CREDENTIALS.clientSecret}); --public refuses to start on the
 defaults: it needs both set, the secret at least ${PUBLIC_SECRET_MIN_LENGTH} characters long. The banner prints a secret only when it is the
-documented default.`;
+documented default. SIGTERM or SIGINT stops the server: open requests get a second, and a server thread still busy
+after ${STOP_GRACE_MS / 1000} s is terminated.`;
 
 /**
  * Why `--public` cannot start with these credentials, or undefined when it can. A sandbox shared over the internet on
@@ -110,15 +118,21 @@ function serve(settings: ServeSettings): Promise<number> {
     });
     let stopping = false;
     // Listen for signals before the thread announces readiness, so a signal right after the banner still shuts down
-    // cleanly. The stop follows the bundle: the thread takes its first message to be the bundle.
+    // cleanly. The stop follows the bundle: the thread takes its first message to be the bundle. A thread that has not
+    // stopped by the end of the grace period is terminated. Signals after the first change nothing (a terminal's Ctrl+C
+    // reaches both `pnpm serve` and this process, which `pnpm serve` forwards it to): the stop is under way, and bounded.
     const stop = (signal: string) => {
       if (stopping) return;
       stopping = true;
       console.log(`Received ${signal}, shutting down`);
       void bundleSent.then(() => thread.postMessage({ kind: 'stop' } satisfies ServeCommand), () => {});
+      setTimeout(() => {
+        console.error(`The server thread did not stop within ${STOP_GRACE_MS / 1000} s (busy in a computation that does not return): terminated it`);
+        void thread.terminate().then(() => resolve(1), () => resolve(1));
+      }, STOP_GRACE_MS).unref();
     };
-    process.once('SIGINT', () => stop('SIGINT'));
-    process.once('SIGTERM', () => stop('SIGTERM'));
+    process.on('SIGINT', () => stop('SIGINT'));
+    process.on('SIGTERM', () => stop('SIGTERM'));
     thread.on('message', (message: ServeReport) => {
       if (message.kind === 'listening') {
         console.log(`Railyard sandbox listening on ${message.baseUrl}`);

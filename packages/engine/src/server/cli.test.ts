@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -12,8 +14,8 @@ const OWN = { RAILYARD_CLIENT_ID: 'shared-sandbox', RAILYARD_CLIENT_SECRET: 'f3c
 /** The environment of the test run, without credentials of its own (a value of undefined leaves a variable out). */
 const NO_CREDENTIALS = { RAILYARD_CLIENT_ID: undefined, RAILYARD_CLIENT_SECRET: undefined };
 
-function startCli(args: string[], env: Record<string, string | undefined> = {}) {
-  const child = spawn(process.execPath, [cli, 'serve', '--port', '0', ...args], { env: { ...process.env, ...env } });
+function startCli(args: string[], env: Record<string, string | undefined> = {}, nodeArgs: string[] = []) {
+  const child = spawn(process.execPath, [...nodeArgs, cli, 'serve', '--port', '0', ...args], { env: { ...process.env, ...env } });
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
@@ -82,6 +84,35 @@ describe('railyard serve', () => {
     child.kill('SIGINT');
     const [code] = await once(child, 'exit');
     expect(code).toBe(0);
+  });
+
+  // A request handler stuck in a computation that never returns keeps the server thread from reading the launcher's
+  // stop: the launcher terminates the thread once the grace period is over. The stuck handler is the test's own, put
+  // into the server thread with `--require` (a worker thread runs the preloads of its process): no test hook in the
+  // server. Before the fix the process never exited.
+  it.each(['SIGTERM', 'SIGINT'] as const)('stops on %s within seconds even while its server thread is stuck in a computation', async (signal) => {
+    const preload = join(mkdtempSync(join(tmpdir(), 'railyard-busy-')), 'busy.cjs');
+    writeFileSync(preload, `
+      const { isMainThread } = require('node:worker_threads');
+      if (!isMainThread) {
+        require('node:diagnostics_channel').subscribe('http.server.request.start', ({ request }) => {
+          if (request.url !== '/busy') return;
+          require('node:fs').writeSync(2, 'busy\\n');
+          for (;;);
+        });
+      }
+    `);
+    const { child, ready, output } = startCli([], {}, ['--require', preload]);
+    const baseUrl = await ready;
+    void fetch(new URL('/busy', baseUrl)).catch(() => undefined); // never answered
+    await expect.poll(() => output()).toContain('busy\n');
+    const exited = once(child, 'exit');
+    child.kill(signal);
+    const outcome = await Promise.race([exited, new Promise((resolve) => setTimeout(() => resolve('still running'), 10_000))]);
+    if (outcome === 'still running') child.kill('SIGKILL');
+    expect(outcome).toEqual([1, null]);
+    expect(output()).toContain(`Received ${signal}, shutting down`);
+    expect(output()).toContain('The server thread did not stop within 3 s (busy in a computation that does not return): terminated it');
   });
 
   it('exits 1 with the reason when its port is taken (reported by the server thread)', async () => {
