@@ -1,6 +1,7 @@
 /**
  * Wire-format codecs of the embedded wallet, written once for the engine (server side) and
- * `@railyard/wallet` (client side). Web-standard APIs only (WebCrypto, TextEncoder, BigInt): Node 20+, browsers, workers.
+ * `@railyard/wallet` (client side). Web-standard APIs (WebCrypto, TextEncoder, BigInt) and @noble/curves' P-256 arithmetic
+ * (its Weierstrass module alone): Node 20+, browsers, workers.
  * Published on its own as `@railyard/contract/wallet-crypto` (and re-exported by the main entry): nothing here may import
  * zod or a module that does, so that a browser wallet bundles these codecs without the schemas.
  */

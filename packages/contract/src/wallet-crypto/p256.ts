@@ -1,15 +1,28 @@
-// NIST P-256 helpers on WebCrypto and BigInt: SEC1 point compression, raw-scalar import, DER <-> IEEE P1363 signatures,
-// ECDSA P-256/SHA-256 sign and verify (high-S accepted, as every WebCrypto and OpenSSL verifier does).
+// NIST P-256 helpers: SEC1 point compression and decompression, public keys from raw scalars, DER <-> IEEE P1363
+// signatures, ECDSA P-256/SHA-256 sign and verify (high-S accepted, as every WebCrypto and OpenSSL verifier does).
+// Curve arithmetic (on-curve checks, square roots, k·G on private scalars) is @noble/curves' constant-time P-256; signing,
+// verifying and ECDH stay on WebCrypto, which does them natively and fast.
+import { type WeierstrassPoint, weierstrass } from '@noble/curves/abstract/weierstrass.js';
 import { base64UrlDecode, base64UrlEncode, type Bytes, bytesToHex, concatBytes, hexToBytes, randomBytes, subtle, toBytes, utf8Encode } from './bytes.js';
 import { WalletCryptoError } from './errors.js';
 
-const P = 0xffffffff00000001000000000000000000000000ffffffffffffffffffffffffn;
-const B = 0x5ac635d8aa3a93e7b3ebbd55769886bc651d06b0cc53b0f63bce3c3e27d2604bn;
 /** The order of the P-256 base point. */
 export const P256_ORDER = 0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551n;
-const GX = 0x6b17d1f2e12c4247f8bce6e563a440f277037d812deb33a0f4a13945d898c296n;
-const GY = 0x4fe342e2fe1a7f9b8ee7eb4a7c0f9e162bce33576b315ececbb6406837bf51f5n;
-const SQRT_EXP = (P + 1n) / 4n; // p ≡ 3 (mod 4)
+
+/**
+ * noble's P-256 point arithmetic alone. `@noble/curves/nist.js` builds the same curve from the same parameters (SEC 2
+ * §2.4.2) and wraps it in ECDSA, HMAC-DRBG, SHA-2 and DER, some 6 KB gzipped that a browser wallet would carry for
+ * nothing (WebCrypto signs and verifies here). p256.test.ts checks these parameters against nist.js's.
+ */
+const P256 = /* @__PURE__ */ weierstrass({
+  p: 0xffffffff00000001000000000000000000000000ffffffffffffffffffffffffn,
+  n: P256_ORDER,
+  h: 1n,
+  a: 0xffffffff00000001000000000000000000000000fffffffffffffffffffffffcn,
+  b: 0x5ac635d8aa3a93e7b3ebbd55769886bc651d06b0cc53b0f63bce3c3e27d2604bn,
+  Gx: 0x6b17d1f2e12c4247f8bce6e563a440f277037d812deb33a0f4a13945d898c296n,
+  Gy: 0x4fe342e2fe1a7f9b8ee7eb4a7c0f9e162bce33576b315ececbb6406837bf51f5n,
+});
 
 /** A private key as WebCrypto `CryptoKey` or as the 32-byte scalar in hex. */
 export type P256PrivateKeyInput = CryptoKey | string;
@@ -18,56 +31,22 @@ export type P256PublicKeyInput = CryptoKey | string;
 /** Which WebCrypto algorithm a P-256 key is imported for. */
 export type P256Usage = 'ECDSA' | 'ECDH';
 
-const mod = (a: bigint, m = P) => {
-  const r = a % m;
-  return r >= 0n ? r : r + m;
-};
+type P256Point = WeierstrassPoint<bigint>;
 
-function modPow(base: bigint, exponent: bigint, m = P): bigint {
-  let result = 1n;
-  let b = mod(base, m);
-  let e = exponent;
-  while (e > 0n) {
-    if (e & 1n) result = (result * b) % m;
-    b = (b * b) % m;
-    e >>= 1n;
-  }
-  return result;
-}
-
-const bytesToBigInt = (bytes: Uint8Array) => (bytes.length === 0 ? 0n : BigInt('0x' + bytesToHex(bytes)));
-const bigIntTo32 = (n: bigint): Bytes => hexToBytes(n.toString(16).padStart(64, '0'));
-const curveRhs = (x: bigint) => mod(x * x * x - 3n * x + B);
-
-/** A point in affine coordinates (x, y), both reduced mod p. */
-interface Affine {
-  x: bigint;
-  y: bigint;
-}
-
-function parsePoint(hex: string, what: string): Affine {
+function parsePoint(hex: string, what: string): P256Point {
   if (typeof hex !== 'string') throw new WalletCryptoError('MALFORMED', `${what} must be a hex string`);
   const bytes = hexToBytes(hex, what);
-  if (bytes.length === 65 && bytes[0] === 0x04) {
-    const x = bytesToBigInt(bytes.subarray(1, 33));
-    const y = bytesToBigInt(bytes.subarray(33));
-    if (x >= P || y >= P || mod(y * y) !== curveRhs(x)) throw new WalletCryptoError('MALFORMED', `${what} is not a point on P-256`);
-    return { x, y };
+  const sec1 = (bytes.length === 65 && bytes[0] === 0x04) || (bytes.length === 33 && (bytes[0] === 0x02 || bytes[0] === 0x03));
+  if (!sec1) throw new WalletCryptoError('MALFORMED', `${what} must be a SEC1 P-256 public key: 02/03 + 64 hex or 04 + 128 hex`);
+  try {
+    return P256.fromBytes(bytes); // coordinates < p, on the curve (decompression by noble's square root)
+  } catch (cause) {
+    throw new WalletCryptoError('MALFORMED', `${what} is not a point on P-256`, { cause });
   }
-  if (bytes.length === 33 && (bytes[0] === 0x02 || bytes[0] === 0x03)) {
-    const x = bytesToBigInt(bytes.subarray(1));
-    if (x >= P) throw new WalletCryptoError('MALFORMED', `${what} is not a point on P-256`);
-    const rhs = curveRhs(x);
-    let y = modPow(rhs, SQRT_EXP);
-    if ((y * y) % P !== rhs) throw new WalletCryptoError('MALFORMED', `${what} is not a point on P-256`);
-    if ((y & 1n) !== BigInt(bytes[0]! & 1)) y = P - y;
-    return { x, y };
-  }
-  throw new WalletCryptoError('MALFORMED', `${what} must be a SEC1 P-256 public key: 02/03 + 64 hex or 04 + 128 hex`);
 }
 
-const encodeUncompressed = ({ x, y }: Affine): Bytes => concatBytes(Uint8Array.of(4), bigIntTo32(x), bigIntTo32(y));
-const encodeCompressed = ({ x, y }: Affine): Bytes => concatBytes(Uint8Array.of(y & 1n ? 3 : 2), bigIntTo32(x));
+const encodeUncompressed = (point: P256Point): Bytes => toBytes(point.toBytes(false));
+const encodeCompressed = (point: P256Point): Bytes => toBytes(point.toBytes(true));
 
 /** True when `hex` is a valid P-256 public key (compressed or uncompressed SEC1 hex, on the curve). */
 export function isP256PublicKeyHex(hex: string): boolean {
@@ -94,73 +73,31 @@ export function p256PublicKeyBytes(publicKeyHex: string): Bytes {
   return encodeUncompressed(parsePoint(publicKeyHex, 'public key'));
 }
 
-// Jacobian coordinates (X, Y, Z) with x = X/Z², y = Y/Z³; Z = 0 is the point at infinity. a = -3.
-type Jacobian = [bigint, bigint, bigint];
-
-function jDouble([X, Y, Z]: Jacobian): Jacobian {
-  if (Z === 0n || Y === 0n) return [0n, 1n, 0n];
-  const delta = (Z * Z) % P;
-  const gamma = (Y * Y) % P;
-  const beta = (X * gamma) % P;
-  const alpha = mod(3n * (X - delta) * (X + delta));
-  const X3 = mod(alpha * alpha - 8n * beta);
-  const Z3 = mod((Y + Z) * (Y + Z) - gamma - delta);
-  const Y3 = mod(alpha * (4n * beta - X3) - 8n * gamma * gamma);
-  return [X3, Y3, Z3];
-}
-
-function jAdd(p: Jacobian, q: Jacobian): Jacobian {
-  const [X1, Y1, Z1] = p;
-  const [X2, Y2, Z2] = q;
-  if (Z1 === 0n) return q;
-  if (Z2 === 0n) return p;
-  const Z1Z1 = (Z1 * Z1) % P;
-  const Z2Z2 = (Z2 * Z2) % P;
-  const U1 = (X1 * Z2Z2) % P;
-  const U2 = (X2 * Z1Z1) % P;
-  const S1 = (((Y1 * Z2) % P) * Z2Z2) % P;
-  const S2 = (((Y2 * Z1) % P) * Z1Z1) % P;
-  const H = mod(U2 - U1);
-  const R = mod(S2 - S1);
-  if (H === 0n) return R === 0n ? jDouble(p) : [0n, 1n, 0n];
-  const HH = (H * H) % P;
-  const HHH = (H * HH) % P;
-  const V = (U1 * HH) % P;
-  const X3 = mod(R * R - HHH - 2n * V);
-  const Y3 = mod(R * (V - X3) - S1 * HHH);
-  const Z3 = (((Z1 * Z2) % P) * H) % P;
-  return [X3, Y3, Z3];
-}
-
-/** k·G by double-and-add (key derivation only: not constant time, never used on a secret in a hot path of a server). */
-function multiplyBase(k: bigint): Affine {
-  let result: Jacobian = [0n, 1n, 0n];
-  let addend: Jacobian = [GX, GY, 1n];
-  let e = k;
-  while (e > 0n) {
-    if (e & 1n) result = jAdd(result, addend);
-    addend = jDouble(addend);
-    e >>= 1n;
+/** True when the 32 big-endian bytes are a scalar 1 ≤ d < n. */
+function isValidScalar(d: Uint8Array): boolean {
+  try {
+    return P256.Fn.isValidNot0(P256.Fn.fromBytes(d));
+  } catch {
+    return false;
   }
-  const [X, Y, Z] = result;
-  if (Z === 0n) throw new WalletCryptoError('MALFORMED', 'private key is zero modulo the group order');
-  const zInv = modPow(Z, P - 2n);
-  const zInv2 = (zInv * zInv) % P;
-  return { x: (X * zInv2) % P, y: (((Y * zInv2) % P) * zInv) % P };
 }
 
-function parseScalar(privateKeyHex: string): bigint {
+/** The 32 bytes of a private scalar given in hex; throws `MALFORMED` unless it is 64 hex digits with 1 ≤ d < n. */
+function parseScalar(privateKeyHex: string): Bytes {
   if (typeof privateKeyHex !== 'string' || !/^[0-9a-fA-F]{64}$/.test(privateKeyHex)) {
     throw new WalletCryptoError('MALFORMED', 'private key must be a 32-byte scalar in hex (64 characters)');
   }
-  const d = BigInt('0x' + privateKeyHex);
-  if (d === 0n || d >= P256_ORDER) throw new WalletCryptoError('MALFORMED', 'private key is out of range for P-256');
+  const d = hexToBytes(privateKeyHex, 'private key');
+  if (!isValidScalar(d)) throw new WalletCryptoError('MALFORMED', 'private key is out of range for P-256');
   return d;
 }
 
+/** Uncompressed SEC1 bytes (65) of d·G, by noble's constant-time multiplication (d is a user's private key). */
+const publicKeyOfScalar = (d: Bytes): Bytes => toBytes(P256.BASE.multiply(P256.Fn.fromBytes(d)).toBytes(false));
+
 /** Uncompressed public key (130 lowercase hex) of a 32-byte private scalar given in hex; throws `MALFORMED`. */
 export function p256PublicKeyFromPrivate(privateKeyHex: string): string {
-  return bytesToHex(encodeUncompressed(multiplyBase(parseScalar(privateKeyHex))));
+  return bytesToHex(publicKeyOfScalar(parseScalar(privateKeyHex)));
 }
 
 /** True when `privateKeyHex` is a valid P-256 private scalar (64 hex, 1 ≤ d < n). */
@@ -191,13 +128,13 @@ export async function importP256PrivateKey(
   options: { extractable?: boolean; publicKeyHex?: string } = {},
 ): Promise<CryptoKey> {
   const d = parseScalar(privateKeyHex);
-  const point = options.publicKeyHex ? parsePoint(options.publicKeyHex, 'public key') : multiplyBase(d);
+  const point = options.publicKeyHex ? p256PublicKeyBytes(options.publicKeyHex) : publicKeyOfScalar(d);
   const jwk: JsonWebKey = {
     kty: 'EC',
     crv: 'P-256',
-    d: base64UrlEncode(bigIntTo32(d)),
-    x: base64UrlEncode(bigIntTo32(point.x)),
-    y: base64UrlEncode(bigIntTo32(point.y)),
+    d: base64UrlEncode(d),
+    x: base64UrlEncode(point.subarray(1, 33)),
+    y: base64UrlEncode(point.subarray(33)),
     ext: options.extractable ?? false,
   };
   return subtle().importKey('jwk', jwk, algorithm(usage), options.extractable ?? false, usage === 'ECDSA' ? ['sign'] : ['deriveBits']);
@@ -293,7 +230,7 @@ export function p1363ToDer(signature: Uint8Array): Bytes {
 
 /** True when the DER signature's `s` is above n/2 (a "high-S" signature, which every verifier here accepts). */
 export function isHighS(derSignature: Uint8Array | string): boolean {
-  const s = bytesToBigInt(derToP1363(derSignature).subarray(32));
+  const s = BigInt('0x' + bytesToHex(derToP1363(derSignature).subarray(32)));
   return s > P256_ORDER / 2n;
 }
 
@@ -346,7 +283,6 @@ export async function verifyP256(publicKey: P256PublicKeyInput, data: Uint8Array
 export function randomP256PrivateKeyHex(): string {
   for (;;) {
     const candidate = randomBytes(32);
-    const d = bytesToBigInt(candidate);
-    if (d > 0n && d < P256_ORDER) return bytesToHex(candidate);
+    if (isValidScalar(candidate)) return bytesToHex(candidate);
   }
 }
