@@ -1,6 +1,12 @@
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { p256 } from '@noble/curves/nist.js';
+import { build } from 'esbuild';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { bytesToHex, hexToBytes } from './bytes.js';
+import { bytesToHex, hexToBytes, randomBytes } from './bytes.js';
 import {
+  P256_ORDER,
   compressP256PublicKey,
   decompressP256PublicKey,
   derToP1363,
@@ -10,9 +16,12 @@ import {
   importP256PrivateKey,
   importP256PublicKey,
   isHighS,
+  isP256PrivateKeyHex,
   isP256PublicKeyHex,
   p1363ToDer,
+  p256PublicKeyBytes,
   p256PublicKeyFromPrivate,
+  randomP256PrivateKeyHex,
   signP256,
   verifyP256,
 } from './p256.js';
@@ -39,7 +48,7 @@ const knownKeys: { privateKeyHex: string; compressed?: string; uncompressed?: st
 ];
 
 describe('P-256 keys', () => {
-  it('derives every published public key from its private scalar (BigInt double-and-add)', () => {
+  it('derives every published public key from its private scalar', () => {
     expect(knownKeys.length).toBeGreaterThan(20);
     for (const k of knownKeys) {
       const derived = p256PublicKeyFromPrivate(k.privateKeyHex);
@@ -147,5 +156,111 @@ describe('ECDSA signatures', () => {
     expect(await verifyP256(stamps.cases[0].publicKeyCompressedHex, k.payload, b)).toBe(false);
     expect(await verifyP256('02' + '00'.repeat(32), k.payload, b)).toBe(false);
     expect(await verifyP256(k.publicKeyCompressedHex, k.payload, 'nothex')).toBe(false);
+  });
+});
+
+const hex32 = (n: bigint) => n.toString(16).padStart(64, '0');
+
+describe('P-256 arithmetic is @noble/curves\' (issue 32: no hand-written, variable-time curve code on private keys)', () => {
+  it('derives, compresses and decompresses exactly as noble\'s p256 on random and edge-case scalars', () => {
+    const scalars = [1n, 2n, 3n, P256_ORDER - 1n, P256_ORDER - 2n, P256_ORDER / 2n, 2n ** 255n];
+    for (let i = 0; i < 100; i++) scalars.push(BigInt('0x' + randomP256PrivateKeyHex()));
+    for (const d of scalars) {
+      const privateKeyHex = hex32(d);
+      const uncompressed = bytesToHex(p256.getPublicKey(hexToBytes(privateKeyHex), false));
+      const compressed = bytesToHex(p256.getPublicKey(hexToBytes(privateKeyHex), true));
+      expect(p256PublicKeyFromPrivate(privateKeyHex)).toBe(uncompressed);
+      expect(p256PublicKeyFromPrivate(privateKeyHex.toUpperCase())).toBe(uncompressed);
+      expect(compressP256PublicKey(uncompressed)).toBe(compressed);
+      expect(decompressP256PublicKey(compressed)).toBe(uncompressed);
+      expect(bytesToHex(p256PublicKeyBytes(compressed))).toBe(uncompressed);
+    }
+    for (const d of [0n, P256_ORDER, P256_ORDER + 1n, 2n ** 256n - 1n]) {
+      expect(isP256PrivateKeyHex(hex32(d))).toBe(false);
+      expect(() => p256PublicKeyFromPrivate(hex32(d))).toThrow(/range/);
+    }
+  });
+
+  it('accepts exactly the SEC1 encodings noble accepts (random x, random y, both prefixes)', () => {
+    const nobleAccepts = (hex: string) => {
+      try {
+        return !p256.Point.fromHex(hex).is0();
+      } catch {
+        return false;
+      }
+    };
+    let onCurve = 0;
+    for (let i = 0; i < 200; i++) {
+      const x = bytesToHex(randomBytes(32));
+      for (const candidate of [(i % 2 ? '02' : '03') + x, '04' + x + bytesToHex(randomBytes(32))]) {
+        expect(isP256PublicKeyHex(candidate)).toBe(nobleAccepts(candidate));
+        if (nobleAccepts(candidate)) onCurve++;
+      }
+    }
+    expect(onCurve).toBeGreaterThan(50); // about half of the random x are on the curve
+  });
+
+  it('uses the P-256 domain parameters of noble\'s nist.js', () => {
+    const { n } = p256.Point.CURVE();
+    expect(P256_ORDER).toBe(n);
+    // The generator, the curve equation and the field all come in through these two public keys.
+    expect(p256PublicKeyFromPrivate(hex32(1n))).toBe(bytesToHex(p256.Point.BASE.toBytes(false)));
+    expect(p256PublicKeyFromPrivate(hex32(n - 1n))).toBe(bytesToHex(p256.Point.BASE.negate().toBytes(false)));
+  });
+
+  it('no wallet-crypto source multiplies or reduces bigints: the field and point arithmetic is noble\'s', () => {
+    // Every bigint product, power or remainder in the module's own sources (tests aside), found by the type checker.
+    // Field and point arithmetic cannot do without them; base58, an encoding of public bytes, is the one allowed user.
+    const dir = fileURLToPath(new URL('.', import.meta.url));
+    const files = readdirSync(dir).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
+    expect(files).toContain('p256.ts');
+    // Own sources alone (no imports, no DOM types): a bigint here is one this code made.
+    const program = ts.createProgram(
+      files.map((f) => dir + f),
+      { target: ts.ScriptTarget.ES2022, lib: ['lib.es2022.d.ts'], types: [], noResolve: true, noEmit: true },
+    );
+    const checker = program.getTypeChecker();
+    const operators = new Set([
+      ts.SyntaxKind.AsteriskToken,
+      ts.SyntaxKind.AsteriskAsteriskToken,
+      ts.SyntaxKind.PercentToken,
+      ts.SyntaxKind.AsteriskEqualsToken,
+      ts.SyntaxKind.AsteriskAsteriskEqualsToken,
+      ts.SyntaxKind.PercentEqualsToken,
+    ]);
+    const isBigInt = (node: ts.Node) => (checker.getTypeAtLocation(node).flags & ts.TypeFlags.BigIntLike) !== 0;
+    const found = new Map<string, string[]>();
+    for (const file of files) {
+      const source = program.getSourceFile(dir + file)!;
+      const visit = (node: ts.Node): void => {
+        if (ts.isBinaryExpression(node) && operators.has(node.operatorToken.kind) && (isBigInt(node.left) || isBigInt(node.right))) {
+          const { line } = source.getLineAndCharacterOfPosition(node.getStart(source));
+          found.set(file, [...(found.get(file) ?? []), `${line + 1}: ${node.getText(source)}`]);
+        }
+        ts.forEachChild(node, visit);
+      };
+      visit(source);
+    }
+    expect(found.get('base58.ts')?.length).toBeGreaterThan(0); // the check does see bigint arithmetic
+    found.delete('base58.ts');
+    expect(Object.fromEntries(found)).toEqual({});
+  });
+
+  it('a browser bundle of wallet-crypto links @noble/curves\' Weierstrass arithmetic', async () => {
+    const result = await build({
+      entryPoints: [fileURLToPath(new URL('./index.ts', import.meta.url))],
+      bundle: true,
+      platform: 'browser',
+      format: 'esm',
+      target: 'es2022',
+      minify: true,
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+    });
+    const output = Object.values(result.metafile.outputs)[0]!;
+    const noble = Object.entries(output.inputs).filter(([path]) => /node_modules\/@noble\/curves\//.test(path));
+    const weierstrass = noble.find(([path]) => path.endsWith('@noble/curves/abstract/weierstrass.js'));
+    expect(weierstrass?.[1].bytesInOutput ?? 0).toBeGreaterThan(2000);
   });
 });
