@@ -239,7 +239,8 @@ export function regenerateDeviceCode(tenant: TenantContext, agentId: string, hol
 
 function findDeviceCode(tenant: TenantContext, code: string): AgentDeviceCodeRecord {
   const found = deviceCodes(tenant).get(deviceCodeId(code));
-  if (!found) throw notFound('Device code', code);
+  // The code is a bearer secret: the answer does not repeat it (a near miss would show the code in error logs).
+  if (!found) throw new ApiError(404, 'REFERENCE_NOT_FOUND', 'No such device code: it was never issued, or its agent was deleted');
   return found;
 }
 

@@ -11,6 +11,8 @@ import { z } from 'zod';
 import type { TenantContext } from '../core/context.js';
 import { conflict, invalidField, notFound } from '../core/errors.js';
 import { onField } from '../core/store.js';
+import { tokenHash } from '../core/secrets.js';
+import { constantTimeEqual } from '../platforms/registry.js';
 import { verifyPasskeyRegistration } from '../auth/passkey-verify.js';
 import type { CustomerRecord } from '../customers/customers.js';
 import { SCA_CODE } from '../sandbox/magic-values.js';
@@ -39,8 +41,9 @@ export const ScaFactorRecord = z.object({
   name: z.string(),
   createdAt: z.string(),
   /**
-   * TOTP: the shared secret, the recovery codes not used yet, and the step of the last app code accepted (only later
-   * steps are accepted; absent in snapshots from before it was kept, and until an app code is used).
+   * TOTP: the shared secret, sealed (the engine's sealer: it must be read again to check codes), the SHA-256 of each
+   * recovery code not used yet (shown once), and the step of the last app code accepted (only later steps are
+   * accepted; absent in snapshots from before it was kept, and until an app code is used).
    */
   totp: z.object({ secret: z.string(), recoveryCodes: z.array(z.string()), lastUsedStep: z.number().int().optional() }).optional(),
   /** PASSKEY: what verifies its assertions. */
@@ -53,8 +56,9 @@ export const ScaEnrollmentRecord = z.object({
   id: z.string(),
   customerId: z.string(),
   type: z.enum(['TOTP', 'PASSKEY']),
-  /** TOTP: the secret handed out. PASSKEY: the base64url challenge the registration must sign. */
+  /** TOTP: the secret handed out, sealed. */
   secret: z.string().optional(),
+  /** PASSKEY: the base64url challenge the registration must sign. */
   challenge: z.string().optional(),
   expiresAt: z.string(),
 });
@@ -66,6 +70,8 @@ const factors = (tenant: TenantContext) => tenant.store.collection<ScaFactorReco
 const enrollments = (tenant: TenantContext) => tenant.store.collection<ScaEnrollmentRecord>(SCA_ENROLLMENTS);
 
 const totpIdOf = (customerId: string) => `${customerId}/TOTP`;
+/** What a TOTP secret of the customer is sealed for (opening needs the same). */
+const totpContext = (customerId: string) => `totp:${customerId}`;
 const enrollmentIdOf = (customerId: string, type: ScaEnrollableFactor) => `${customerId}/${type}`;
 
 /** The customer's enrolled TOTP or passkey, if any. */
@@ -91,13 +97,17 @@ export function recordPasskeyUse(tenant: TenantContext, record: ScaFactorRecord,
 export function acceptsTotpCode(tenant: TenantContext, record: ScaFactorRecord, code: string): boolean {
   const totp = record.totp!;
   if (code === SCA_CODE) return true;
-  const step = verifyTotp(totpKeyOf(totp.secret), code, tenant.clock.now(), totp.lastUsedStep);
+  // Sealed under another engine's key (a snapshot restored elsewhere), the secret cannot check app codes: the sandbox
+  // code and the recovery codes still work, and enrolling again makes a new secret.
+  const secret = tenant.secrets.open(totp.secret, totpContext(record.customerId));
+  const step = secret === undefined ? undefined : verifyTotp(totpKeyOf(secret), code, tenant.clock.now(), totp.lastUsedStep);
   if (step !== undefined) {
     factors(tenant).replace({ ...record, totp: { ...totp, lastUsedStep: step } });
     return true;
   }
-  if (!totp.recoveryCodes.includes(code)) return false;
-  factors(tenant).replace({ ...record, totp: { ...totp, recoveryCodes: totp.recoveryCodes.filter((unused) => unused !== code) } });
+  const hash = tokenHash(code);
+  if (!totp.recoveryCodes.includes(hash)) return false;
+  factors(tenant).replace({ ...record, totp: { ...totp, recoveryCodes: totp.recoveryCodes.filter((unused) => unused !== hash) } });
   return true;
 }
 
@@ -141,7 +151,7 @@ export function startScaFactorEnrollment(tenant: TenantContext, customerId: stri
   const save = (record: ScaEnrollmentRecord) => (enrollments(tenant).has(id) ? enrollments(tenant).replace(record) : enrollments(tenant).insert(record));
   if (type === 'TOTP') {
     const secret = randomText(20);
-    save({ id, customerId, type, secret, expiresAt });
+    save({ id, customerId, type, secret: tenant.secrets.seal(secret, totpContext(customerId)), expiresAt });
     return { type, secret, secretBase32Encoded: totpBase32Of(secret), totpUri: totpUri(secret, TOTP_ISSUER, accountNameOf(customer)) };
   }
   assertNoPasskey(tenant, customerId);
@@ -183,8 +193,10 @@ export async function confirmScaFactorEnrollment(
   requireScaCustomer(tenant, customerId);
   if (request.type === 'TOTP') {
     const pending = pendingEnrollment(tenant, customerId, 'TOTP', 'secret');
-    const secret = pending.secret!;
-    if (secret !== request.secret) throw invalidField('secret', 'is not the secret of the TOTP enrolment started for this customer');
+    const sealed = pending.secret!;
+    const secret = tenant.secrets.open(sealed, totpContext(customerId));
+    if (secret === undefined) throw invalidField('secret', 'belongs to an enrolment this sandbox can no longer read (restored under another secret key): start the enrolment again');
+    if (!constantTimeEqual(secret, request.secret)) throw invalidField('secret', 'is not the secret of the TOTP enrolment started for this customer');
     const step = request.code === SCA_CODE ? undefined : verifyTotp(totpKeyOf(secret), request.code, tenant.clock.now());
     if (request.code !== SCA_CODE && step === undefined) throw invalidField('code', "is not the authenticator app's current code for this secret");
     const recoveryCodes = Array.from({ length: TOTP_RECOVERY_CODE_COUNT }, () => bytesToHex(crypto.getRandomValues(new Uint8Array(5))));
@@ -192,7 +204,7 @@ export async function confirmScaFactorEnrollment(
     factors(tenant).insert({
       id: totpIdOf(customerId), customerId, factor: 'TOTP', name: 'Authenticator app', createdAt: tenant.nowIso(),
       // The confirming code is used: it cannot log in afterwards.
-      totp: { secret, recoveryCodes, ...(step === undefined ? {} : { lastUsedStep: step }) },
+      totp: { secret: sealed, recoveryCodes: recoveryCodes.map(tokenHash), ...(step === undefined ? {} : { lastUsedStep: step }) },
     });
     enrollments(tenant).delete(pending.id);
     return { type: 'TOTP', recoveryCodes };
