@@ -15,6 +15,11 @@ export const IdempotencyRecord = z.object({
     headers: z.record(z.string(), z.string()),
     body: z.string().nullable(),
   }),
+  /**
+   * Fields of the body (dotted paths) that hold a secret the operation declares, sealed with the engine's sealer: the
+   * record, and a snapshot of it, holds none in the clear; a replay opens them.
+   */
+  sealed: z.array(z.string()).optional(),
   storedAt: z.number().finite(),
 });
 type IdempotencyRecord = z.infer<typeof IdempotencyRecord>;
@@ -25,7 +30,7 @@ export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
 export type IdempotencyLookup =
   | { kind: 'new' }
-  | { kind: 'replay'; response: StoredResponse }
+  | { kind: 'replay'; response: StoredResponse; sealed: readonly string[] }
   | { kind: 'mismatch' }
   | { kind: 'in-flight'; done: Promise<void> };
 
@@ -43,7 +48,7 @@ export class IdempotencyKeys {
     const records = store.collection<IdempotencyRecord>('idempotency');
     const record = records.get(key);
     if (record && now - record.storedAt > IDEMPOTENCY_TTL_MS) records.delete(key);
-    else if (record) return record.fingerprint === fingerprint ? { kind: 'replay', response: record.response } : { kind: 'mismatch' };
+    else if (record) return record.fingerprint === fingerprint ? { kind: 'replay', response: record.response, sealed: record.sealed ?? [] } : { kind: 'mismatch' };
     return { kind: 'new' };
   }
 
@@ -59,9 +64,9 @@ export class IdempotencyKeys {
     };
   }
 
-  save(store: TenantStore, key: string, fingerprint: string, response: StoredResponse, now: number): void {
+  save(store: TenantStore, key: string, fingerprint: string, response: StoredResponse, now: number, sealed: readonly string[] = []): void {
     const records = store.collection<IdempotencyRecord>('idempotency');
     records.delete(key);
-    records.insert({ id: key, fingerprint, response, storedAt: now });
+    records.insert({ id: key, fingerprint, response, ...(sealed.length === 0 ? {} : { sealed: [...sealed] }), storedAt: now });
   }
 }

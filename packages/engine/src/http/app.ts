@@ -179,6 +179,8 @@ export const bindUnscoped = <E extends Endpoint & { readonly auth: 'none'; reado
 export interface Principal {
   readonly platform: Platform;
   readonly permissions?: readonly ApiTokenPermission[];
+  /** The API token the request came with (its id), when it came with one. */
+  readonly tokenId?: string;
   /** An agent, for AgentAuth requests. */
   readonly agentId?: string;
 }
@@ -319,8 +321,9 @@ export function createHttpSurface(bindings: readonly Binding[], host: HttpHost):
     };
 
     if (key === null || !MUTATING.has(method)) return run();
-    // An agent's keys are its own: the same key from the platform or another agent is another request.
-    return withIdempotency(host, tenant, key, principal.agentId, endpoint.secrets?.response, `${method} ${path}?${url.search}\u0000${rawBody?.text ?? ''}\u0000${rawBody?.bytes ? hashBytes(rawBody.bytes, boundaryOf(incoming.header('content-type'))) : ''}`, run);
+    // A credential's keys are its own: the same key from the platform, a token or an agent is another request (so a
+    // replay, which answers without running the operation, answers only the credential that made it).
+    return withIdempotency(host, tenant, key, principal.agentId ?? principal.tokenId, endpoint.secrets?.response, `${method} ${path}?${url.search}\u0000${rawBody?.text ?? ''}\u0000${rawBody?.bytes ? hashBytes(rawBody.bytes, boundaryOf(incoming.header('content-type'))) : ''}`, run);
   }
 
   // Called as the global fetch is: a Request, or a URL with its init. A Request alone is served as it is (no copy).
@@ -575,7 +578,7 @@ async function withIdempotency(
     if (found.kind === 'mismatch') {
       throw new ApiError(409, 'CONFLICT', `Idempotency-Key ${sentKey} was already used with a different request; use a new key for a new request`, { idempotencyKey: sentKey });
     }
-    if (found.kind === 'replay') return { ...found.response, headers: { ...found.response.headers, 'idempotent-replayed': 'true' } };
+    if (found.kind === 'replay') return openedForReplay(tenant, key, found.response, found.sealed);
     if (found.kind === 'in-flight') {
       await found.done;
       continue;
@@ -593,7 +596,8 @@ async function withIdempotency(
     // Requests refused before doing anything (validation, credentials, a limit that will lift) and 5xx are not
     // remembered, so a corrected or later retry can reuse the key.
     if (reply.status < 500 && reply.status !== 400 && reply.status !== 401 && reply.status !== 429 && !unreplayable.has(reply)) {
-      host.idempotency.save(tenant.store, key, fingerprint, withoutSecrets(reply, secrets), tenant.clock.now());
+      const kept = sealedForReplay(tenant, key, reply, secrets);
+      host.idempotency.save(tenant.store, key, fingerprint, kept.reply, tenant.clock.now(), kept.sealed);
     }
     return reply;
   } finally {
@@ -602,35 +606,69 @@ async function withIdempotency(
 }
 
 /**
- * A reply as an Idempotency-Key keeps it: a copy, without the secrets the operation declares (a token's secret, an
- * agent's access token, a device code…), which are shown once, to the caller that made them. A replay answers
- * without them and names them in `withheld-fields`.
+ * A reply as an Idempotency-Key keeps it: a copy, with the secrets the operation declares (a token's secret, an
+ * agent's access token, a device code…) sealed with the engine's sealer, so the record, and a snapshot of it, holds
+ * none in the clear. Returns the reply and the paths sealed.
  */
-function withoutSecrets(reply: WireReply, secrets: readonly string[] | undefined): WireReply {
-  const headers = { ...reply.headers };
-  if (secrets === undefined || reply.body === null || reply.status >= 300) return { ...reply, headers };
-  let body: unknown;
-  try {
-    body = JSON.parse(reply.body);
-  } catch {
-    return { ...reply, headers };
-  }
-  const withheld = secrets.filter((path) => deletePath(body, path.split('.')));
-  if (withheld.length === 0) return { ...reply, headers };
-  return { ...reply, headers: { ...headers, 'withheld-fields': withheld.join(', ') }, body: JSON.stringify(body) };
+function sealedForReplay(tenant: TenantContext, key: string, reply: WireReply, secrets: readonly string[] | undefined): { reply: WireReply; sealed: string[] } {
+  const copy = { ...reply, headers: { ...reply.headers } };
+  const body = secrets === undefined || reply.status >= 300 ? undefined : parsedJson(reply.body);
+  if (body === undefined || secrets === undefined) return { reply: copy, sealed: [] };
+  // Any JSON value (a list of recovery codes too), as its JSON text.
+  const sealed = secrets.filter((path) => replaceAt(body, path.split('.'), (value) => tenant.secrets.seal(JSON.stringify(value), `idempotency:${key}:${path}`)));
+  return sealed.length === 0 ? { reply: copy, sealed } : { reply: { ...copy, body: JSON.stringify(body) }, sealed };
 }
 
-/** Deletes the field at `path` of a parsed JSON value; whether there was one. */
-function deletePath(value: unknown, path: readonly string[]): boolean {
+/**
+ * A stored reply as a replay answers it: its sealed secrets opened (the caller that made them asks again). One this
+ * engine cannot open (a snapshot restored under another secret key) is left out and named in `withheld-fields`.
+ */
+function openedForReplay(tenant: TenantContext, key: string, reply: WireReply, sealed: readonly string[]): WireReply {
+  const headers = { ...reply.headers, 'idempotent-replayed': 'true' };
+  const body = sealed.length === 0 ? undefined : parsedJson(reply.body);
+  if (body === undefined) return { ...reply, headers };
+  const withheld = sealed.filter((path) => !replaceAt(body, path.split('.'), (value) => {
+    const opened = typeof value === 'string' ? tenant.secrets.open(value, `idempotency:${key}:${path}`) : undefined;
+    return opened === undefined ? undefined : JSON.parse(opened);
+  }));
+  for (const path of withheld) deletePath(body, path.split('.'));
+  return { ...reply, headers: withheld.length === 0 ? headers : { ...headers, 'withheld-fields': withheld.join(', ') }, body: JSON.stringify(body) };
+}
+
+const parsedJson = (text: string | null): unknown => {
+  if (text === null) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+};
+
+/** Replaces the field at `path` of a parsed JSON value with `change(value)`; false when there is none, or no change. */
+function replaceAt(value: unknown, path: readonly string[], change: (value: unknown) => unknown): boolean {
+  const parent = parentOf(value, path);
+  const last = path[path.length - 1]!;
+  if (parent === undefined || !Object.hasOwn(parent, last)) return false;
+  const changed = change(parent[last]);
+  if (changed === undefined) return false;
+  parent[last] = changed;
+  return true;
+}
+
+/** The object holding the field at `path`, or undefined. */
+function parentOf(value: unknown, path: readonly string[]): Record<string, unknown> | undefined {
   let node = value;
   for (const name of path.slice(0, -1)) {
-    if (typeof node !== 'object' || node === null || !Object.hasOwn(node, name)) return false;
+    if (typeof node !== 'object' || node === null || !Object.hasOwn(node, name)) return undefined;
     node = (node as Record<string, unknown>)[name];
   }
-  const last = path[path.length - 1]!;
-  if (typeof node !== 'object' || node === null || Array.isArray(node) || !Object.hasOwn(node, last)) return false;
-  delete (node as Record<string, unknown>)[last];
-  return true;
+  return typeof node === 'object' && node !== null && !Array.isArray(node) ? (node as Record<string, unknown>) : undefined;
+}
+
+/** Deletes the field at `path` of a parsed JSON value. */
+function deletePath(value: unknown, path: readonly string[]): void {
+  const parent = parentOf(value, path);
+  if (parent !== undefined) delete parent[path[path.length - 1]!];
 }
 
 /** The multipart boundary of a content type: it differs per request, so it is left out of fingerprints. */

@@ -64,30 +64,38 @@ describe('the control plane: who may dump or replace state', () => {
 });
 
 describe('secrets in stored replies and snapshots', () => {
-  it('a replayed create answers without the secret (withheld-fields names it), and no snapshot holds it', async () => {
+  it('a replay answers its own credential in full; the stored reply and the snapshot hold each secret sealed only', async () => {
     const engine = createEngine({ platform: { regulated: true } });
     const key = { 'idempotency-key': 'token-1' };
     const first = await call(engine, 'POST', '/tokens', { name: 'payouts', permissions: ['TRANSACT'] }, key);
     const replay = await call(engine, 'POST', '/tokens', { name: 'payouts', permissions: ['TRANSACT'] }, key);
     expect(first.body.clientSecret).toMatch(/^[0-9a-f]{64}$/);
-    expect([replay.status, replay.headers.get('idempotent-replayed'), replay.headers.get('withheld-fields')]).toEqual([201, 'true', 'clientSecret']);
-    const { clientSecret, ...rest } = first.body;
-    expect(replay.body).toEqual(rest);
+    expect([replay.status, replay.headers.get('idempotent-replayed'), replay.body]).toEqual([201, 'true', first.body]);
+    // Another credential's keys are its own: the same key from a token is another request, not a replay of this one.
+    const manager = await tokenOf(engine, ['MANAGE', 'TRANSACT']);
+    const other = await call(engine, 'POST', '/tokens', { name: 'payouts', permissions: ['TRANSACT'] }, key, manager);
+    expect([other.status, other.headers.get('idempotent-replayed'), other.body.id === first.body.id]).toEqual([201, null, false]);
 
     const customer = (await call(engine, 'POST', '/customers', { customerType: 'INDIVIDUAL', fullName: 'Ada Lovelace', currencies: ['USD'] })).body;
     const agent = await call(engine, 'POST', '/agents', { name: 'bot', customerId: customer.id, policy: POLICY }, { 'idempotency-key': 'agent-1' });
-    const agentReplay = await call(engine, 'POST', '/agents', { name: 'bot', customerId: customer.id, policy: POLICY }, { 'idempotency-key': 'agent-1' });
-    expect([agentReplay.headers.get('withheld-fields'), agentReplay.body.deviceCode.code]).toEqual(['deviceCode.code', undefined]);
+    expect((await call(engine, 'POST', '/agents', { name: 'bot', customerId: customer.id, policy: POLICY }, { 'idempotency-key': 'agent-1' })).body).toEqual(agent.body);
     const redeemed = await anonymous(engine, 'POST', `/agents/device-codes/${agent.body.deviceCode.code}/redeem`, { 'idempotency-key': 'redeem-1' });
     const platform = await call(engine, 'POST', '/_sandbox/platforms', { name: 'second' }, { 'idempotency-key': 'platform-1' });
-    const platformReplay = await call(engine, 'POST', '/_sandbox/platforms', { name: 'second' }, { 'idempotency-key': 'platform-1' });
-    expect([platformReplay.body.clientId, platformReplay.body.clientSecret]).toEqual([platform.body.clientId, undefined]);
 
-    const dumped = JSON.stringify((await call(engine, 'GET', '/_sandbox/snapshot')).body);
-    for (const secret of [clientSecret, agent.body.deviceCode.code, redeemed.body.accessToken, platform.body.clientSecret]) {
+    const snapshot = (await call(engine, 'GET', '/_sandbox/snapshot')).body;
+    const dumped = JSON.stringify(snapshot);
+    for (const secret of [first.body.clientSecret, agent.body.deviceCode.code, redeemed.body.accessToken, platform.body.clientSecret]) {
       expect(secret).toEqual(expect.any(String));
       expect(dumped).not.toContain(secret);
     }
+    expect(snapshot.collections.idempotency.find((r: Json) => r.id === 'token-1').sealed).toEqual(['clientSecret']);
+
+    // Restored under another secret key, a sealed secret cannot be opened: the replay leaves it out and says so.
+    const elsewhere = createEngine({ platform: { regulated: true } });
+    expect((await call(elsewhere, 'POST', '/_sandbox/restore', snapshot)).status).toBe(204);
+    const lost = await call(elsewhere, 'POST', '/tokens', { name: 'payouts', permissions: ['TRANSACT'] }, key);
+    const { clientSecret: _withheld, ...rest } = first.body;
+    expect([lost.status, lost.headers.get('withheld-fields'), lost.body]).toEqual([201, 'clientSecret', rest]);
   });
 });
 

@@ -106,7 +106,7 @@ export function authenticateWithTokens(
     for (const platformId of directory.holders('apiToken', credentials.clientId)) {
       const platform = platforms.byId(platformId);
       const token = platform === undefined ? undefined : tokenFor(tenantOf(platform), credentials.clientId, credentials.clientSecret);
-      if (token !== undefined) return { platform: platform!, permissions: token.permissions };
+      if (token !== undefined) return { platform: platform!, permissions: token.permissions, tokenId: token.id };
     }
     throw refusal;
   }
