@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { DEFAULT_CREDENTIALS } from './platforms/default-credentials.js';
+import { DEFAULT_MAX_PLATFORMS } from './platforms/limits.js';
 import { serverThreadLimits, type ServeBundle, type ServeCommand, type ServeReport, type ServeSettings } from './server/thread.js';
 import { ENGINE_VERSION } from './version.js';
 
@@ -16,7 +17,7 @@ const PUBLIC_SECRET_MIN_LENGTH = 24;
  */
 const STOP_GRACE_MS = 3_000;
 
-const USAGE = `Usage: railyard serve [--port 4100] [--host 127.0.0.1] [--clock real|virtual] [--regulated] [--skip-paperwork] [--strict] [--public] [--log]
+const USAGE = `Usage: railyard serve [--port 4100] [--host 127.0.0.1] [--clock real|virtual] [--regulated] [--skip-paperwork] [--strict] [--public] [--log] [--max-platforms 10000]
        railyard --version | --help
 
 Starts the Railyard sandbox over HTTP. --strict refuses request fields the API does not know (listing each one) and
@@ -29,7 +30,10 @@ device code, a KYC link or card reveal token) is shown as its name, e.g. {code}.
 without credentials, for container health checks. The default platform's credentials come from RAILYARD_CLIENT_ID /
 RAILYARD_CLIENT_SECRET (defaults: ${DEFAULT_CREDENTIALS.clientId} / ${DEFAULT_CREDENTIALS.clientSecret}); --public refuses to start on the
 defaults: it needs both set, the secret at least ${PUBLIC_SECRET_MIN_LENGTH} characters long. The banner prints a secret only when it is the
-documented default. SIGTERM or SIGINT stops the server: open requests get a second, and a server thread still busy
+documented default. --max-platforms (or RAILYARD_MAX_PLATFORMS) caps the platforms the server holds (default
+${DEFAULT_MAX_PLATFORMS}; POST /_sandbox/platforms past it is 409). RAILYARD_SECRET_KEY (at least 32 bytes of random text) is
+the key card numbers, wallet mnemonics and TOTP secrets are sealed under in the state; without it each start draws
+one, and secrets in a snapshot from another start are drawn anew when next shown. SIGTERM or SIGINT stops the server: open requests get a second, and a server thread still busy
 after ${STOP_GRACE_MS / 1000} s is terminated.`;
 
 /**
@@ -69,6 +73,7 @@ function parseServeFlags(args: string[]): ServeSettings | string {
         strict: { type: 'boolean', default: false },
         public: { type: 'boolean', default: false },
         log: { type: 'boolean', default: false },
+        'max-platforms': { type: 'string', default: process.env.RAILYARD_MAX_PLATFORMS || String(DEFAULT_MAX_PLATFORMS) },
       },
     }));
   } catch (error) {
@@ -77,6 +82,12 @@ function parseServeFlags(args: string[]): ServeSettings | string {
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) return `--port must be a port number, not ${values.port}`;
   if (values.clock !== 'real' && values.clock !== 'virtual') return `--clock must be real or virtual, not ${values.clock}`;
+  const maxPlatforms = Number(values['max-platforms']);
+  if (!Number.isInteger(maxPlatforms) || maxPlatforms < 1) return `--max-platforms must be a whole number of at least 1, not ${values['max-platforms']}`;
+  const secretKey = process.env.RAILYARD_SECRET_KEY || undefined;
+  if (secretKey !== undefined && new TextEncoder().encode(secretKey).length < 32) {
+    return 'RAILYARD_SECRET_KEY must be at least 32 bytes of random text, e.g. RAILYARD_SECRET_KEY=$(openssl rand -base64 32)';
+  }
   if (values.public) {
     const refusal = publicCredentialsRefusal(process.env);
     if (refusal !== undefined) return refusal;
@@ -92,6 +103,8 @@ function parseServeFlags(args: string[]): ServeSettings | string {
     strict: values.strict,
     public: values.public,
     log: values.log || requestLogFromEnvironment(process.env.RAILYARD_LOG),
+    maxPlatforms,
+    ...(secretKey === undefined ? {} : { secretKey }),
   };
 }
 

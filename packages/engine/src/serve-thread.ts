@@ -19,6 +19,8 @@ const engine = createEngine({
     skipPaperwork: settings.skipPaperwork,
     strict: settings.strict,
   },
+  maxPlatforms: settings.maxPlatforms,
+  ...(settings.secretKey === undefined ? {} : { secretKey: settings.secretKey }),
   ...(settings.public ? { webhooks: { publicEndpointsOnly: true, fetch: publicOnlyWebhookFetch } } : {}),
 });
 const started: Promise<RunningServer | undefined> = startServer(engine, {

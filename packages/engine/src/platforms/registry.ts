@@ -3,6 +3,7 @@ import type { PlatformCreateRequest } from '@railyard/contract';
 import { ApiError, conflict } from '../core/errors.js';
 import type { IdGenerator } from '../core/ids.js';
 import { CURRENCIES } from '../config/currencies.js';
+import { DEFAULT_MAX_PLATFORMS } from './limits.js';
 
 /** A platform (tenant): its credentials and the options that change sandbox behaviour. */
 export interface Platform {
@@ -30,8 +31,7 @@ export { DEFAULT_CREDENTIALS } from './default-credentials.js';
 /** Tells HTTP clients (curl, browsers) which scheme to answer a 401 with. */
 const CHALLENGE = { 'www-authenticate': 'Basic realm="Railyard sandbox", charset="UTF-8"' };
 
-/** How many platforms an engine holds unless told otherwise (`createEngine({ maxPlatforms })`). */
-export const DEFAULT_MAX_PLATFORMS = 10_000;
+export { DEFAULT_MAX_PLATFORMS } from './limits.js';
 
 /** Every platform of an engine, and Basic authentication against them. */
 export class PlatformRegistry {

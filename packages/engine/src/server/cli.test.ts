@@ -30,6 +30,28 @@ function startCli(args: string[], env: Record<string, string | undefined> = {}, 
 }
 
 describe('railyard serve', () => {
+  it('--max-platforms (or RAILYARD_MAX_PLATFORMS) caps the platforms; RAILYARD_SECRET_KEY is what secrets are sealed under', async () => {
+    const { child, ready } = startCli(['--max-platforms', '2'], { RAILYARD_SECRET_KEY: 'k'.repeat(32) });
+    const baseUrl = await ready;
+    const auth = { authorization: `Basic ${btoa('sandbox-client-id:sandbox-client-secret')}`, 'content-type': 'application/json' };
+    const create = () => fetch(`${baseUrl.replace('/2025-10-13', '')}/_sandbox/platforms`, { method: 'POST', headers: auth, body: '{}' });
+    expect((await create()).status).toBe(201);
+    const refused = await create();
+    expect([refused.status, (await refused.json()).details]).toEqual([409, { reason: 'PLATFORM_LIMIT_REACHED', maxPlatforms: 2 }]);
+    child.kill('SIGTERM');
+    await once(child, 'exit');
+    for (const [args, env, message] of [
+      [['--max-platforms', '0'], {}, '--max-platforms must be a whole number of at least 1'],
+      [[], { RAILYARD_MAX_PLATFORMS: 'many' }, '--max-platforms must be a whole number of at least 1, not many'],
+      [[], { RAILYARD_SECRET_KEY: 'short' }, 'RAILYARD_SECRET_KEY must be at least 32 bytes'],
+    ] as const) {
+      const refusedStart = startCli([...args], env);
+      refusedStart.ready.catch(() => undefined);
+      const [code] = await once(refusedStart.child, 'exit');
+      expect([code, refusedStart.output()]).toEqual([1, expect.stringContaining(message)]);
+    }
+  });
+
   it('prints its base URL and credentials, serves the API, and stops on SIGTERM', async () => {
     const { child, ready, output } = startCli(['--clock', 'virtual', '--regulated'], { RAILYARD_CLIENT_ID: 'ci-id', RAILYARD_CLIENT_SECRET: 'ci-secret-123' });
     const baseUrl = await ready;

@@ -37,6 +37,10 @@ export interface ServeSettings {
   readonly public: boolean;
   /** `--log` (or `RAILYARD_LOG`): a line per request on stdout. */
   readonly log: boolean;
+  /** `--max-platforms` (or `RAILYARD_MAX_PLATFORMS`): the most platforms the server holds. */
+  readonly maxPlatforms: number;
+  /** `RAILYARD_SECRET_KEY`: what stored secrets are sealed under (a random key per start when absent). */
+  readonly secretKey?: string;
 }
 
 /** What the server thread reports to the launcher. */
