@@ -100,7 +100,7 @@ export {
 export {
   Stablecoins, StablecoinProviderAccounts, StablecoinOperations, SandboxStablecoins, type Stablecoin, type StablecoinRegisterParams,
   type StablecoinListParams, type StablecoinProviderAccount, type StablecoinProviderAccountLinkParams, type StablecoinProviderAccountListParams,
-  type StablecoinMintParams, type StablecoinMintFundingSource, type StablecoinBurnParams, type StablecoinBurnSource, type StablecoinOperation,
+  type StablecoinMintParams, type StablecoinMintFundingSource, type StablecoinBurnParams, type StablecoinBurnSource, type StablecoinBurnSignatureRequired, type StablecoinOperation,
   type StablecoinOperationListParams, type StablecoinOperationWaitForOptions, type StablecoinWaitForOptions,
 } from './resources/stablecoins.js';
 export { Tokens, type ApiToken, type ApiTokenWithSecret, type TokenCreateParams, type TokenListParams } from './resources/tokens.js';

@@ -2,7 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createEngine } from '../engine.js';
 import { callApi, type Json } from '../testing/requests.js';
+import { signedRetryHeaders, type SessionKey } from '@railyard/wallet';
 import { recordFigures, scaled } from '../../../../test/support/figures.js';
+import { walletSession } from '../../../../test/support/wallet-signing.js';
 
 // The ledger under random money movement (DESIGN §5): whatever sequence of funding, quotes, executions, failures,
 // refunds, returns, cancellations, transfers in and out, real-time fundings (exact or wrong amounts), UMA payments out
@@ -92,7 +94,16 @@ describe('money under random operations', () => {
         // Platform fees on cross-currency payments, so fees, returns and refunds all move money too.
         await call('PATCH', '/config', { feeConfigs: [{ feeType: 'CROSS_CURRENCY_TRANSACTION', sourceCurrency: 'USD', variableFeeBps: 150, fixedFee: { amount: 30, currency: 'USD' } }] });
         // A stablecoin, provisioned and enabled, to mint and burn.
-        const keyed = (path: string, body: unknown) => callApi(engine, 'POST', path, body, { 'idempotency-key': `k-${++keys}` });
+        const keyed = (path: string, body: unknown, headers: Record<string, string> = {}) => callApi(engine, 'POST', path, body, { 'idempotency-key': `k-${++keys}`, ...headers });
+        /** A session of each wallet, signed in again once the clock has moved past its 15 minutes. */
+        const sessions = new Map<string, { key: SessionKey; at: number }>();
+        const sessionOf = async (wallet: string) => {
+          const kept = sessions.get(wallet);
+          if (kept && engine.clock.now() - kept.at < 10 * 60_000) return kept.key;
+          const key = await walletSession(engine, wallet);
+          sessions.set(wallet, { key, at: engine.clock.now() });
+          return key;
+        };
         let keys = 0;
         await keyed('/stablecoin-provider-accounts', { provider: 'BRALE', apiClientId: 'property', apiClientSecret: 'secret' });
         const coin = (await keyed('/stablecoins', { providerTokenIdentifier: 'usdp', networkTokenIdentifier: 'btkn1usdp', network: 'SPARK' })).body.id as string;
@@ -206,11 +217,17 @@ describe('money under random operations', () => {
             engine.sandbox().advance(s.thenAdvance);
           } else if (s.kind === 'burn') {
             const person = people[s.who]!;
-            const wallet = s.source === 'SERVICE_INTERNAL_ACCOUNT' && tokensOf(person.wallet) === 0 ? people.find((p) => tokensOf(p.wallet) > 0)?.wallet ?? person.wallet : person.wallet;
-            const held = s.source === 'SERVICE_INTERNAL_ACCOUNT' ? tokensOf(wallet) : s.source === 'PROVIDER_INTERNAL_BALANCE' ? tokensOf('world') : 0;
-            const source = s.source === 'SERVICE_INTERNAL_ACCOUNT' ? { type: s.source, accountId: wallet } : { type: s.source };
+            // A wallet's tokens are burnt by the wallet's signature and paid out to its owner's bank account.
+            const owner = s.source === 'SERVICE_INTERNAL_ACCOUNT' && tokensOf(person.wallet) === 0 ? people.find((p) => tokensOf(p.wallet) > 0) ?? person : person;
+            const held = s.source === 'SERVICE_INTERNAL_ACCOUNT' ? tokensOf(owner.wallet) : s.source === 'PROVIDER_INTERNAL_BALANCE' ? tokensOf('world') : 0;
+            const source = s.source === 'SERVICE_INTERNAL_ACCOUNT' ? { type: s.source, accountId: owner.wallet } : { type: s.source };
             const amount = String(BigInt(held > 0 ? Math.max(1, Math.round(held * s.share)) : s.amount) * UNITS_PER_CENT);
-            const burnt = await keyed(`/stablecoins/${coin}/burns`, { amount, source, destination: { type: 'EXTERNAL_ACCOUNT', externalAccountId: person.bank[s.suffix], rail: s.rail } });
+            const body = { amount, source, destination: { type: 'EXTERNAL_ACCOUNT', externalAccountId: owner.bank[s.suffix], rail: s.rail } };
+            let burnt = await keyed(`/stablecoins/${coin}/burns`, body);
+            if (burnt.status === 202) {
+              const headers = await signedRetryHeaders(burnt.body as never, await sessionOf(owner.wallet));
+              burnt = await keyed(`/stablecoins/${coin}/burns`, body, { ...headers });
+            }
             expect(burnt.status).toBeLessThan(500);
             count(`stablecoin burn ${s.source}`, burnt.status);
             if (burnt.status === 201 && s.source === 'EXTERNAL_ACCOUNT') awaitingFunds.push({ id: burnt.body.id, amount });
