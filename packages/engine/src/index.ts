@@ -11,6 +11,7 @@ export { Scheduler, type Job, type JobHandler } from './core/scheduler.js';
 export type { FetchFunction, Incoming } from './http/app.js';
 export { randomIds, sequentialIds, type IdGenerator } from './core/ids.js';
 export { ApiError } from './core/errors.js';
+export type { ThrottleLimits } from './core/throttle.js';
 export { DEFAULT_CREDENTIALS, type Platform } from './platforms/registry.js';
 export type { WebhookFetch } from './webhooks/delivery.js';
 export { SANDBOX_ENCLAVE_PUBLIC_KEY_HEX } from './auth/enclave.js';

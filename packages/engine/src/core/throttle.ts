@@ -1,6 +1,6 @@
 import { rateLimited } from './errors.js';
 
-/** Limits of {@link FailureThrottle}: how many failures within `windowMs` lock a credential, or a source. */
+/** Brute-force limits on credentials: how many failures within `windowMs` lock a credential, or a source. */
 export interface ThrottleLimits {
   /** Failed attempts with one credential (a client id, a device code), from anywhere. Default 100. */
   readonly perCredential?: number;

@@ -122,14 +122,14 @@ describe('the permission rule', () => {
 });
 
 describe('docs/access.md', () => {
-  it('prints the ACCESS row of every operation: who may call it, and where the rule comes from', () => {
+  it('prints the ACCESS row of every operation: who may call it, and why', () => {
     const page = readFileSync(new URL('../../../../docs/access.md', import.meta.url), 'utf8');
     const table = page.slice(page.indexOf('<!-- permission-table:start -->'), page.indexOf('<!-- permission-table:end -->'));
     const printed = table.split('\n').filter((line) => line.startsWith('| `')).map((line) => line.split(' | ').map((cell) => cell.replace(/^\| |\s*\|$/g, '')));
     const expected = (Object.values(endpoints) as Endpoint[]).map((e) => {
       const rule = ACCESS[e.operationId]!;
       const who = rule.auth === 'basic' ? rule.token.join(' + ') : rule.auth === 'agent' ? `agent${rule.agent ? `: ${rule.agent}` : ''}` : rule.auth === 'link' ? 'link token' : 'none';
-      return [`\`${e.method} ${e.path}\``, e.operationId, who, rule.cite.replace(/\|/g, '\\|')];
+      return [`\`${e.method} ${e.path}\``, e.operationId, who, rule.why.replace(/\|/g, '\\|')];
     });
     expect(printed).toEqual(expected);
   });
