@@ -2,6 +2,10 @@
  * Checks on account identifiers beyond the schema patterns: formats every platform gets, and checksums only a platform
  * in strict mode gets (see {@link ACCOUNT_CHECKSUM_CHECKS} for why). Small pure functions, shared by the engine (the
  * `check` hook of the external-account bindings) and clients. Each returns true when the value is valid.
+ *
+ * Each check has a length cap, the longest value it could accept, compared before any other work: a base58 decode is
+ * quadratic in the length (a 300 kB Solana address held a strict server for minutes), and the engine's domain checks
+ * read the raw body, beside the schema, so they cannot count on its caps. Everything after the cap is linear.
  */
 import { sha256 } from '@noble/hashes/sha2.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
@@ -20,8 +24,13 @@ export const IBAN_LENGTHS: Readonly<Record<string, number>> = {
   MC: 27, MT: 31, NL: 18, NO: 15, PK: 24, PL: 28, PT: 25, RO: 24, SE: 24, SI: 19, SK: 24, SM: 27, VA: 22,
 };
 
+/** The longest IBAN (ISO 13616), and written in groups of four with a space between them. */
+export const IBAN_MAX_LENGTH = 34;
+const IBAN_PRINTED_MAX_LENGTH = IBAN_MAX_LENGTH + 8;
+
 /** IBAN: known country, that country's length, alphanumeric BBAN, and ISO 7064 mod-97 remainder 1. Spaces are ignored. */
 export function isValidIban(value: string): boolean {
+  if (value.length > IBAN_PRINTED_MAX_LENGTH) return false;
   const iban = value.replace(/ /g, '').toUpperCase();
   if (!/^[A-Z]{2}[0-9]{2}[A-Z0-9]+$/.test(iban)) return false;
   if (IBAN_LENGTHS[iban.slice(0, 2)] !== iban.length) return false;
@@ -70,7 +79,10 @@ export function toEip55(lowerHex: string): string {
   return [...lowerHex].map((char, i) => (parseInt(hash[i]!, 16) >= 8 ? char.toUpperCase() : char)).join('');
 }
 
-/** Base58 (Bitcoin alphabet) to bytes; null for a character outside the alphabet or an empty string. */
+/**
+ * Base58 (Bitcoin alphabet) to bytes; null for a character outside the alphabet or an empty string. Its time is
+ * quadratic in the length: cap the length first (as {@link isValidSolanaAddress} and {@link isValidTronAddress} do).
+ */
 export function base58Decode(value: string): Uint8Array | null {
   if (value.length === 0) return null;
   try {
@@ -80,12 +92,18 @@ export function base58Decode(value: string): Uint8Array | null {
   }
 }
 
+/** The longest base58 of 32 bytes: a Solana address has 32 to 44 characters. */
+export const SOLANA_ADDRESS_MAX_LENGTH = 44;
+/** Base58check of 25 bytes starting 0x41: a Tron address always has 34 characters. */
+export const TRON_ADDRESS_MAX_LENGTH = 34;
+
 /** Solana address: base58 that decodes to exactly 32 bytes. */
-export const isValidSolanaAddress = (value: string): boolean => base58Decode(value)?.length === 32;
+export const isValidSolanaAddress = (value: string): boolean =>
+  value.length <= SOLANA_ADDRESS_MAX_LENGTH && base58Decode(value)?.length === 32;
 
 /** Tron address: base58check of 0x41 + 20 bytes (so it starts with T), checksum = first 4 bytes of double SHA-256. */
 export function isValidTronAddress(value: string): boolean {
-  if (!value.startsWith('T')) return false;
+  if (value.length > TRON_ADDRESS_MAX_LENGTH || !value.startsWith('T')) return false;
   const bytes = base58Decode(value);
   if (!bytes || bytes.length !== 25 || bytes[0] !== 0x41) return false;
   const checksum = sha256(sha256(bytes.slice(0, 21))).slice(0, 4);
@@ -102,7 +120,7 @@ const BECH32_CHARS = '[02-9ac-hj-np-z]';
 export const SPARK_ADDRESS_PREFIXES = ['spark', 'sparkt', 'sparkrt', 'sparks', 'sparkl', 'sp', 'spt', 'sprt', 'sps', 'spl'] as const;
 
 /** Spark addresses carry a key and optional data: far longer than bech32's 90-character limit for segwit. */
-const SPARK_ADDRESS_MAX_LENGTH = 1024;
+export const SPARK_ADDRESS_MAX_LENGTH = 1024;
 
 /** The prefix and data part of a Spark address, or undefined when it is not one by form. */
 function sparkParts(value: string): { hrp: string; data: string } | undefined {
@@ -127,35 +145,66 @@ export function isValidSparkChecksum(value: string): boolean {
   return sparkParts(value) !== undefined && bech32m.decodeUnsafe(value.toLowerCase(), SPARK_ADDRESS_MAX_LENGTH) !== undefined;
 }
 
+/**
+ * The longest Lightning invoice or offer taken: BOLT11 sets no limit (it lifts bech32's 90 characters), and an invoice
+ * is shown as a QR code, which holds about 4,300 of its characters.
+ */
+export const LIGHTNING_INVOICE_MAX_LENGTH = 8192;
+/** A lightning address: 64 characters for the user, `@`, 255 for the host. */
+export const LIGHTNING_ADDRESS_MAX_LENGTH = 320;
+/** An EVM address: `0x` and 40 hex digits. */
+export const EVM_ADDRESS_LENGTH = 42;
+
 /** BOLT11 invoice, by form: `ln` and a network/amount part (any network), separator `1`, data in the bech32 alphabet. */
 export function isValidBolt11Invoice(value: string): boolean {
+  if (value.length > LIGHTNING_INVOICE_MAX_LENGTH) return false;
   if (value !== value.toLowerCase() && value !== value.toUpperCase()) return false;
   return new RegExp(`^ln[a-z0-9]*1${BECH32_CHARS}{6,}$`).test(value.toLowerCase());
 }
 
 /** Lightning address (LUD-16): a user name, `@`, and the host of its service. */
-export const isValidLightningAddress = (value: string): boolean => /^[^@\s]+@[^@\s]+$/.test(value);
+export const isValidLightningAddress = (value: string): boolean =>
+  value.length <= LIGHTNING_ADDRESS_MAX_LENGTH && /^[^@\s]+@[^@\s]+$/.test(value);
 
 /** EVM address by form: 0x and 40 hex digits, in any case (the EIP-55 checksum of mixed case is a strict check). */
 export const isEvmAddress = (value: string): boolean => /^0x[0-9a-fA-F]{40}$/.test(value);
 
-type Check = { readonly test: (value: string) => boolean; readonly message: string };
-const IBAN: Check = { test: isValidIban, message: 'must be a valid IBAN (country length and mod-97 checksum)' };
-const ABA: Check = { test: isValidAbaRoutingNumber, message: 'must be a valid ABA routing number (checksum)' };
-const CLABE: Check = { test: isValidClabe, message: 'must be a valid CLABE (check digit)' };
-const SORT_CODE: Check = { test: isValidSortCode, message: 'must be a UK sort code of six digits' };
-const IFSC: Check = { test: isValidIfsc, message: 'must be an IFSC code (4 letters, 0, 6 alphanumerics)' };
-const EVM: Check = { test: isEvmAddress, message: 'must be 0x followed by 40 hex digits' };
-const EIP55: Check = { test: isValidEvmAddress, message: 'must match its EIP-55 checksum when written in mixed case' };
-const SOLANA: Check = { test: isValidSolanaAddress, message: 'must be a base58 Solana address of 32 bytes' };
-const TRON: Check = { test: isValidTronAddress, message: 'must be a base58check Tron address starting with T' };
+/**
+ * One check of a field: `test` runs only on a value of at most `maxLength` characters (the longest it could accept); a
+ * longer value fails with `constraint.maxLength` without reaching it.
+ */
+type Check = { readonly test: (value: string) => boolean; readonly message: string; readonly maxLength: number };
+const IBAN: Check = { test: isValidIban, message: 'must be a valid IBAN (country length and mod-97 checksum)', maxLength: IBAN_PRINTED_MAX_LENGTH };
+const ABA: Check = { test: isValidAbaRoutingNumber, message: 'must be a valid ABA routing number (checksum)', maxLength: 9 };
+const CLABE: Check = { test: isValidClabe, message: 'must be a valid CLABE (check digit)', maxLength: 18 };
+const SORT_CODE: Check = { test: isValidSortCode, message: 'must be a UK sort code of six digits', maxLength: 8 };
+const IFSC: Check = { test: isValidIfsc, message: 'must be an IFSC code (4 letters, 0, 6 alphanumerics)', maxLength: 11 };
+const EVM: Check = { test: isEvmAddress, message: 'must be 0x followed by 40 hex digits', maxLength: EVM_ADDRESS_LENGTH };
+const EIP55: Check = { test: isValidEvmAddress, message: 'must match its EIP-55 checksum when written in mixed case', maxLength: EVM_ADDRESS_LENGTH };
+const SOLANA: Check = { test: isValidSolanaAddress, message: 'must be a base58 Solana address of 32 bytes', maxLength: SOLANA_ADDRESS_MAX_LENGTH };
+const TRON: Check = { test: isValidTronAddress, message: 'must be a base58check Tron address starting with T', maxLength: TRON_ADDRESS_MAX_LENGTH };
 const SPARK: Check = {
   test: isValidSparkAddress,
   message: `must be a Spark address: ${SPARK_ADDRESS_PREFIXES.map((p) => `${p}1…`).join(', ')}`,
+  maxLength: SPARK_ADDRESS_MAX_LENGTH,
 };
-const SPARK_CHECKSUM: Check = { test: isValidSparkChecksum, message: 'must carry a valid bech32m checksum (a character is mistyped)' };
-const BOLT11: Check = { test: isValidBolt11Invoice, message: 'must be a BOLT11 invoice such as lnbc…, lntb… or lnbcrt…' };
-const LIGHTNING_ADDRESS: Check = { test: isValidLightningAddress, message: 'must be a lightning address such as name@domain.com' };
+const SPARK_CHECKSUM: Check = {
+  test: isValidSparkChecksum, message: 'must carry a valid bech32m checksum (a character is mistyped)', maxLength: SPARK_ADDRESS_MAX_LENGTH,
+};
+const BOLT11: Check = {
+  test: isValidBolt11Invoice, message: 'must be a BOLT11 invoice such as lnbc…, lntb… or lnbcrt…', maxLength: LIGHTNING_INVOICE_MAX_LENGTH,
+};
+const LIGHTNING_ADDRESS: Check = {
+  test: isValidLightningAddress, message: 'must be a lightning address such as name@domain.com', maxLength: LIGHTNING_ADDRESS_MAX_LENGTH,
+};
+
+/** The error of `check` on `value`, or undefined when it passes; a value over the check's cap is refused by its length. */
+function failureOf(field: string, check: Check, value: string): FieldError | undefined {
+  if (value.length > check.maxLength) {
+    return { field: `accountInfo.${field}`, message: `${check.message}: at most ${check.maxLength} characters`, constraint: { maxLength: check.maxLength } };
+  }
+  return check.test(value) ? undefined : { field: `accountInfo.${field}`, message: check.message };
+}
 
 type FieldChecks = Readonly<Record<string, Readonly<Record<string, Check>>>>;
 
@@ -202,8 +251,9 @@ export const ACCOUNT_CHECKSUM_CHECKS: FieldChecks = {
 
 /**
  * Every invalid field of an accountInfo at once, as field errors (`accountInfo.<field>`): the format checks, and the
- * checksums too when `strict`. A field fails at most once (the first check it fails). Fields that are absent or not
- * strings are left to the schema.
+ * checksums too when `strict`. A field fails at most once (the first check it fails); one longer than a check's cap
+ * fails by its length (`constraint.maxLength`) before the check looks at it. Fields that are absent or not strings are
+ * left to the schema.
  */
 export function checkAccountInfo(
   accountType: string,
@@ -215,7 +265,9 @@ export function checkAccountInfo(
   for (const table of tables) {
     for (const [field, check] of Object.entries(table[accountType] ?? {})) {
       const value = accountInfo[field];
-      if (typeof value === 'string' && !errors.has(field) && !check.test(value)) errors.set(field, { field: `accountInfo.${field}`, message: check.message });
+      if (typeof value !== 'string' || errors.has(field)) continue;
+      const failure = failureOf(field, check, value);
+      if (failure) errors.set(field, failure);
     }
   }
   return [...errors.values()];

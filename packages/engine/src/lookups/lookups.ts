@@ -88,7 +88,8 @@ function addressErrors(tenant: TenantContext, network: string, address: string):
     ? [checkAccountInfo(walletAccountType, { invoice: address }, strict), checkAccountInfo(walletAccountType, { lightningAddress: address }, strict)]
     : [checkAccountInfo(walletAccountType, { address }, strict)];
   if (candidates.some((errors) => errors.length === 0)) return [];
-  return [{ field: 'destinationAddress', message: `is not a ${network} address: ${candidates[0]![0]!.message ?? 'malformed'}` }];
+  const { message, constraint } = candidates[0]![0]!;
+  return [{ field: 'destinationAddress', message: `is not a ${network} address: ${message ?? 'malformed'}`, ...(constraint ? { constraint } : {}) }];
 }
 
 /**

@@ -2,9 +2,11 @@
  * Pure wallet-signature verifiers for ownership proofs (SPEC §2.3, §4.1).
  *
  * Each verifier checks a signature over the exact message bytes and returns a boolean; malformed input (bad hex, base58,
- * base64, lengths, header bytes, points off the curve) is `false`, never an exception.
+ * base64, lengths, header bytes, points off the curve) is `false`, never an exception. Lengths are checked before any
+ * decoding: a base58 decode takes time quadratic in its input, so an address or signature longer than any valid one is
+ * refused by its length alone.
  */
-import { bytesToHex } from '@railyard/contract';
+import { bytesToHex, SOLANA_ADDRESS_MAX_LENGTH } from '@railyard/contract';
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { ripemd160 } from '@noble/hashes/legacy.js';
@@ -104,10 +106,14 @@ export const verifyEip191 = (address: string, message: string, signature: string
 // ---------------------------------------------------------------------------------------------------------------------
 // Solana: base58 Ed25519
 
+/** The longest base58 of 64 bytes (an Ed25519 signature). */
+const SOLANA_SIGNATURE_MAX_LENGTH = 88;
+
 /** Verifies a base58-encoded 64-byte Ed25519 signature over the UTF-8 message; the public key is the base58 address. */
 export const verifySolana = (address: string, message: string, signature: string): boolean => {
   try {
     if (typeof address !== 'string' || typeof message !== 'string' || typeof signature !== 'string') return false;
+    if (address.length > SOLANA_ADDRESS_MAX_LENGTH || signature.length > SOLANA_SIGNATURE_MAX_LENGTH) return false;
     const publicKey = base58.decode(address);
     const sig = base58.decode(signature);
     if (publicKey.length !== 32 || sig.length !== 64) return false;
@@ -135,9 +141,16 @@ export const bitcoinMessageDigest = (message: string): Uint8Array => {
 
 type BitcoinAddressKind = 'P2PKH' | 'P2SH' | 'P2WPKH';
 
+/** Bech32 addresses are at most 90 characters; base58check of 25 bytes (P2PKH, P2SH) at most 35. */
+const BECH32_ADDRESS_MAX_LENGTH = 90;
+const BASE58CHECK_ADDRESS_MAX_LENGTH = 35;
+/** Base64 of a 65-byte signature. */
+const BITCOIN_SIGNATURE_LENGTH = 88;
+
 /** Decodes a Bitcoin address (mainnet, testnet or regtest) into its kind and 20-byte hash; undefined if unsupported. */
 const decodeBitcoinAddress = (address: string): { kind: BitcoinAddressKind; hash: Uint8Array } | undefined => {
   try {
+    if (address.length > BECH32_ADDRESS_MAX_LENGTH) return undefined;
     const lower = address.toLowerCase();
     if (/^(bc|tb|bcrt)1/.test(lower)) {
       if (address !== lower && address !== address.toUpperCase()) return undefined;
@@ -146,6 +159,7 @@ const decodeBitcoinAddress = (address: string): { kind: BitcoinAddressKind; hash
       const program = bech32.fromWords(words.slice(1));
       return program.length === 20 ? { kind: 'P2WPKH', hash: Uint8Array.from(program) } : undefined;
     }
+    if (address.length > BASE58CHECK_ADDRESS_MAX_LENGTH) return undefined;
     const raw = base58check(sha256).decode(address);
     if (raw.length !== 21) return undefined;
     const version = raw[0]!;
@@ -185,7 +199,7 @@ export const verifyBitcoinMessage = (
     if (scheme !== 'bip137' && scheme !== 'electrum') return false;
     const target = decodeBitcoinAddress(address);
     if (!target) return false;
-    if (!/^[A-Za-z0-9+/]+={0,2}$/.test(signature)) return false;
+    if (signature.length > BITCOIN_SIGNATURE_LENGTH || !/^[A-Za-z0-9+/]+={0,2}$/.test(signature)) return false;
     const bytes = base64.decode(signature);
     if (bytes.length !== 65) return false;
     const header = bytes[0]!;
