@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CurrencyAmount, CurrencyCode, Timestamp, idPattern, resourceId } from './common.js';
+import { CurrencyAmount, CurrencyCode, IdParam, MAX_LENGTH, Timestamp, cappedString, idPattern, resourceId } from './common.js';
 import { CustomerId } from './customers.js';
 import { defineEndpoint } from './endpoint.js';
 import { accountDetails, FIAT_ACCOUNT_TYPES, type FiatAccountType } from './external-accounts.js';
@@ -22,7 +22,7 @@ export const InternalAccountId = resourceId('InternalAccount').meta({ id: 'Inter
 
 /** An id of any of the given resource types, e.g. `anyResourceId('InternalAccount', 'ExternalAccount')`. */
 export const anyResourceId = (...types: [string, ...string[]]) =>
-  z.string().regex(new RegExp(`^(?:${types.map((type) => idPattern(type).source.slice(1, -1)).join('|')})$`), {
+  cappedString(MAX_LENGTH.id).regex(new RegExp(`^(?:${types.map((type) => idPattern(type).source.slice(1, -1)).join('|')})$`), {
     message: `must be an id of the form ${types.join(' or ')}:<uuid>`,
   });
 
@@ -127,7 +127,7 @@ export type SandboxFundRequest = z.input<typeof SandboxFundRequest>;
 
 /** `GET /customers/internal-accounts` query. */
 export const CustomerInternalAccountListQuery = PageQuery.extend({
-  customerId: z.string().optional(),
+  customerId: IdParam.optional(),
   currency: CurrencyCode.optional(),
   type: InternalAccountType.optional(),
 });
@@ -153,7 +153,7 @@ export const internalAccountEndpoints = {
   fundSandboxInternalAccount: defineEndpoint({
     operationId: 'fundSandboxInternalAccount', method: 'POST', path: '/sandbox/internal-accounts/{accountId}/fund', tag: 'Sandbox',
     summary: 'Credit an internal account from the outside world, at once (sandbox)',
-    params: z.object({ accountId: z.string() }), body: SandboxFundRequest,
+    params: z.object({ accountId: IdParam }), body: SandboxFundRequest,
     response: { status: 200, description: 'The funded account', schema: InternalAccount },
   }),
   listPlatformInternalAccounts: defineEndpoint({

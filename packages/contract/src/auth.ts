@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Timestamp, resourceId } from './common.js';
+import { IdParam, MAX_LENGTH, Timestamp, cappedString, resourceId } from './common.js';
 import { InternalAccount, InternalAccountId, InternalAccountUpdateRequest } from './accounts.js';
 import { defineEndpoint } from './endpoint.js';
 import { isP256PublicKeyHex } from './wallet-crypto/p256.js';
@@ -19,24 +19,21 @@ export { WALLET_STAMP_SCHEME };
 export const SESSION_TTL_MS = 15 * 60 * 1000;
 
 
-const hex = (what: string) => z.string().regex(/^[0-9a-fA-F]+$/, { message: `must be ${what} in hex` });
-const base64url = (what: string) => z.string().min(1).regex(/^[A-Za-z0-9_-]+={0,2}$/, { message: `must be ${what} in base64url` });
+const hex = (what: string) => cappedString(MAX_LENGTH.encoded).regex(/^[0-9a-fA-F]+$/, { message: `must be ${what} in hex` });
+const base64url = (what: string) => cappedString(MAX_LENGTH.encoded).min(1).regex(/^[A-Za-z0-9_-]+={0,2}$/, { message: `must be ${what} in base64url` });
 
 /** A P-256 public key in hex: compressed (`02`/`03` + X, recommended) or uncompressed (`04` + X + Y, legacy). */
-export const ClientPublicKey = z
-  .string()
+export const ClientPublicKey = cappedString(MAX_LENGTH.id)
   .regex(/^(0[23][0-9a-fA-F]{64}|04[0-9a-fA-F]{128})$/, { message: 'must be a P-256 public key in hex (compressed 66 or uncompressed 130 characters)' })
   .refine((hex) => !/^0[234]/.test(hex) || !/^[0-9a-fA-F]+$/.test(hex) || isP256PublicKeyHex(hex.toLowerCase()), { message: 'is not a point on the P-256 curve' })
   .meta({ id: 'ClientPublicKey' });
 /** An uncompressed P-256 public key in hex, as wallet export requires. */
-export const UncompressedPublicKey = z
-  .string()
+export const UncompressedPublicKey = cappedString(MAX_LENGTH.id)
   .regex(/^04[0-9a-fA-F]{128}$/, { message: 'must be an uncompressed P-256 public key in hex (04 + 128 characters)' })
   .refine((hex) => !/^04[0-9a-fA-F]{128}$/.test(hex) || isP256PublicKeyHex(hex.toLowerCase()), { message: 'is not a point on the P-256 curve' });
 
 /** Passkey labels: 1–100 letters, digits, spaces and `. _ - ' ( )`, trimmed. */
-export const PasskeyNickname = z
-  .string()
+export const PasskeyNickname = cappedString(MAX_LENGTH.name)
   .trim()
   .min(1)
   .max(100)
@@ -117,8 +114,8 @@ export const PasskeyAssertion = z
     credentialId: base64url('the credential rawId'),
     clientDataJson: base64url('clientDataJSON'),
     authenticatorData: base64url('authenticatorData'),
-    signature: z.string().min(1),
-    userHandle: z.string().optional(),
+    signature: cappedString(MAX_LENGTH.encoded).min(1),
+    userHandle: cappedString(MAX_LENGTH.encoded).optional(),
   })
   .meta({ id: 'PasskeyAssertion' });
 export type PasskeyAssertion = z.infer<typeof PasskeyAssertion>;
@@ -128,7 +125,7 @@ export type PasskeyAssertion = z.infer<typeof PasskeyAssertion>;
 
 const accountId = { accountId: InternalAccountId };
 /** A JWT-shaped OIDC id token (three dot-separated base64url parts). */
-const OidcToken = z.string().regex(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/, { message: 'must be a JWT' });
+const OidcToken = cappedString(MAX_LENGTH.encoded).regex(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/, { message: 'must be a JWT' });
 
 /** `POST /auth/credentials`: OTP types need only `type` and `accountId`. */
 export const AuthCredentialCreateRequest = z
@@ -157,8 +154,8 @@ export type AuthCredentialChallengeRequest = z.input<typeof AuthCredentialChalle
 /** `POST /auth/credentials/{id}/verify`, by credential type. */
 export const AuthCredentialVerifyRequest = z
   .discriminatedUnion('type', [
-    z.object({ type: z.literal('EMAIL_OTP'), encryptedOtpBundle: z.string().min(1) }),
-    z.object({ type: z.literal('SMS_OTP'), encryptedOtpBundle: z.string().min(1) }),
+    z.object({ type: z.literal('EMAIL_OTP'), encryptedOtpBundle: cappedString(MAX_LENGTH.encoded).min(1) }),
+    z.object({ type: z.literal('SMS_OTP'), encryptedOtpBundle: cappedString(MAX_LENGTH.encoded).min(1) }),
     z.object({ type: z.literal('OAUTH'), oidcToken: OidcToken, clientPublicKey: ClientPublicKey }),
     z.object({ type: z.literal('PASSKEY'), assertion: PasskeyAssertion }),
   ])
@@ -172,14 +169,14 @@ export const AuthSessionRefreshRequest = z.object({ clientPublicKey: ClientPubli
 export const WalletExportRequest = z.object({ clientPublicKey: UncompressedPublicKey }).meta({ id: 'WalletExportRequest' });
 
 /** `GET /auth/credentials` and `GET /auth/sessions` query: `accountId` is required. */
-export const AuthAccountQuery = z.object({ accountId: z.string() });
+export const AuthAccountQuery = z.object({ accountId: IdParam });
 
 // ---------------------------------------------------------------------------------------------------------------------
 // Serialized payloads inside strings (REFERENCE §7)
 
 /** The `Service-Wallet-Signature` stamp before base64url encoding; keys in this order. */
 export const WalletStamp = z.object({
-  publicKey: z.string().regex(/^0[23][0-9a-f]{64}$/, { message: 'must be a compressed P-256 public key in lowercase hex' }),
+  publicKey: cappedString(MAX_LENGTH.id).regex(/^0[23][0-9a-f]{64}$/, { message: 'must be a compressed P-256 public key in lowercase hex' }),
   scheme: z.literal(WALLET_STAMP_SCHEME),
   signature: hex('a DER ECDSA signature'),
 });
@@ -189,20 +186,20 @@ export type WalletStamp = z.infer<typeof WalletStamp>;
 export const SignedEnclaveBundle = z.object({
   version: z.literal('v1.0.0'),
   data: hex('the bundle data'),
-  dataSignature: z.string(),
-  enclaveQuorumPublic: z.string(),
+  dataSignature: cappedString(MAX_LENGTH.encoded),
+  enclaveQuorumPublic: cappedString(MAX_LENGTH.encoded),
 });
 export type SignedEnclaveBundle = z.infer<typeof SignedEnclaveBundle>;
 
 /** `encryptedOtpBundle` once JSON-parsed: HPKE encapsulated key and ciphertext‖tag. */
 export const EncryptedOtpBundle = z.object({
-  encappedPublic: z.string().regex(/^04[0-9a-fA-F]{128}$/),
+  encappedPublic: cappedString(MAX_LENGTH.id).regex(/^04[0-9a-fA-F]{128}$/),
   ciphertext: hex('the ciphertext'),
 });
 export type EncryptedOtpBundle = z.infer<typeof EncryptedOtpBundle>;
 
 /** The OTP plaintext sealed in `encryptedOtpBundle` (snake_case keys). */
-export const OtpPlaintext = z.object({ otp_code: z.string().min(1), public_key: ClientPublicKey });
+export const OtpPlaintext = z.object({ otp_code: cappedString(MAX_LENGTH.id).min(1), public_key: ClientPublicKey });
 export type OtpPlaintext = z.infer<typeof OtpPlaintext>;
 
 // ---------------------------------------------------------------------------------------------------------------------
@@ -210,9 +207,9 @@ export type OtpPlaintext = z.infer<typeof OtpPlaintext>;
 // `Service-Wallet-Signature` and `Request-Id` headers and gets the success response below (or 200 PROCESSING).
 
 const tag = 'Embedded wallet authentication';
-const credentialParams = z.object({ credentialId: z.string() });
-const sessionParams = z.object({ sessionId: z.string() });
-const accountParams = z.object({ accountId: z.string() });
+const credentialParams = z.object({ credentialId: IdParam });
+const sessionParams = z.object({ sessionId: IdParam });
+const accountParams = z.object({ accountId: IdParam });
 const signed = (what: string) =>
   `${what} First leg: 202 with payloadToSign, requestId and expiresAt (5 minutes). Retry the identical request with ` +
   '`Service-Wallet-Signature` (the stamp of payloadToSign by an active session of the account) and `Request-Id`. ' +

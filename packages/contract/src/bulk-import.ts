@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Timestamp, resourceId } from './common.js';
+import { IdParam, Timestamp, resourceId } from './common.js';
 import { defineEndpoint } from './endpoint.js';
 
 // Bulk customer import: a CSV file of customers, created by a job that runs after the upload has been answered.
@@ -92,7 +92,7 @@ export const bulkImportEndpoints = {
   getBulkCustomerImportJob: defineEndpoint({
     operationId: 'getBulkCustomerImportJob', method: 'GET', path: '/customers/bulk/jobs/{jobId}', tag,
     summary: 'Retrieve a bulk customer import job: status, progress and the errors of refused rows',
-    params: z.object({ jobId: z.string() }),
+    params: z.object({ jobId: IdParam }),
     response: { status: 200, description: 'The job', schema: BulkCustomerImportJob },
     errors: [404],
   }),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CurrencyCode, MinorUnits, Timestamp, onEveryObject, resourceId } from './common.js';
+import { CurrencyCode, IdParam, MAX_LENGTH, MinorUnits, Timestamp, cappedString, onEveryObject, resourceId } from './common.js';
 import { InternalAccountId } from './accounts.js';
 import { CustomerId } from './customers.js';
 import { defineEndpoint } from './endpoint.js';
@@ -63,9 +63,9 @@ export const CardCreateRequest = z
     form: CardForm,
     fundingSources: FundingSources,
     /** Generated when omitted; its last three characters are the issuance trigger (docs/cards.md). */
-    platformCardId: z.string().min(1).max(255).optional(),
+    platformCardId: cappedString(255).min(1).optional(),
     /** A static 3-D Secure password, where the issuer takes one (EU programs); passed on, never stored. */
-    threeDSecurePassword: z.string().min(1).max(255).optional(),
+    threeDSecurePassword: cappedString(255).min(1).optional(),
     maxSpendPerTransaction: MaxSpend.nullable().optional(),
   })
   .meta({ id: 'CardCreateRequest' });
@@ -96,9 +96,9 @@ export type CardUpdateRequest = z.input<typeof CardUpdateRequest>;
 
 /** `GET /cards`: `accountId` matches cards whose `fundingSources` contain it. */
 export const CardListQuery = PageQuery.extend({
-  cardholderId: z.string().optional(),
-  accountId: z.string().optional(),
-  platformCardId: z.string().optional(),
+  cardholderId: IdParam.optional(),
+  accountId: IdParam.optional(),
+  platformCardId: IdParam.optional(),
   state: CardState.optional(),
   sortOrder: SortOrder.default('desc'),
 });
@@ -115,13 +115,13 @@ export type CardRevealResponse = z.infer<typeof CardRevealResponse>;
 
 /** A merchant as the network reports it; the last three characters of `descriptor` are the sandbox trigger. */
 export const CardMerchant = z
-  .object({ descriptor: z.string().min(1).max(255), mcc: z.string().optional(), country: z.string().optional() })
+  .object({ descriptor: cappedString(255).min(1), mcc: cappedString(MAX_LENGTH.id).optional(), country: cappedString(MAX_LENGTH.id).optional() })
   .meta({ id: 'CardMerchant' });
 export type CardMerchant = z.infer<typeof CardMerchant>;
 
 /** A currency as the simulators take it: the code is what counts (the reference's examples send only it). */
 const SimulatedCurrency = z.object({
-  code: CurrencyCode, name: z.string().optional(), symbol: z.string().optional(), decimals: z.number().int().min(0).optional(),
+  code: CurrencyCode, name: cappedString(MAX_LENGTH.name).optional(), symbol: cappedString(MAX_LENGTH.id).optional(), decimals: z.number().int().min(0).optional(),
 });
 
 /** Body of the authorization family: authorization, credit, financial and financial-credit authorizations, credit advice. */
@@ -184,7 +184,7 @@ export type CardSimulationResult = z.infer<typeof CardSimulationResult>;
 // Endpoints
 
 const tag = 'Cards';
-const cardParams = z.object({ cardId: z.string() });
+const cardParams = z.object({ cardId: IdParam });
 
 export const cardEndpoints = {
   createCard: defineEndpoint({
@@ -261,14 +261,14 @@ export const cardRevealPagePath = (platformId: string, token: string): string =>
 export const cardControlEndpoints = {
   getCardRevealPage: defineEndpoint({
     operationId: 'getCardRevealPage', method: 'GET', path: '/_sandbox/hosted/{platformId}/cards/{token}', tag: 'Cards',
-    controlPlane: true, public: true, params: z.object({ platformId: z.string(), token: z.string() }), secrets: { params: ['token'] },
+    controlPlane: true, public: true, params: z.object({ platformId: IdParam, token: IdParam }), secrets: { params: ['token'] },
     summary: "The page a reveal's panEmbedUrl opens: the card's number, CVV and expiry (sandbox test values)",
     description: 'An HTML page, meant for an iframe. An unknown or expired token answers 404 with a page saying so.',
     response: { status: 200, description: 'The card details page (HTML)', contentType: 'text/html' },
   }),
   getCardSimulation: defineEndpoint({
     operationId: 'getCardSimulation', method: 'GET', path: '/_sandbox/cards/simulations/{issuerTransactionToken}', tag: 'Sandbox control plane',
-    controlPlane: true, params: z.object({ issuerTransactionToken: z.string() }),
+    controlPlane: true, params: z.object({ issuerTransactionToken: IdParam }),
     summary: 'What a simulated card-network event came to: approved or declined, and its card transaction',
     response: { status: 200, description: 'The result', schema: CardSimulationResult },
     errors: [404],

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CurrencyCode, Email, MinorUnits, Timestamp } from './common.js';
+import { CurrencyCode, Email, MAX_LENGTH, MinorUnits, Timestamp, cappedString } from './common.js';
 import { CustomerInfoFieldName } from './customers.js';
 import { defineEndpoint } from './endpoint.js';
 
@@ -52,17 +52,16 @@ export const FeeConfig = z
   .meta({ id: 'FeeConfig' });
 export type FeeConfig = z.infer<typeof FeeConfig>;
 
-const https = (max: number) =>
-  z.url({ protocol: /^https$/, message: 'must be an https URL' }).max(max);
+const https = (max: number) => cappedString(max).url({ protocol: /^https$/, message: 'must be an https URL' });
 
 const cardTokenizationFields = {
-  displayName: z.string().min(1).max(255),
+  displayName: cappedString(255).min(1),
   logoUrl: https(512),
   email: z.object({
-    fromAddress: Email, fromName: z.string().min(1), replyToAddress: Email, subject: z.string().min(1),
-    bodyText: z.string().min(1).max(2000),
+    fromAddress: Email, fromName: cappedString(MAX_LENGTH.name).min(1), replyToAddress: Email, subject: cappedString(MAX_LENGTH.description).min(1),
+    bodyText: cappedString(2000).min(1),
   }).partial(),
-  sms: z.object({ templateSid: z.string().min(1).max(64), bodyText: z.string().min(1).max(480) }).partial(),
+  sms: z.object({ templateSid: cappedString(64).min(1), bodyText: cappedString(480).min(1) }).partial(),
 };
 /** Branding of the card-tokenization second factor; partial update. */
 export const CardTokenization2faConfig = z.object(cardTokenizationFields).partial().meta({ id: 'CardTokenization2faConfig' });
@@ -77,15 +76,15 @@ export const EMBEDDED_WALLET_CONFIG_DEFAULTS = {
 } as const;
 
 const embeddedWalletFields = {
-  appName: z.string().min(1),
+  appName: cappedString(MAX_LENGTH.name).min(1),
   otpLength: z.number().int().min(4).max(12),
   alphanumeric: z.boolean(),
   expirationSeconds: z.number().int().min(1).max(86_400),
   sendFromEmailAddress: Email,
-  sendFromEmailSenderName: z.string().min(1),
+  sendFromEmailSenderName: cappedString(MAX_LENGTH.name).min(1),
   replyToEmailAddress: Email,
   /** A 340×124 PNG. */
-  logoUrl: z.url(),
+  logoUrl: cappedString(MAX_LENGTH.url).url(),
 };
 /** Embedded-wallet OTP email settings; partial update (defaults in EMBEDDED_WALLET_CONFIG_DEFAULTS). */
 export const EmbeddedWalletConfig = z.object(embeddedWalletFields).partial().meta({ id: 'EmbeddedWalletConfig' });
@@ -113,8 +112,8 @@ export type PlatformConfig = z.infer<typeof PlatformConfig>;
 /** `PATCH /config`: setting `webhookEndpoint` sends a TEST event. */
 export const PlatformConfigUpdateRequest = z
   .object({
-    umaDomain: z.string().regex(/^[^\s/@$]+$/, { message: 'must be a host name, such as mycompany.com' }).optional(),
-    webhookEndpoint: z.url().optional(),
+    umaDomain: cappedString(MAX_LENGTH.id).regex(/^[^\s/@$]+$/, { message: 'must be a host name, such as mycompany.com' }).optional(),
+    webhookEndpoint: cappedString(MAX_LENGTH.url).url().optional(),
     supportedCurrencies: z.array(SupportedCurrencyRequest).optional(),
     embeddedWalletConfig: EmbeddedWalletConfig.optional(),
     cardTokenization2faConfig: CardTokenization2faConfig.optional(),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
-  Address, CountryCode, CurrencyCode, Email, IsoDate, PhoneNumber, SSN_PATTERN, Timestamp, idPattern, onEveryObject, resourceId,
+  Address, CountryCode, CurrencyCode, Email, IdParam, IsoDate, MAX_LENGTH, PhoneNumber, SSN_PATTERN, Timestamp, cappedString, idPattern,
+  onEveryObject, resourceId,
 } from './common.js';
 import { defineEndpoint } from './endpoint.js';
 import { signedLegs } from './signed-retry.js';
@@ -79,8 +80,8 @@ export const CustomerId = resourceId('Customer').meta({ id: 'CustomerId' });
 export const EndUserTermsConsent = z
   .object({
     acceptedAt: Timestamp,
-    ipAddress: z.string().min(1).max(45),
-    termsVersion: z.string().min(1),
+    ipAddress: cappedString(MAX_LENGTH.ipAddress).min(1),
+    termsVersion: cappedString(MAX_LENGTH.id).min(1),
     acceptanceMethod: AcceptanceMethod,
   })
   .meta({ id: 'EndUserTermsConsent' });
@@ -91,28 +92,32 @@ export const EndUserTerms = z.object({ version: z.string(), url: z.url() }).meta
 export type EndUserTerms = z.infer<typeof EndUserTerms>;
 
 /** A free-text explanation of an OTHER choice: 1–500 characters. */
-const description = z.string().min(1).max(500);
-const nameField = z.string().min(1).max(250);
+const description = cappedString(500).min(1);
+/** Free text the reference gives no limit: {@link MAX_LENGTH.description}. */
+const freeText = cappedString(MAX_LENGTH.description).min(1);
+const nameField = cappedString(250).min(1);
+/** A name or identifier the reference gives no limit. */
+const nameText = cappedString(MAX_LENGTH.name).min(1);
+const idText = cappedString(MAX_LENGTH.id).min(1);
 /**
  * `$<username>@<domain>`: a mandatory `$`, a username of a-z 0-9 - _ . + (case-insensitive) of at most 64
  * characters with the `$`, and the domain of the receiving service (any host: the sandbox's, a platform's, `localhost`).
  */
-export const UmaAddress = z
-  .string()
+export const UmaAddress = cappedString(MAX_LENGTH.handle)
   .regex(/^\$[a-z0-9\-_.+]{1,63}@[^@\s$]+$/i, { message: 'must be an UMA address such as $alice@example.com: a $, a username of at most 63 characters (a-z 0-9 - _ . +), @ and a domain' })
   .meta({ id: 'UmaAddress' });
-const PlatformCustomerId = z.string().min(1);
+const PlatformCustomerId = idText;
 /** Currencies enabled on the customer; replaced wholesale on PATCH. A currency listed twice counts once. */
 const Currencies = z.array(CurrencyCode).transform((codes) => [...new Set(codes)]);
 /** The region that picks between several offering the same currency: an ISO 3166-1 alpha-2 country such as DE. */
-const Region = z.string().min(1);
+const Region = idText;
 
 /** Individual enhanced-due-diligence fields, optional and patchable. */
 const individualEdd = {
   sourceOfFundsCategories: z.array(IndividualSourceOfFunds).optional(),
   sourceOfFundsOtherDescription: description.optional(),
   sourceOfWealthCategories: z.array(SourceOfWealth).optional(),
-  sourceOfWealthOtherDescription: z.string().min(1).optional(),
+  sourceOfWealthOtherDescription: freeText.optional(),
   purposeOfAccount: PurposeOfAccount.optional(),
   purposeOfAccountOtherDescription: description.optional(),
   expectedMonthlyTransactionCount: ExpectedMonthlyTransactionCount.optional(),
@@ -123,21 +128,21 @@ const individualEdd = {
 };
 
 const businessInfoFields = {
-  legalName: z.string().min(1),
-  doingBusinessAs: z.string().min(1).optional(),
-  registrationNumber: z.string().min(1).optional(),
-  taxId: z.string().min(1),
+  legalName: nameText,
+  doingBusinessAs: nameText.optional(),
+  registrationNumber: idText.optional(),
+  taxId: idText,
   country: CountryCode,
   incorporatedOn: IsoDate,
   entityType: EntityType.optional(),
   businessType: BusinessType.optional(),
-  naicsCode: z.string().regex(/^\d{2,6}$/).optional(),
+  naicsCode: cappedString(MAX_LENGTH.id).regex(/^\d{2,6}$/).optional(),
   countriesOfOperation: z.array(CountryCode).optional(),
   expectedRecipientJurisdictions: z.array(CountryCode).optional(),
   expectedCounterpartyCountries: z.array(CountryCode).optional(),
   purposeOfAccount: PurposeOfAccount.optional(),
   purposeOfAccountOtherDescription: description.optional(),
-  sourceOfFunds: z.string().min(1).optional(),
+  sourceOfFunds: freeText.optional(),
   sourceOfFundsCategories: z.array(BusinessSourceOfFunds).optional(),
   sourceOfFundsOtherDescription: description.optional(),
   expectedMonthlyTransactionCount: ExpectedMonthlyTransactionCount.optional(),
@@ -169,12 +174,12 @@ const commonWritable = {
 };
 
 const individualWritable = {
-  fullName: z.string().trim().min(1).optional(),
+  fullName: cappedString(MAX_LENGTH.name).trim().min(1).optional(),
   birthDate: IsoDate.optional(),
   nationality: CountryCode.optional(),
   address: Address.optional(),
   idType: z.enum(['SSN', 'ITIN'], { message: 'individuals accept only SSN or ITIN' }).optional(),
-  identifier: z.string().min(1).optional(),
+  identifier: idText.optional(),
   countryOfIssuance: CountryCode.optional(),
   ...individualEdd,
 };
@@ -377,17 +382,17 @@ export type Customer = z.infer<typeof Customer>;
 
 /** `GET /customers` query. */
 export const CustomerListQuery = PageQuery.extend({
-  platformCustomerId: z.string().optional(),
+  platformCustomerId: IdParam.optional(),
   customerType: CustomerType.optional(),
   ...TimeRangeQuery,
-  region: z.string().optional(),
+  region: cappedString(MAX_LENGTH.id).optional(),
   currency: CurrencyCode.optional(),
-  umaAddress: z.string().optional(),
+  umaAddress: cappedString(MAX_LENGTH.handle).optional(),
   isIncludingDeleted: QueryBoolean.optional(),
 });
 export type CustomerListQuery = z.input<typeof CustomerListQuery>;
 
-export const CustomerPath = z.object({ customerId: z.string() });
+export const CustomerPath = z.object({ customerId: IdParam });
 
 // ---------------------------------------------------------------------------------------------------------------------
 // Endpoints (SPEC §4.3, REFERENCE §12)

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Timestamp, resourceId } from './common.js';
+import { IdParam, Timestamp, cappedString, resourceId } from './common.js';
 import { defineEndpoint } from './endpoint.js';
 import { signedLegs } from './signed-retry.js';
 
@@ -39,20 +39,20 @@ export type DelegatedKey = z.infer<typeof DelegatedKey>;
 /** The body of every leg of `POST /auth/delegated-keys`: identical each time. */
 export const DelegatedKeyCreateRequest = z
   .object({
-    cardId: z.string(),
+    cardId: IdParam,
     /** The embedded wallet: one of the card's funding sources. */
-    internalAccountId: z.string(),
-    nickname: z.string().min(1).max(256),
+    internalAccountId: IdParam,
+    nickname: cappedString(256).min(1),
   })
   .meta({ id: 'DelegatedKeyCreateRequest' });
 export type DelegatedKeyCreateRequest = z.input<typeof DelegatedKeyCreateRequest>;
 
 /** `GET /auth/delegated-keys`: by wallet, by funding source, or both (at least one). */
-export const DelegatedKeyListQuery = z.object({ accountId: z.string().optional(), fundingSourceId: z.string().optional() });
+export const DelegatedKeyListQuery = z.object({ accountId: IdParam.optional(), fundingSourceId: IdParam.optional() });
 export type DelegatedKeyListQuery = z.input<typeof DelegatedKeyListQuery>;
 
 const tag = 'Embedded wallet authentication';
-const keyParams = z.object({ delegatedKeyId: z.string() });
+const keyParams = z.object({ delegatedKeyId: IdParam });
 
 export const delegatedKeyEndpoints = {
   createDelegatedKey: defineEndpoint({

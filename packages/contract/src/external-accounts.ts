@@ -1,5 +1,8 @@
 import { z } from 'zod';
-import { Address, CountryCode, CurrencyCode, Email, IsoDate, Timestamp, onEveryObject, resourceId } from './common.js';
+import { LIGHTNING_ADDRESS_MAX_LENGTH, LIGHTNING_INVOICE_MAX_LENGTH, SPARK_ADDRESS_MAX_LENGTH } from './account-checks.js';
+import {
+  Address, CountryCode, CurrencyCode, Email, IdParam, IsoDate, MAX_LENGTH, Timestamp, cappedString, onEveryObject, resourceId,
+} from './common.js';
 import { CustomerId } from './customers.js';
 import { defineEndpoint } from './endpoint.js';
 import { PageQuery, pageOf } from './pagination.js';
@@ -69,16 +72,18 @@ type Shape = Readonly<Record<string, z.ZodType>>;
 const objectFor = <S extends Shape>(_mode: Mode, shape: S) => z.object(shape) as unknown as z.ZodObject<{ -readonly [K in keyof S]: S[K] }, z.core.$strip>;
 
 /** Text with the length limit the API states for the field. */
-const text = (max = 255) => z.string().min(1).max(max);
-/** Text whose length the reference does not limit. */
-const anyText = z.string().min(1);
+const text = (max = 255) => cappedString(max).min(1);
+/** Names (of a beneficiary, a VASP): the reference states no limit; {@link MAX_LENGTH.name}. */
+const nameText = text(MAX_LENGTH.name);
+/** Identifiers the reference does not limit (registration numbers, tax ids, bank codes, an iban without pattern). */
+const idText = text(MAX_LENGTH.id);
 /** A beneficiary's phone number: the API's generic pattern. */
-const beneficiaryPhone = z.string().regex(/^\+[0-9]{6,14}$/, { message: 'must be a phone number of the form +<digits>' });
+const beneficiaryPhone = cappedString(MAX_LENGTH.id).regex(/^\+[0-9]{6,14}$/, { message: 'must be a phone number of the form +<digits>' });
 const beneficiaryType = <T extends 'INDIVIDUAL' | 'BUSINESS'>(type: T) => z.literal(type);
 
 const individualFields = {
   beneficiaryType: beneficiaryType('INDIVIDUAL'),
-  fullName: anyText,
+  fullName: nameText,
   birthDate: IsoDate.optional(),
   nationality: CountryCode.optional(),
   email: Email.optional(),
@@ -90,9 +95,9 @@ type IndividualField = 'birthDate' | 'nationality' | 'email' | 'phoneNumber' | '
 
 const businessFields = {
   beneficiaryType: beneficiaryType('BUSINESS'),
-  legalName: anyText,
-  registrationNumber: anyText.optional(),
-  taxId: anyText.optional(),
+  legalName: nameText,
+  registrationNumber: idText.optional(),
+  taxId: idText.optional(),
   email: Email.optional(),
   phoneNumber: beneficiaryPhone.optional(),
   countryOfResidence: CountryCode.optional(),
@@ -160,10 +165,10 @@ function beneficiaryFor<const R extends IndividualField, E extends Shape = {}>(r
 // accountInfo per accountType (REFERENCE §3), as data
 
 const digits = (min: number, max = min) =>
-  z.string().regex(new RegExp(`^[0-9]{${min === max ? min : `${min},${max}`}}$`), {
+  cappedString(MAX_LENGTH.id).regex(new RegExp(`^[0-9]{${min === max ? min : `${min},${max}`}}$`), {
     message: min === max ? `must be ${min} digits` : `must be ${min} to ${max} digits`,
   });
-const pattern = (re: RegExp, what: string) => z.string().regex(re, { message: `must be ${what}` });
+const pattern = (re: RegExp, what: string) => cappedString(MAX_LENGTH.id).regex(re, { message: `must be ${what}` });
 
 const swiftCode = pattern(/^[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})?$/, 'a SWIFT/BIC code of 8 or 11 characters');
 const phoneNumber = pattern(/^\+[0-9]{6,14}$/, 'a phone number of the form +<digits>');
@@ -188,9 +193,14 @@ const fiat = <R extends Shape, O extends Shape, const P extends readonly [Paymen
   required: R, optional: O, paymentRails: P, beneficiary?: B,
 ) => ({ required, optional, paymentRails, beneficiary: (beneficiary ?? STANDARD_BENEFICIARY) as B });
 
-const wallet = () => ({
-  required: { address: anyText },
-  optional: { vaspName: anyText },
+/**
+ * A wallet: the reference gives `address` no pattern (a lenient platform checks the form of some chains, a strict one
+ * their checksums: account-checks.ts). No address is longer than {@link MAX_LENGTH.id}, but a Spark one
+ * ({@link SPARK_ADDRESS_MAX_LENGTH}).
+ */
+const wallet = (addressMax: number = MAX_LENGTH.id) => ({
+  required: { address: text(addressMax) },
+  optional: { vaspName: nameText },
   paymentRails: [] as const,
   beneficiary: WALLET_BENEFICIARY,
 });
@@ -269,19 +279,19 @@ export const ACCOUNT_INFO_TABLE = {
   ZAR_ACCOUNT: fiat({ accountNumber: digits(9, 13), bankName }, none, ['BANK_TRANSFER']),
   ZMW_ACCOUNT: mobileMoney(phoneIn('260', '9')),
   // REFERENCE §3 gives the SWIFT iban no pattern (IBAN-only corridors such as BR and GB).
-  SWIFT_ACCOUNT: fiat({ country: CountryCode, swiftCode, bankName }, { accountNumber, iban: anyText }, ['SWIFT']),
+  SWIFT_ACCOUNT: fiat({ country: CountryCode, swiftCode, bankName }, { accountNumber, iban: idText }, ['SWIFT']),
   // ILS_ACCOUNT is listed by SPEC §2.1 without fields (REFERENCE §3 has no row): every bank detail is optional.
-  ILS_ACCOUNT: fiat({}, { iban: anyText, accountNumber, bankName, swiftCode, bankCode: anyText, branchCode: anyText }, ['BANK_TRANSFER']),
+  ILS_ACCOUNT: fiat({}, { iban: idText, accountNumber, bankName, swiftCode, bankCode: idText, branchCode: idText }, ['BANK_TRANSFER']),
   BASE_WALLET: wallet(),
   ETHEREUM_WALLET: wallet(),
   POLYGON_WALLET: wallet(),
   PLASMA_WALLET: wallet(),
   SOLANA_WALLET: wallet(),
-  SPARK_WALLET: wallet(),
+  SPARK_WALLET: wallet(SPARK_ADDRESS_MAX_LENGTH),
   TRON_WALLET: wallet(),
   LIGHTNING: {
     required: none,
-    optional: { invoice: anyText, bolt12: anyText, lightningAddress: anyText },
+    optional: { invoice: text(LIGHTNING_INVOICE_MAX_LENGTH), bolt12: text(LIGHTNING_INVOICE_MAX_LENGTH), lightningAddress: text(LIGHTNING_ADDRESS_MAX_LENGTH) },
     paymentRails: [] as const,
     beneficiary: null,
     check: exactlyOneLightningDestination,
@@ -416,7 +426,7 @@ export type ExternalAccount = z.infer<typeof ExternalAccount>;
 
 const platformAccountFields = {
   currency: CurrencyCode,
-  platformAccountId: anyText,
+  platformAccountId: idText,
   ownershipType: OwnershipType.optional(),
   accountInfo: ExternalAccountInfoRequest,
 };
@@ -451,12 +461,15 @@ export const OwnershipChallenge = z
   .meta({ id: 'OwnershipChallenge' });
 export type OwnershipChallenge = z.infer<typeof OwnershipChallenge>;
 
+/** A wallet signature is 132 hex characters (EVM) or 88 of base58 or base64 (Solana, Bitcoin): far fewer than this. */
+const SIGNATURE_MAX_LENGTH = 1024;
+
 /**
  * `POST .../external-accounts/{id}/verify` body: a signature over the exact `messageToSign` (EIP-191 hex
  * for EVM chains, base64 for Bitcoin, base58 Ed25519 for Solana). `signatureScheme` is Bitcoin only, `bip137` by default.
  */
 export const OwnershipVerifyRequest = z
-  .object({ signature: z.string().min(1), signatureScheme: z.enum(['bip137', 'electrum']).optional() })
+  .object({ signature: text(SIGNATURE_MAX_LENGTH), signatureScheme: z.enum(['bip137', 'electrum']).optional() })
   .meta({ id: 'OwnershipVerifyRequest' });
 export type OwnershipVerifyRequest = z.input<typeof OwnershipVerifyRequest>;
 
@@ -465,7 +478,7 @@ export type OwnershipVerifyRequest = z.input<typeof OwnershipVerifyRequest>;
 
 /** `GET /customers/external-accounts` query: paged, filtered by currency and customer. */
 export const ExternalAccountListQuery = PageQuery.extend({
-  customerId: z.string().optional(),
+  customerId: IdParam.optional(),
   currency: CurrencyCode.optional(),
 });
 export type ExternalAccountListQuery = z.input<typeof ExternalAccountListQuery>;
@@ -474,7 +487,7 @@ export type ExternalAccountListQuery = z.input<typeof ExternalAccountListQuery>;
 export const PlatformExternalAccountListQuery = PageQuery.extend({ currency: CurrencyCode.optional() });
 export type PlatformExternalAccountListQuery = z.input<typeof PlatformExternalAccountListQuery>;
 
-const ExternalAccountPath = z.object({ externalAccountId: z.string() });
+const ExternalAccountPath = z.object({ externalAccountId: IdParam });
 const externalAccountsTag = 'External accounts';
 
 export const externalAccountEndpoints = {

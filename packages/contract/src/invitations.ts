@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CurrencyAmount, MinorUnits, Timestamp } from './common.js';
+import { CurrencyAmount, IdParam, MinorUnits, Timestamp, cappedString } from './common.js';
 import { UmaAddress } from './customers.js';
 import { defineEndpoint } from './endpoint.js';
 
@@ -32,7 +32,7 @@ export type UmaInvitation = z.infer<typeof UmaInvitation>;
 export const InvitationCreateRequest = z
   .object({
     inviterUma: UmaAddress,
-    firstName: z.string().trim().min(1).max(255).optional(),
+    firstName: cappedString(255).trim().min(1).optional(),
     /** Minor units of the inviter's currency; shown to the invitee, never moved. */
     amountToSend: MinorUnits.optional(),
     /** Omit for an invitation that never expires. */
@@ -45,7 +45,7 @@ export const InvitationClaimRequest = z.object({ inviteeUma: UmaAddress }).meta(
 export type InvitationClaimRequest = z.input<typeof InvitationClaimRequest>;
 
 const tag = 'Invitations';
-const codeParams = z.object({ invitationCode: z.string() });
+const codeParams = z.object({ invitationCode: IdParam });
 
 export const invitationEndpoints = {
   createInvitation: defineEndpoint({

@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { CountryCode, Currency, CurrencyCode, MinorUnits } from './common.js';
+import { CountryCode, Currency, CurrencyCode, IdParam, MinorUnits, cappedString } from './common.js';
 import { defineEndpoint } from './endpoint.js';
 import { PageQuery, QueryBoolean, SortOrder, pageOf } from './pagination.js';
 import { CryptoNetwork, LookupId } from './quotes.js';
 import { UmaReceiverCurrency, UmaReceiverLookupQuery } from './uma.js';
 import { RequiredField } from './config.js';
+import { LIGHTNING_INVOICE_MAX_LENGTH } from './account-checks.js';
 
 // Lookups: what a platform reads before building accounts and payments. The bank directory (discoveries), the VASPs
 // wallet accounts name, the UMA providers, the receiver behind an external account, and the fee of a crypto withdrawal.
@@ -95,12 +96,13 @@ export type ExternalAccountReceiverLookup = z.infer<typeof ExternalAccountReceiv
 /** `POST /crypto/estimate-withdrawal-fee`: a withdrawal from an internal account to an on-chain address. */
 export const CryptoWithdrawalFeeRequest = z
   .object({
-    internalAccountId: z.string().min(1),
+    internalAccountId: IdParam.min(1),
     currency: CurrencyCode,
     cryptoNetwork: CryptoNetwork,
     /** What leaves the account, in minor units of `currency`: the fees come out of it, the rest arrives. */
     amount: MinorUnits,
-    destinationAddress: z.string().min(1),
+    /** An address of the network, or for Lightning an invoice or a lightning address (the longest of them). */
+    destinationAddress: cappedString(LIGHTNING_INVOICE_MAX_LENGTH).min(1),
   })
   .meta({ id: 'CryptoWithdrawalFeeRequest' });
 export type CryptoWithdrawalFeeRequest = z.input<typeof CryptoWithdrawalFeeRequest>;
@@ -141,7 +143,7 @@ export const lookupEndpoints = {
   }),
   lookupExternalAccount: defineEndpoint({
     operationId: 'lookupExternalAccount', method: 'GET', path: '/receiver/external-account/{accountId}', tag: 'Quotes',
-    params: z.object({ accountId: z.string() }), query: UmaReceiverLookupQuery,
+    params: z.object({ accountId: IdParam }), query: UmaReceiverLookupQuery,
     summary: 'Look up the receiver behind an external account before quoting a payment to it',
     description: 'Quote the payment to the account with the returned `lookupId`. Unknown account: 404 REFERENCE_NOT_FOUND.',
     response: { status: 200, description: 'What the account receives, and the lookupId to quote with', schema: ExternalAccountReceiverLookup },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { IdParam } from './common.js';
 import { defineEndpoint } from './endpoint.js';
 import {
   BeneficialOwner, BeneficialOwnerCreateRequest, BeneficialOwnerListQuery, BeneficialOwnerUpdateRequest, Verification,
@@ -8,8 +9,8 @@ import { pageOf } from './pagination.js';
 
 // Verifications and beneficial owners (SPEC §4.3, REFERENCE §5, §12).
 
-const VerificationPath = z.object({ verificationId: z.string() });
-const BeneficialOwnerPath = z.object({ beneficialOwnerId: z.string() });
+const VerificationPath = z.object({ verificationId: IdParam });
+const BeneficialOwnerPath = z.object({ beneficialOwnerId: IdParam });
 
 /** A reviewer's decision on a verification in manual review (Railyard control plane). */
 export const VerificationDecisionRequest = z

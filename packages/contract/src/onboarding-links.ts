@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Timestamp } from './common.js';
+import { IdParam, MAX_LENGTH, Timestamp, cappedString } from './common.js';
 import { Customer, CustomerPath } from './customers.js';
 import { defineEndpoint } from './endpoint.js';
 import { DOCUMENT_FORM_MAX_BYTES } from './onboarding.js';
@@ -17,7 +17,7 @@ export const CONTACT_CODE_TTL_MS = 10 * 60 * 1000;
 
 /** `POST /customers/{customerId}/verify-email/confirm` and `…/verify-phone/confirm`. */
 export const ContactVerificationConfirmRequest = z
-  .object({ code: z.string().min(1, { message: 'must not be empty' }) })
+  .object({ code: cappedString(MAX_LENGTH.id).min(1, { message: 'must not be empty' }) })
   .meta({ id: 'ContactVerificationConfirmRequest' });
 export type ContactVerificationConfirmRequest = z.input<typeof ContactVerificationConfirmRequest>;
 
@@ -47,8 +47,7 @@ export function isAcceptedRedirectUri(value: string): boolean {
 }
 
 /** Where the customer's browser goes once the hosted flow finishes: https, or http on a local host for local development. */
-export const RedirectUri = z
-  .string()
+export const RedirectUri = cappedString(MAX_LENGTH.url)
   .refine(isAcceptedRedirectUri, {
     message: 'must be an absolute https URL (http is accepted only for local development: localhost, *.localhost, private addresses)',
     params: { constraint: { format: 'url' } },
@@ -81,7 +80,7 @@ export const KycLink = z
 export type KycLink = z.infer<typeof KycLink>;
 
 /** Path parameters of the hosted pages: the platform (public pages carry it) and the link token. */
-export const HostedKycPath = z.object({ platformId: z.string(), token: z.string() });
+export const HostedKycPath = z.object({ platformId: IdParam, token: IdParam });
 
 /** The path of the hosted verification page of a link, below the server's origin. */
 export const hostedKycPath = (platformId: string, token: string): string =>

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
-  Address, CountryCode, Email, IdentificationType, IsoDate, SSN_PATTERN, Timestamp, onEveryObject, resourceId,
+  Address, CountryCode, Email, IdParam, IdentificationType, IsoDate, MAX_LENGTH, SSN_PATTERN, Timestamp, cappedString, onEveryObject,
+  resourceId,
 } from './common.js';
 import { anyResourceId } from './accounts.js';
 import { CustomerId, ITIN_PATTERN, VerificationState } from './customers.js';
@@ -102,8 +103,8 @@ const documentTextFields = {
   documentType: DocumentType,
   country: CountryCode,
   side: DocumentSide.optional(),
-  documentNumber: z.string().min(1).optional(),
-  issuingAuthority: z.string().min(1).optional(),
+  documentNumber: cappedString(MAX_LENGTH.id).min(1).optional(),
+  issuingAuthority: cappedString(MAX_LENGTH.name).min(1).optional(),
   /** Railyard: the date on the document; a proof of address older than 3 months is reported at verification. */
   issuedOn: IsoDate.optional(),
 };
@@ -133,10 +134,10 @@ export const DocumentReplaceRequest = z
 export type DocumentReplaceRequest = z.input<typeof DocumentReplaceRequest>;
 
 /** `GET /documents` query: optionally one holder's documents. */
-export const DocumentListQuery = PageQuery.extend({ documentHolder: z.string().optional() });
+export const DocumentListQuery = PageQuery.extend({ documentHolder: IdParam.optional() });
 export type DocumentListQuery = z.input<typeof DocumentListQuery>;
 
-export const DocumentPath = z.object({ documentId: z.string() });
+export const DocumentPath = z.object({ documentId: IdParam });
 
 const documentsTag = 'Documents';
 /**
@@ -253,7 +254,7 @@ export type VerificationCreateRequest = z.input<typeof VerificationCreateRequest
 
 /** `GET /verifications` query. */
 export const VerificationListQuery = PageQuery.extend({
-  customerId: z.string().optional(),
+  customerId: IdParam.optional(),
   verificationStatus: VerificationStatus.optional(),
 });
 
@@ -268,7 +269,7 @@ export type BeneficialOwnerRole = z.infer<typeof BeneficialOwnerRole>;
 /** Owners at or above this percentage must be registered (plus one control person). */
 export const BENEFICIAL_OWNER_THRESHOLD_PERCENT = 25;
 
-const name = z.string().trim().min(1);
+const name = cappedString(MAX_LENGTH.name).trim().min(1);
 const personalInfoFields = {
   firstName: name,
   middleName: name.optional(),
@@ -276,10 +277,10 @@ const personalInfoFields = {
   birthDate: IsoDate,
   nationality: CountryCode,
   email: Email.optional(),
-  phoneNumber: z.string().min(1).optional(),
+  phoneNumber: cappedString(MAX_LENGTH.id).min(1).optional(),
   address: Address,
   idType: IdentificationType,
-  identifier: z.string().min(1),
+  identifier: cappedString(MAX_LENGTH.id).min(1),
   countryOfIssuance: CountryCode.optional(),
 };
 
@@ -350,4 +351,4 @@ export const BeneficialOwner = z
 export type BeneficialOwner = z.infer<typeof BeneficialOwner>;
 
 /** `GET /beneficial-owners` query: `customerId` is required. */
-export const BeneficialOwnerListQuery = PageQuery.extend({ customerId: z.string() });
+export const BeneficialOwnerListQuery = PageQuery.extend({ customerId: IdParam });

@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { IdParam } from './common.js';
 import { defineEndpoint } from './endpoint.js';
 import { ExternalAccount, OwnershipChallenge, OwnershipChallengeRequest, OwnershipVerifyRequest } from './external-accounts.js';
 
 // Ownership verification of self-custody wallets (SPEC §2.2, §2.3, §3.1, §4.1; REFERENCE §2.3).
 
 const tag = 'External accounts';
-const params = z.object({ externalAccountId: z.string() });
+const params = z.object({ externalAccountId: IdParam });
 
 const challenge = (operationId: string, path: string) =>
   defineEndpoint({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IsoDate, Timestamp } from './common.js';
+import { IsoDate, MAX_LENGTH, Timestamp, cappedString } from './common.js';
 
 /** Page size bounds of every paginated list. */
 export const PAGE_LIMIT_DEFAULT = 20;
@@ -9,10 +9,10 @@ export const PAGE_LIMIT_MAX = 100;
 export const PageQuery = z.object({
   // A number, or its decimal digits as a query string carries it (no hex, exponents or blanks).
   limit: z
-    .union([z.number(), z.string().regex(/^\d{1,6}$/, { message: 'must be a whole number' }).transform(Number)])
+    .union([z.number(), cappedString(MAX_LENGTH.id).regex(/^\d{1,6}$/, { message: 'must be a whole number' }).transform(Number)])
     .pipe(z.number().int().min(1).max(PAGE_LIMIT_MAX))
     .default(PAGE_LIMIT_DEFAULT),
-  cursor: z.string().min(1).max(512).optional(),
+  cursor: cappedString(512).min(1).optional(),
 });
 
 /**
@@ -35,7 +35,7 @@ export const TimeRangeQuery = {
  */
 export const queryList = <T extends z.ZodType<string, string>>(item: T) =>
   z
-    .union([z.string(), z.array(z.string())])
+    .union([cappedString(MAX_LENGTH.text), z.array(cappedString(MAX_LENGTH.text))])
     .transform((value) => (Array.isArray(value) ? value : [value]).flatMap((part) => part.split(',')).map((part) => part.trim()).filter((part) => part !== ''))
     .pipe(z.array(item));
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Currency, CurrencyCode, MAX_AMOUNT, MinorUnits, Timestamp } from './common.js';
+import { Currency, CurrencyCode, IdParam, MAX_AMOUNT, MinorUnits, Timestamp, cappedString } from './common.js';
 import { anyResourceId } from './accounts.js';
 import { defineEndpoint } from './endpoint.js';
 import { PaymentRail } from './external-accounts.js';
@@ -41,7 +41,7 @@ export const TransferOutRequest = z
     source: z.object({ accountId: anyResourceId('InternalAccount') }),
     destination: z.object({ accountId: anyResourceId('ExternalAccount'), paymentRail: PaymentRail.optional() }),
     amount: MinorUnits.min(1),
-    remittanceInformation: z.string().max(REMITTANCE_INFORMATION_MAX).optional(),
+    remittanceInformation: cappedString(REMITTANCE_INFORMATION_MAX).optional(),
     purposeOfPayment: PurposeOfPayment.optional(),
   })
   .meta({ id: 'TransferOutRequest' });
@@ -81,8 +81,8 @@ export type ExchangeRate = z.infer<typeof ExchangeRate>;
 
 const quotesTag = 'Quotes';
 const transactionsTag = 'Transactions';
-const quoteParams = z.object({ quoteId: z.string() });
-const transactionParams = z.object({ transactionId: z.string() });
+const quoteParams = z.object({ quoteId: IdParam });
+const transactionParams = z.object({ transactionId: IdParam });
 
 export const paymentEndpoints = {
   createQuote: defineEndpoint({

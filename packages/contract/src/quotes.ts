@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Currency, CurrencyCode, MinorUnits, Timestamp, onEveryObject, resourceId } from './common.js';
+import { Currency, CurrencyCode, MAX_LENGTH, MinorUnits, Timestamp, cappedString, onEveryObject, resourceId } from './common.js';
 import { PaymentInstructions, anyResourceId } from './accounts.js';
 import { ScaChallenge, ScaResponse, requireOneScaAnswer } from './sca.js';
 import { CustomerId } from './customers.js';
@@ -40,8 +40,7 @@ export const LookupId = resourceId('Lookup').meta({ id: 'LookupId' });
  * A `lookupId` as a quote request carries it: the id a receiver lookup returned. The reference's own examples also
  * write it `LookupRequest:<uuid>`; that form names the same lookup.
  */
-export const LookupIdReference = z
-  .string()
+export const LookupIdReference = cappedString(MAX_LENGTH.id)
   .min(1)
   .transform((id) => (id.startsWith('LookupRequest:') ? `Lookup:${id.slice('LookupRequest:'.length)}` : id));
 
@@ -65,7 +64,7 @@ const sourceVariants = {
 };
 const destinationVariants = {
   account: { destinationType: z.literal('ACCOUNT'), accountId: AccountRef, paymentRail: PaymentRail.optional() },
-  uma: { destinationType: z.literal('UMA_ADDRESS'), umaAddress: z.string().min(1), currency: CurrencyCode.optional() },
+  uma: { destinationType: z.literal('UMA_ADDRESS'), umaAddress: cappedString(MAX_LENGTH.handle).min(1), currency: CurrencyCode.optional() },
 };
 
 /** Where the money of a quote comes from. */
@@ -98,8 +97,8 @@ export const QuoteRequest = z
     /** Required for UMA destinations: the id returned by the receiver lookup. */
     lookupId: LookupIdReference.optional(),
     immediatelyExecute: z.boolean().default(false),
-    description: z.string().optional(),
-    remittanceInformation: z.string().max(REMITTANCE_INFORMATION_MAX).optional(),
+    description: cappedString(MAX_LENGTH.description).optional(),
+    remittanceInformation: cappedString(REMITTANCE_INFORMATION_MAX).optional(),
     purposeOfPayment: PurposeOfPayment.optional(),
     scaFactor: QuoteScaFactor.optional(),
     /** Must cover the lookup's `requiredPayerDataFields`. */
@@ -120,7 +119,7 @@ export const QuoteExecuteRequest = z.object({ scaFactor: QuoteScaFactor.optional
 export type QuoteExecuteRequest = z.input<typeof QuoteExecuteRequest>;
 
 /** `POST /quotes/{quoteId}/authorize`: an SMS `code`, or a `passkeyAssertion` with its `origin`. */
-export const QuoteAuthorizeRequest = ScaResponse.extend({ endUserIpAddress: z.string().min(1).optional() })
+export const QuoteAuthorizeRequest = ScaResponse.extend({ endUserIpAddress: cappedString(MAX_LENGTH.ipAddress).min(1).optional() })
   .superRefine(requireOneScaAnswer, onEveryObject)
   .meta({ id: 'QuoteAuthorizeRequest' });
 export type QuoteAuthorizeRequest = z.input<typeof QuoteAuthorizeRequest>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PasskeyAssertion } from './auth.js';
-import { Timestamp, onEveryObject } from './common.js';
+import { IdParam, MAX_LENGTH, Timestamp, cappedString, onEveryObject } from './common.js';
 import { defineEndpoint } from './endpoint.js';
 
 // Strong customer authentication (SPEC §5 item 7; REFERENCE §9): challenges, the answers to them, and the trusted-beneficiary
@@ -27,9 +27,9 @@ export type ScaChallenge = z.infer<typeof ScaChallenge>;
 
 /** The answer to an SCA challenge: an SMS `code`, or a `passkeyAssertion` with its `origin` (exactly one). */
 export const ScaResponse = z.object({
-  code: z.string().min(1).optional(),
+  code: cappedString(MAX_LENGTH.id).min(1).optional(),
   passkeyAssertion: PasskeyAssertion.optional(),
-  origin: z.string().min(1).optional(),
+  origin: cappedString(MAX_LENGTH.url).min(1).optional(),
 });
 
 /** Refinement of every SCA answer: exactly one of `code` or `passkeyAssertion`, and `origin` with a passkey. */
@@ -45,7 +45,7 @@ export function requireOneScaAnswer(value: { code?: unknown; passkeyAssertion?: 
 }
 
 /** `POST .../trust/confirm` and `.../untrust/confirm`: the answer, optionally naming the challenge it answers. */
-export const BeneficiaryTrustConfirmRequest = ScaResponse.extend({ challengeId: z.string().min(1).optional() })
+export const BeneficiaryTrustConfirmRequest = ScaResponse.extend({ challengeId: cappedString(MAX_LENGTH.id).min(1).optional() })
   // `when`: also report a missing answer alongside other invalid fields, so every invalid field is listed at once.
   .superRefine(requireOneScaAnswer, onEveryObject)
   .meta({ id: 'BeneficiaryTrustConfirmRequest' });
@@ -60,7 +60,7 @@ export const BeneficiaryTrust = z.object({ trusted: z.boolean() }).meta({ id: 'B
 export type BeneficiaryTrust = z.infer<typeof BeneficiaryTrust>;
 
 const tag = 'External accounts';
-const params = z.object({ externalAccountId: z.string() });
+const params = z.object({ externalAccountId: IdParam });
 type TrustChange = 'trust' | 'untrust';
 
 const start = (change: TrustChange) =>
@@ -101,7 +101,7 @@ export const beneficiaryTrustEndpoints = {
 export const SCA_SESSION_DAYS = 180;
 
 /** Query of the SCA login calls: the customer logging in. */
-export const ScaCustomerQuery = z.object({ customerId: z.string() });
+export const ScaCustomerQuery = z.object({ customerId: IdParam });
 
 /** `POST /sca/login/start`: which factor to log in with: SMS_OTP, or an enrolled TOTP or PASSKEY. */
 export const ScaLoginStartRequest = z.object({ factor: ScaFactor }).meta({ id: 'ScaLoginStartRequest' });
@@ -121,8 +121,8 @@ export type ScaLoginStart = z.infer<typeof ScaLoginStart>;
 /** `POST /sca/login/complete`: the answer to the login challenge. */
 export const ScaLoginCompleteRequest = ScaResponse.extend({
   factor: ScaFactor,
-  endUserIpAddress: z.string().min(1),
-  challengeId: z.string().min(1).optional(),
+  endUserIpAddress: cappedString(MAX_LENGTH.ipAddress).min(1),
+  challengeId: cappedString(MAX_LENGTH.id).min(1).optional(),
 })
   .superRefine(requireOneScaAnswer, onEveryObject)
   .meta({ id: 'ScaLoginCompleteRequest' });
@@ -188,25 +188,25 @@ export type ScaFactorEnrollment = z.infer<typeof ScaFactorEnrollment>;
 /** What `navigator.credentials.create` returns, as JSON (`PublicKeyCredential.toJSON()`): binary fields base64url. */
 export const WebAuthnRegistrationResponse = z
   .object({
-    id: z.string().min(1),
-    rawId: z.string().min(1),
+    id: cappedString(MAX_LENGTH.encoded).min(1),
+    rawId: cappedString(MAX_LENGTH.encoded).min(1),
     type: z.literal('public-key'),
     response: z.object({
-      clientDataJSON: z.string().min(1),
-      attestationObject: z.string().min(1),
-      transports: z.array(z.string()).optional(),
+      clientDataJSON: cappedString(MAX_LENGTH.encoded).min(1),
+      attestationObject: cappedString(MAX_LENGTH.encoded).min(1),
+      transports: z.array(cappedString(MAX_LENGTH.id)).optional(),
     }),
     /** Not read: the sandbox asks for no extensions. */
     clientExtensionResults: z.unknown().optional(),
-    authenticatorAttachment: z.string().optional(),
+    authenticatorAttachment: cappedString(MAX_LENGTH.id).optional(),
   })
   .meta({ id: 'WebAuthnRegistrationResponse' });
 
 /** `POST /sca/factors/confirm`: the proof, tied to its start by the echoed `secret` (TOTP) or the signed challenge (PASSKEY). */
 export const ScaFactorConfirmRequest = z
   .discriminatedUnion('type', [
-    z.object({ type: z.literal('TOTP'), secret: z.string().min(1), code: z.string().min(1) }),
-    z.object({ type: z.literal('PASSKEY'), origin: z.string().min(1), credential: WebAuthnRegistrationResponse }),
+    z.object({ type: z.literal('TOTP'), secret: cappedString(MAX_LENGTH.id).min(1), code: cappedString(MAX_LENGTH.id).min(1) }),
+    z.object({ type: z.literal('PASSKEY'), origin: cappedString(MAX_LENGTH.url).min(1), credential: WebAuthnRegistrationResponse }),
   ])
   .meta({ id: 'ScaFactorConfirmRequest' });
 export type ScaFactorConfirmRequest = z.input<typeof ScaFactorConfirmRequest>;
@@ -256,22 +256,22 @@ export type TwoFactorResetStatus = z.infer<typeof TwoFactorResetStatus>;
  * it): the other factors ignore `mobile`, so a malformed one does not fail them.
  */
 export const ResetMobileFormat = z.object({
-  countryCode: z.string().regex(/^\+[0-9]{1,4}$/, { message: 'must be a calling code with its +, e.g. +33' }),
-  number: z.string().regex(/^[0-9]{4,14}$/, { message: 'must be the national number, digits only' }),
+  countryCode: cappedString(MAX_LENGTH.id).regex(/^\+[0-9]{1,4}$/, { message: 'must be a calling code with its +, e.g. +33' }),
+  number: cappedString(MAX_LENGTH.id).regex(/^[0-9]{4,14}$/, { message: 'must be the national number, digits only' }),
 });
 /** `POST /sca/factors/reset/{resetId}/complete`: for SMS_OTP the new `mobile` (ignored for the other factors). */
 export const TwoFactorResetCompleteRequest = z
   .object({
     mobile: z.object({
-      countryCode: z.string().describe('The calling code with its +, e.g. +33 (checked for SMS_OTP resets only)'),
-      number: z.string().describe('The national number, digits only (checked for SMS_OTP resets only)'),
+      countryCode: cappedString(MAX_LENGTH.id).describe('The calling code with its +, e.g. +33 (checked for SMS_OTP resets only)'),
+      number: cappedString(MAX_LENGTH.id).describe('The national number, digits only (checked for SMS_OTP resets only)'),
     }).optional(),
   })
   .meta({ id: 'TwoFactorResetCompleteRequest' });
 export type TwoFactorResetCompleteRequest = z.input<typeof TwoFactorResetCompleteRequest>;
 
-const credentialParams = z.object({ credentialId: z.string() });
-const resetParams = z.object({ resetId: z.string() });
+const credentialParams = z.object({ credentialId: IdParam });
+const resetParams = z.object({ resetId: IdParam });
 
 /** SCA factor enrolment, security events and the liveness-gated factor reset. */
 export const scaFactorEndpoints = {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CountryCode, CurrencyAmount, CurrencyCode, MinorUnits, Timestamp, resourceId } from './common.js';
+import { CountryCode, CurrencyAmount, CurrencyCode, IdParam, MAX_LENGTH, MinorUnits, Timestamp, cappedString, resourceId } from './common.js';
 import { InternalAccountId, PaymentInstructions, anyResourceId } from './accounts.js';
 import { CustomerId, CustomerInfoFieldName } from './customers.js';
 import { PaymentRail } from './external-accounts.js';
@@ -257,14 +257,14 @@ export const IncomingPaymentWebhookData = IncomingTransaction.extend({
 
 /** `GET /transactions` query; `type` filters only INCOMING or OUTGOING. */
 export const TransactionListQuery = PageQuery.extend({
-  customerId: z.string().optional(),
-  platformCustomerId: z.string().optional(),
-  accountIdentifier: z.string().optional(),
-  senderAccountIdentifier: z.string().optional(),
-  receiverAccountIdentifier: z.string().optional(),
+  customerId: IdParam.optional(),
+  platformCustomerId: IdParam.optional(),
+  accountIdentifier: cappedString(MAX_LENGTH.id).optional(),
+  senderAccountIdentifier: cappedString(MAX_LENGTH.id).optional(),
+  receiverAccountIdentifier: cappedString(MAX_LENGTH.id).optional(),
   status: TransactionStatus.optional(),
   type: z.enum(['INCOMING', 'OUTGOING']).optional(),
-  reference: z.string().optional(),
+  reference: cappedString(MAX_LENGTH.id).optional(),
   startDate: TimeBound.optional(),
   endDate: TimeBound.optional(),
   sortOrder: SortOrder.default('desc'),
@@ -276,7 +276,7 @@ export const TransactionApproveRequest = z
   .object({ receiverCustomerInfo: z.partialRecord(CustomerInfoFieldName, z.unknown()).optional() })
   .meta({ id: 'TransactionApproveRequest' });
 /** `POST /transactions/{id}/reject` and `/cancel`. */
-export const TransactionReasonRequest = z.object({ reason: z.string().min(1).optional() }).meta({ id: 'TransactionReasonRequest' });
+export const TransactionReasonRequest = z.object({ reason: cappedString(MAX_LENGTH.description).min(1).optional() }).meta({ id: 'TransactionReasonRequest' });
 /** `POST /transactions/{id}/confirm`: defaults to now; a repeat overwrites. */
 export const TransactionConfirmRequest = z
   .object({ receiptDeliveryConfirmedAt: Timestamp.optional() })

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Currency, CurrencyCode, MinorUnits, onEveryObject } from './common.js';
+import { Currency, CurrencyCode, MAX_LENGTH, MinorUnits, cappedString, onEveryObject } from './common.js';
 import { CustomerId, UmaAddress } from './customers.js';
 import { defineEndpoint } from './endpoint.js';
 import { LookupId } from './quotes.js';
@@ -59,7 +59,7 @@ export type SandboxUmaReceiveRequest = z.input<typeof SandboxUmaReceiveRequest>;
 export const umaEndpoints = {
   lookupUmaReceiver: defineEndpoint({
     operationId: 'lookupUmaReceiver', method: 'GET', path: '/receiver/uma/{receiverUmaAddress}', tag: 'Quotes',
-    params: z.object({ receiverUmaAddress: z.string() }), query: UmaReceiverLookupQuery,
+    params: z.object({ receiverUmaAddress: cappedString(MAX_LENGTH.handle) }), query: UmaReceiverLookupQuery,
     summary: 'Look up an UMA receiver before quoting a payment to it',
     description:
       'Malformed address: 400 INVALID_UMA_ADDRESS. No receiver at that address: 404 UMA_NOT_FOUND. The sandbox knows the ' +

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Timestamp, resourceId } from './common.js';
+import { MAX_LENGTH, Timestamp, cappedString, resourceId } from './common.js';
 import { defineEndpoint } from './endpoint.js';
 import { InternalAccount } from './accounts.js';
 import { Customer, CustomerInfoFieldName } from './customers.js';
@@ -96,7 +96,7 @@ export const WEBHOOK_SIGNATURE_HEADER = 'X-Service-Signature';
 /** `X-Service-Signature` once JSON-parsed: version `1` and the standard-base64 DER ECDSA P-256 signature of the raw body. */
 export const WebhookSignature = z.object({
   v: z.literal('1'),
-  s: z.string().regex(/^[A-Za-z0-9+/]+={0,2}$/, { message: 'must be standard base64' }),
+  s: cappedString(MAX_LENGTH.encoded).regex(/^[A-Za-z0-9+/]+={0,2}$/, { message: 'must be standard base64' }),
 });
 export type WebhookSignature = z.infer<typeof WebhookSignature>;
 
@@ -113,7 +113,7 @@ export const WEBHOOK_RETRY_POLICY = {
 } as const;
 
 /** `POST /sandbox/webhooks/test` body: the URL to deliver to, else the configured `webhookEndpoint`. */
-export const WebhookTestRequest = z.object({ url: z.url().optional() }).meta({ id: 'WebhookTestRequest' });
+export const WebhookTestRequest = z.object({ url: cappedString(MAX_LENGTH.url).url().optional() }).meta({ id: 'WebhookTestRequest' });
 export type WebhookTestRequest = z.input<typeof WebhookTestRequest>;
 
 /** 200 of the test delivery: what the receiver answered. */

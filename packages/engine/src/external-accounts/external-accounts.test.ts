@@ -115,6 +115,24 @@ describe('checksums: accepted by default (the reference\'s own examples fail sev
     expect((await onStrict('GET', '/customers/external-accounts')).body.totalCount).toBe(0);
   });
 
+  it('a 300 kB SOLANA_WALLET address is a 400 naming the field with its maxLength, on a strict platform as on a lenient one', async () => {
+    // It used to reach the strict base58 decode, quadratic in the length: the request held the server for minutes.
+    const info = { ...validInfo('SOLANA_WALLET'), address: 'z'.repeat(300_000) };
+    const customerId = (await onStrict('POST', '/customers', alice)).body.id;
+    const refused = await onStrict('POST', '/customers/external-accounts', { customerId, currency: 'USDC', accountInfo: info });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ status: 400, code: 'INVALID_INPUT' });
+    expect(refused.body.details.errors).toEqual([{ field: 'accountInfo.address', message: 'must be at most 255 characters', constraint: { maxLength: 255 } }]);
+    const lenient = await call('POST', '/customers/external-accounts', { customerId: await newCustomer(), currency: 'USDC', accountInfo: info });
+    expect(lenient.status).toBe(400);
+    expect(lenient.body.details.errors).toEqual(refused.body.details.errors);
+    // Within the schema's cap but over a Solana address's: the strict check refuses it by its length.
+    const long = await onStrict('POST', '/customers/external-accounts', { customerId, currency: 'USDC', accountInfo: { ...info, address: 'z'.repeat(255) } });
+    expect(long.status).toBe(400);
+    expect(long.body.details.errors).toEqual([{ field: 'accountInfo.address', message: expect.stringContaining('Solana'), constraint: { maxLength: 44 } }]);
+    expect((await onStrict('GET', '/customers/external-accounts')).body.totalCount).toBe(0);
+  });
+
   it('a strict platform lists every invalid field at once', async () => {
     const customerId = (await onStrict('POST', '/customers', alice)).body.id;
     const info = { ...validInfo('USD_ACCOUNT'), routingNumber: '021000022', intermediaryRoutingNumber: '011000016' };
