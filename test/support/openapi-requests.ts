@@ -55,6 +55,17 @@ export function resolve(doc: OpenApiDocument, schema: Schema): Schema {
   return at;
 }
 
+/** A string matching `pattern` (fast-check, fixed seed): the same one each time, made once per pattern. */
+const matching = new Map<string, string>();
+function sampleMatching(pattern: string): string {
+  let found = matching.get(pattern);
+  if (found === undefined) {
+    found = fc.sample(fc.stringMatching(new RegExp(pattern)), { numRuns: 1, seed: 7 })[0]!;
+    matching.set(pattern, found);
+  }
+  return found;
+}
+
 /** Supplies the value of an object property by its name (an id the check wants sent), or undefined to sample one. */
 export type PropertyFill = (name: string, schema: Schema) => unknown;
 
@@ -102,7 +113,7 @@ export function sampleValue(doc: OpenApiDocument, schema: Schema, fill: Property
       return true;
     case 'string': {
       if (typeof s.format === 'string' && s.format in FORMATTED) return FORMATTED[s.format];
-      if (typeof s.pattern === 'string') return fc.sample(fc.stringMatching(new RegExp(s.pattern)), { numRuns: 1, seed: 7 })[0];
+      if (typeof s.pattern === 'string') return sampleMatching(s.pattern);
       return 'x'.repeat(Math.max(1, s.minLength ?? 1));
     }
     default:
