@@ -1,6 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { ACCESS, requiredPermissions, tokenEndpoints, endpoints, type Endpoint } from '@railyard/contract';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { VirtualClock } from '../core/clock.js';
+import { TenantContext } from '../core/context.js';
+import { CredentialDirectory } from '../core/directory.js';
+import { randomIds } from '../core/ids.js';
+import { Scheduler } from '../core/scheduler.js';
+import { createMemoryStore } from '../core/store.js';
+import { PlatformRegistry, type Platform } from '../platforms/registry.js';
+import { authenticateWithTokens, createToken } from './tokens.js';
 import { createEngine, type Engine } from '../engine.js';
 import { callApi, type Json } from '../testing/requests.js';
 
@@ -100,6 +108,30 @@ describe('authenticating with a token', () => {
     const b = engine.createPlatform({ name: 'B' });
     await call('POST', '/customers', { customerType: 'INDIVIDUAL', fullName: 'Only B' }, b);
     expect((await call('GET', '/customers', undefined, credentialsOf(token))).body.totalCount).toBe(0);
+  });
+});
+
+describe('finding a token among many platforms (issue 32, hole 7)', () => {
+  it('reads the state of the one platform holding it, and never walks the platforms', () => {
+    const platforms = new PlatformRegistry(randomIds, () => Date.UTC(2026, 0, 1), 1_000);
+    const directory = new CredentialDirectory(createMemoryStore());
+    const store = createMemoryStore();
+    const clock = new VirtualClock(Date.UTC(2026, 0, 1));
+    const contexts = new Map<string, TenantContext>();
+    const read: string[] = [];
+    const tenantOf = (platform: Platform) => {
+      read.push(platform.id);
+      let context = contexts.get(platform.id);
+      if (!context) contexts.set(platform.id, (context = new TenantContext(platform, store.tenant(platform.id), clock, randomIds, new Scheduler(clock), undefined, directory)));
+      return context;
+    };
+    const all = Array.from({ length: 500 }, (_, i) => platforms.create({ name: `platform ${i}` }));
+    const holder = all[321]!;
+    const token = createToken(tenantOf(holder), { name: 'reader', permissions: ['VIEW'] });
+    read.length = 0;
+    const walked = vi.spyOn(platforms, 'all');
+    const principal = authenticateWithTokens(platforms, tenantOf, directory, `Basic ${btoa(`${token.clientId}:${token.clientSecret}`)}`);
+    expect([principal.platform.id, principal.permissions, read, walked.mock.calls.length]).toEqual([holder.id, ['VIEW'], [holder.id], 0]);
   });
 });
 
