@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CurrencyCode, IsoDate, MinorUnits, Timestamp, resourceId } from './common.js';
+import { CurrencyCode, IdParam, IsoDate, MAX_LENGTH, MinorUnits, Timestamp, cappedString, resourceId } from './common.js';
 import { CustomerId } from './customers.js';
 import { defineEndpoint } from './endpoint.js';
 import { ExternalAccount, ExternalAccountCreateRequest } from './external-accounts.js';
@@ -44,13 +44,13 @@ export type AgentSpendingLimits = z.infer<typeof AgentSpendingLimits>;
 
 /** A rule for one account: its own execution mode and per-transaction limit (null: the policy's). */
 export const AgentAccountRule = z
-  .object({ accountId: z.string().min(1), executionMode: AgentExecutionMode.optional(), perTransactionLimit: Limit.nullable().optional() })
+  .object({ accountId: IdParam.min(1), executionMode: AgentExecutionMode.optional(), perTransactionLimit: Limit.nullable().optional() })
   .meta({ id: 'AgentAccountRule' });
 
 export const AgentAccountRestrictions = z
   .object({
     /** The accounts the agent may use; null or absent: all of its customer's. */
-    allowedAccountIds: z.array(z.string().min(1)).nullable().optional(),
+    allowedAccountIds: z.array(IdParam.min(1)).nullable().optional(),
     accountRules: z.array(AgentAccountRule).optional(),
   })
   .meta({ id: 'AgentAccountRestrictions' });
@@ -122,7 +122,7 @@ export const AgentDeviceCode = z
 export type AgentDeviceCode = z.infer<typeof AgentDeviceCode>;
 
 export const AgentCreateRequest = z
-  .object({ name: z.string().trim().min(1).max(255), customerId: CustomerId, policy: AgentPolicy })
+  .object({ name: cappedString(MAX_LENGTH.name).trim().min(1), customerId: CustomerId, policy: AgentPolicy })
   .meta({ id: 'AgentCreateRequest' });
 export type AgentCreateRequest = z.input<typeof AgentCreateRequest>;
 
@@ -130,13 +130,13 @@ export const AgentCreated = z.object({ agent: Agent, deviceCode: AgentDeviceCode
 export type AgentCreated = z.infer<typeof AgentCreated>;
 
 export const AgentUpdateRequest = z
-  .object({ name: z.string().trim().min(1).max(255).optional(), isPaused: z.boolean().optional() })
+  .object({ name: cappedString(MAX_LENGTH.name).trim().min(1).optional(), isPaused: z.boolean().optional() })
   .refine((u) => u.name !== undefined || u.isPaused !== undefined, { message: 'name or isPaused is required' })
   .meta({ id: 'AgentUpdateRequest' });
 export type AgentUpdateRequest = z.input<typeof AgentUpdateRequest>;
 
 export const AgentListQuery = PageQuery.extend({
-  customerId: z.string().optional(),
+  customerId: IdParam.optional(),
   isPaused: QueryBoolean.optional(),
   isConnected: QueryBoolean.optional(),
   ...TimeRangeQuery,
@@ -179,15 +179,15 @@ export const AgentAction = z
 export type AgentAction = z.infer<typeof AgentAction>;
 
 export const AgentApprovalListQuery = PageQuery.extend({
-  agentId: z.string().optional(),
-  customerId: z.string().optional(),
+  agentId: IdParam.optional(),
+  customerId: IdParam.optional(),
   startDate: TimeBound.optional(),
   endDate: TimeBound.optional(),
   sortOrder: SortOrder.default('desc'),
 });
 export type AgentApprovalListQuery = z.input<typeof AgentApprovalListQuery>;
 
-export const AgentActionRejectRequest = z.object({ reason: z.string().min(1).max(1024).optional() }).meta({ id: 'AgentActionRejectRequest' });
+export const AgentActionRejectRequest = z.object({ reason: cappedString(MAX_LENGTH.description).min(1).optional() }).meta({ id: 'AgentActionRejectRequest' });
 
 /** The agent's own lists. */
 export const AgentTransactionListQuery = TransactionListQuery.omit({ customerId: true, platformCustomerId: true });
@@ -201,9 +201,9 @@ export const AgentExternalAccountCreateRequest = ExternalAccountCreateRequest;
 // Platform side (Basic auth)
 
 const tag = 'Agents';
-const agentParams = z.object({ agentId: z.string() });
-const actionParams = z.object({ agentId: z.string(), actionId: z.string() });
-const codeParams = z.object({ code: z.string() });
+const agentParams = z.object({ agentId: IdParam });
+const actionParams = z.object({ agentId: IdParam, actionId: IdParam });
+const codeParams = z.object({ code: IdParam });
 
 export const agentEndpoints = {
   createAgent: defineEndpoint({
@@ -288,7 +288,7 @@ export const agentSideEndpoints = {
   }),
   agentGetTransaction: defineEndpoint({
     operationId: 'agentGetTransaction', method: 'GET', path: '/agents/me/transactions/{transactionId}', tag: me, auth: agent,
-    params: z.object({ transactionId: z.string() }), summary: "A transaction of the agent's customer",
+    params: z.object({ transactionId: IdParam }), summary: "A transaction of the agent's customer",
     response: { status: 200, description: 'The transaction', schema: Transaction }, errors: [404],
   }),
   agentCreateQuote: defineEndpoint({
@@ -298,12 +298,12 @@ export const agentSideEndpoints = {
   }),
   agentGetQuote: defineEndpoint({
     operationId: 'agentGetQuote', method: 'GET', path: '/agents/me/quotes/{quoteId}', tag: me, auth: agent,
-    params: z.object({ quoteId: z.string() }), summary: 'A quote this agent created',
+    params: z.object({ quoteId: IdParam }), summary: 'A quote this agent created',
     response: { status: 200, description: 'The quote', schema: Quote }, errors: [404],
   }),
   agentExecuteQuote: defineEndpoint({
     operationId: 'agentExecuteQuote', method: 'POST', path: '/agents/me/quotes/{quoteId}/execute', tag: me, auth: agent,
-    params: z.object({ quoteId: z.string() }), summary: 'Execute a quote (needs EXECUTE_QUOTES): runs, or waits for approval',
+    params: z.object({ quoteId: IdParam }), summary: 'Execute a quote (needs EXECUTE_QUOTES): runs, or waits for approval',
     response: { status: 200, description: 'The action', schema: AgentAction }, errors: [403, 409],
   }),
   agentListActions: defineEndpoint({
@@ -312,7 +312,7 @@ export const agentSideEndpoints = {
   }),
   agentGetAction: defineEndpoint({
     operationId: 'agentGetAction', method: 'GET', path: '/agents/me/actions/{actionId}', tag: me, auth: agent,
-    params: z.object({ actionId: z.string() }), summary: 'One of its actions (poll it while it waits for approval)',
+    params: z.object({ actionId: IdParam }), summary: 'One of its actions (poll it while it waits for approval)',
     response: { status: 200, description: 'The action', schema: AgentAction }, errors: [404],
   }),
   agentCreateTransferIn: defineEndpoint({
@@ -342,12 +342,12 @@ export const agentSideEndpoints = {
   }),
   agentGetExternalAccount: defineEndpoint({
     operationId: 'agentGetExternalAccount', method: 'GET', path: '/agents/me/external-accounts/{externalAccountId}', tag: me, auth: agent,
-    params: z.object({ externalAccountId: z.string() }), summary: "An external account of the agent's customer (needs MANAGE_EXTERNAL_ACCOUNTS)",
+    params: z.object({ externalAccountId: IdParam }), summary: "An external account of the agent's customer (needs MANAGE_EXTERNAL_ACCOUNTS)",
     response: { status: 200, description: 'The external account', schema: ExternalAccount }, errors: [403],
   }),
   agentDeleteExternalAccount: defineEndpoint({
     operationId: 'agentDeleteExternalAccount', method: 'DELETE', path: '/agents/me/external-accounts/{externalAccountId}', tag: me, auth: agent,
-    params: z.object({ externalAccountId: z.string() }), summary: "Delete an external account of the agent's customer (needs MANAGE_EXTERNAL_ACCOUNTS)",
+    params: z.object({ externalAccountId: IdParam }), summary: "Delete an external account of the agent's customer (needs MANAGE_EXTERNAL_ACCOUNTS)",
     response: { status: 204, description: 'Deleted' }, errors: [403],
   }),
 } as const;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_AMOUNT, Timestamp } from './common.js';
+import { IdParam, MAX_AMOUNT, MAX_LENGTH, Timestamp, cappedString } from './common.js';
 import { defineEndpoint } from './endpoint.js';
 import { PageQuery, pageOf } from './pagination.js';
 
@@ -70,10 +70,10 @@ export const SandboxEvent = z
   .meta({ id: 'SandboxEvent' });
 export type SandboxEvent = z.infer<typeof SandboxEvent>;
 
-export const SandboxEventQuery = PageQuery.extend({ type: z.string().optional() });
+export const SandboxEventQuery = PageQuery.extend({ type: IdParam.optional() });
 
 export const PlatformCreateRequest = z.object({
-  name: z.string().min(1).max(100).optional(),
+  name: cappedString(100).min(1).optional(),
   regulated: z.boolean().optional(),
   skipPaperwork: z.boolean().optional(),
   /**
@@ -86,8 +86,8 @@ export const PlatformCreateRequest = z.object({
   cards: z.boolean().optional(),
   /** False: invitations are not configured for the platform (no branding), so creating one is 400 INVITATIONS_NOT_CONFIGURED. Default true. */
   invitations: z.boolean().optional(),
-  clientId: z.string().regex(/^[A-Za-z0-9_\-.]{3,100}$/).optional(),
-  clientSecret: z.string().min(8).max(200).optional(),
+  clientId: cappedString(100).regex(/^[A-Za-z0-9_\-.]{3,100}$/).optional(),
+  clientSecret: cappedString(200).min(8).optional(),
 });
 export type PlatformCreateRequest = z.input<typeof PlatformCreateRequest>;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CurrencyCode, Timestamp, resourceId } from './common.js';
+import { CurrencyCode, IdParam, MAX_LENGTH, Timestamp, cappedString, resourceId } from './common.js';
 import { defineEndpoint } from './endpoint.js';
 import { PageQuery, pageOf } from './pagination.js';
 import { signedLegs } from './signed-retry.js';
@@ -43,11 +43,11 @@ export type StablecoinProviderAccount = z.infer<typeof StablecoinProviderAccount
 export const StablecoinProviderAccountLinkRequest = z
   .object({
     provider: StablecoinProvider,
-    apiClientId: z.string().min(1).max(255),
+    apiClientId: cappedString(MAX_LENGTH.id).min(1),
     /** Write-only: kept encrypted by the provider link, never returned. */
-    apiClientSecret: z.string().min(1).max(1024),
+    apiClientSecret: cappedString(1024).min(1),
     /** May be omitted when the credentials reach exactly one provider account. */
-    providerAccountId: z.string().min(1).max(255).optional(),
+    providerAccountId: cappedString(MAX_LENGTH.id).min(1).optional(),
   })
   .meta({ id: 'StablecoinProviderAccountLinkRequest' });
 export type StablecoinProviderAccountLinkRequest = z.input<typeof StablecoinProviderAccountLinkRequest>;
@@ -101,9 +101,9 @@ export type Stablecoin = z.infer<typeof Stablecoin>;
 export const StablecoinRegisterRequest = z
   .object({
     /** For BRALE, the provider's `value_type`. */
-    providerTokenIdentifier: z.string().min(1).max(255),
+    providerTokenIdentifier: cappedString(MAX_LENGTH.id).min(1),
     /** The token on the network, e.g. `btkn1…`. */
-    networkTokenIdentifier: z.string().min(1).max(255),
+    networkTokenIdentifier: cappedString(MAX_LENGTH.id).min(1),
     network: z.enum(['SPARK']),
     /** Optional when exactly one ACTIVE provider account is linked. */
     stablecoinProviderAccountId: StablecoinProviderAccountId.optional(),
@@ -123,8 +123,8 @@ export type StablecoinListQuery = z.input<typeof StablecoinListQuery>;
 // Mints, burns and their operations (REFERENCE §10, §17.3, §17.4)
 
 /** A token amount: decimal digits in the token's smallest unit, converting to whole fiat cents. */
-const TokenAmount = z.string().regex(/^[0-9]{1,30}$/, { message: 'must be a whole number of the token\'s smallest unit, in digits' });
-const Description = z.string().max(1024).optional();
+const TokenAmount = cappedString(30).regex(/^[0-9]{1,30}$/, { message: 'must be a whole number of the token\'s smallest unit, in digits' });
+const Description = cappedString(MAX_LENGTH.description).optional();
 const BankAccountRef = resourceId('ExternalAccount');
 
 /** Where the fiat of a mint comes from. */
@@ -138,7 +138,7 @@ export const StablecoinMintFundingSource = z
     /** An internal account of the service, debited through the ledger. */
     z.object({ type: z.literal('SERVICE_INTERNAL_ACCOUNT'), accountId: resourceId('InternalAccount') }),
     /** A balance the provider holds in another token. */
-    z.object({ type: z.literal('PROVIDER_INTERNAL_BALANCE'), sourceTokenIdentifier: z.string().min(1).max(255), cryptoNetwork: z.string().min(1).max(255) }),
+    z.object({ type: z.literal('PROVIDER_INTERNAL_BALANCE'), sourceTokenIdentifier: cappedString(MAX_LENGTH.id).min(1), cryptoNetwork: cappedString(MAX_LENGTH.id).min(1) }),
   ])
   .meta({ id: 'StablecoinMintFundingSource' });
 export type StablecoinMintFundingSource = z.input<typeof StablecoinMintFundingSource>;
@@ -148,7 +148,7 @@ export const StablecoinMintRequest = z
   .object({
     amount: TokenAmount,
     fundingSource: StablecoinMintFundingSource,
-    destination: z.object({ accountId: z.string().regex(/^(InternalAccount|ExternalAccount):/, { message: 'must be an InternalAccount or ExternalAccount id' }) }),
+    destination: z.object({ accountId: IdParam.regex(/^(InternalAccount|ExternalAccount):/, { message: 'must be an InternalAccount or ExternalAccount id' }) }),
     description: Description,
   })
   .meta({ id: 'StablecoinMintRequest' });
@@ -238,8 +238,8 @@ export type StablecoinOperationListQuery = z.input<typeof StablecoinOperationLis
 // Endpoints
 
 const tag = 'Stablecoins';
-const providerAccountParams = z.object({ stablecoinProviderAccountId: z.string() });
-const stablecoinParams = z.object({ stablecoinId: z.string() });
+const providerAccountParams = z.object({ stablecoinProviderAccountId: IdParam });
+const stablecoinParams = z.object({ stablecoinId: IdParam });
 const required = 'required' as const;
 
 export const stablecoinEndpoints = {
@@ -319,7 +319,7 @@ export const stablecoinEndpoints = {
   }),
   getStablecoinOperation: defineEndpoint({
     operationId: 'getStablecoinOperation', method: 'GET', path: '/stablecoin-operations/{stablecoinOperationId}', tag,
-    params: z.object({ stablecoinOperationId: z.string() }), summary: 'Retrieve a mint or burn',
+    params: z.object({ stablecoinOperationId: IdParam }), summary: 'Retrieve a mint or burn',
     response: { status: 200, description: 'The operation', schema: StablecoinOperation }, errors: [404],
   }),
 } as const;
@@ -360,7 +360,7 @@ export const stablecoinControlEndpoints = {
   }),
   fundStablecoinOperation: defineEndpoint({
     operationId: 'fundStablecoinOperation', method: 'POST', path: '/_sandbox/stablecoin-operations/{stablecoinOperationId}/fund', tag: control,
-    controlPlane: true, params: z.object({ stablecoinOperationId: z.string() }), body: StablecoinOperationFunding, bodyOptional: true,
+    controlPlane: true, params: z.object({ stablecoinOperationId: IdParam }), body: StablecoinOperationFunding, bodyOptional: true,
     summary: 'Deliver what a wire mint or an external-wallet burn waits for (the wire, or the tokens)',
     response: { status: 200, description: 'The operation', schema: StablecoinOperation }, errors: [404, 409],
   }),

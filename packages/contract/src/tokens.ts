@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Timestamp, resourceId } from './common.js';
+import { IdParam, MAX_LENGTH, Timestamp, cappedString, resourceId } from './common.js';
 import { defineEndpoint } from './endpoint.js';
 import { PageQuery, TimeRangeQuery, pageOf } from './pagination.js';
 
@@ -32,18 +32,18 @@ export type ApiTokenWithSecret = z.infer<typeof ApiTokenWithSecret>;
 
 export const TokenCreateRequest = z
   .object({
-    name: z.string().trim().min(1).max(255),
+    name: cappedString(MAX_LENGTH.name).trim().min(1),
     permissions: z.array(ApiTokenPermission).min(1, { message: 'must name at least one permission' }),
   })
   .meta({ id: 'TokenCreateRequest' });
 export type TokenCreateRequest = z.input<typeof TokenCreateRequest>;
 
 /** `GET /tokens`: by name, and created and updated ranges (inclusive). */
-export const TokenListQuery = PageQuery.extend({ name: z.string().optional(), ...TimeRangeQuery });
+export const TokenListQuery = PageQuery.extend({ name: cappedString(MAX_LENGTH.name).optional(), ...TimeRangeQuery });
 export type TokenListQuery = z.input<typeof TokenListQuery>;
 
 const tag = 'API tokens';
-const tokenParams = z.object({ tokenId: z.string() });
+const tokenParams = z.object({ tokenId: IdParam });
 
 export const tokenEndpoints = {
   createToken: defineEndpoint({
