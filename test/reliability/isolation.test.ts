@@ -3,7 +3,7 @@ import type { RailyardClient } from '@railyard/client';
 import { DecryptionKey, SessionKey } from '@railyard/wallet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordFigures } from '../support/figures.js';
-import { EXECUTE_KEY, KEYED_CUSTOMER, populate } from '../support/populate.js';
+import { EXECUTE_KEY, KEYED_CUSTOMER, populate, type Populated } from '../support/populate.js';
 import { ID_FIELDS, PlatformState } from '../support/platform-state.js';
 import {
   operationsOf, parametersIn, resolve, sampleBody, type OpenApiDocument, type OperationRef, type Parameter, type Schema,
@@ -16,13 +16,15 @@ import { ENGINE_AND_SERVER, ROOT_CREDENTIALS, type Transport } from '../support/
 // operation that names an id with A's ids, every list and read with A's values as filters, and every sandbox control.
 // B must get 404 (or an empty list), never A's data, and A's whole state and clock must not move.
 
-/** Path parameters that are not record ids: where A's values for them are in its state. */
-const VALUE_FIELDS: Record<string, (state: PlatformState) => string[]> = {
-  // A kyc link's token is its record's id; so is a card reveal's.
-  token: (state) => ['kycLinks', 'cardReveals'].flatMap((name) => (state.snapshot.collections[name] ?? []).map((record) => (record as { id: string }).id)),
+/**
+ * Path parameters that are not record ids: A's values for them, from its state, or (bearer tokens its state keeps only
+ * as hashes) from what populating A handed out.
+ */
+const VALUE_FIELDS: Record<string, (state: PlatformState, populated: Populated) => readonly string[]> = {
+  token: (_state, populated) => populated.bearer.token,
   issuerTransactionToken: (state) => (state.snapshot.collections.cardSimulations ?? []).map((record) => (record as { id: string }).id),
   invitationCode: (state) => (state.snapshot.collections.invitations ?? []).map((record) => (record as { id: string }).id),
-  code: (state) => (state.snapshot.collections.agentDeviceCodes ?? []).map((record) => (record as { id: string }).id),
+  code: (_state, populated) => populated.bearer.code,
   receiverUmaAddress: (state) => state.valuesAt('umaAddress'),
 };
 
@@ -84,6 +86,7 @@ describe.each(ENGINE_AND_SERVER.map((make) => [make().name, make] as const))('is
   let plainValues: Record<string, readonly string[]>;
   /** B's own agent's access token, for the agent operations B probes. */
   let bAgentToken: string;
+  let populated: Populated;
 
   const stateOf = async (call: RawCall) => new PlatformState((await call('GET', '/_sandbox/snapshot')).json);
 
@@ -101,11 +104,11 @@ describe.each(ENGINE_AND_SERVER.map((make) => [make().name, make] as const))('is
       policy: { permissions: ['VIEW_TRANSACTIONS', 'CREATE_QUOTES', 'EXECUTE_QUOTES', 'CREATE_TRANSFERS', 'MANAGE_EXTERNAL_ACCOUNTS'], defaultExecutionMode: 'AUTO', spendingLimits: { currency: 'USD', perTransactionLimit: 100_000 } },
     });
     bAgentToken = (await b.call('POST', `/agents/device-codes/${bAgent.deviceCode.code}/redeem`)).json.accessToken;
-    await populate(a.client, a.call);
+    populated = await populate(a.client, a.call);
     doc = (await b.call('GET', '/_sandbox/openapi.json')).json;
     before = await stateOf(a.call);
     aClock = (await a.client.sandbox.clock.get()).now;
-    leaked = before.secrets();
+    leaked = [...before.secrets(), ...populated.bearer.token, ...populated.bearer.code];
     // Session keys are points on the curve, compressed or not: a pattern alone cannot make one.
     const sessionKey = await SessionKey.generate();
     const exportKey = await DecryptionKey.generate();
@@ -138,7 +141,8 @@ describe.each(ENGINE_AND_SERVER.map((make) => [make().name, make] as const))('is
     if (parameter.name === 'platformId') return [b.id]; // a public page names its platform: B's own, with A's tokens
     const types = ID_FIELDS[parameter.name];
     if (types) return before.idsOf(types);
-    return VALUE_FIELDS[parameter.name]?.(before);
+    const values = VALUE_FIELDS[parameter.name]?.(before, populated);
+    return values === undefined ? undefined : [...values];
   }
 
   /**

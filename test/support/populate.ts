@@ -21,7 +21,17 @@ export const EXECUTE_KEY = 'a-execute-key';
  * external-account lookup, a stablecoin with mints under way, an API token, an invitation, an agent with actions (one run, one
  * waiting for approval) and a device code not redeemed yet, and Idempotency-Keys. Returns the agent's access token.
  */
-export async function populate(client: RailyardClient, call: RawCall): Promise<{ agentToken: string }> {
+export interface Populated {
+  /** The connected agent's access token. */
+  readonly agentToken: string;
+  /**
+   * Bearer values the platform handed out that its state keeps only as hashes: the hosted KYC link and card reveal
+   * tokens (`token` in their page paths), and the code of the agent not connected yet (`code`).
+   */
+  readonly bearer: { readonly token: readonly string[]; readonly code: readonly string[] };
+}
+
+export async function populate(client: RailyardClient, call: RawCall): Promise<Populated> {
   // A stablecoin, provisioned (first: its review moves the clock, which nothing else pending yet feels) and enabled.
   const link = await client.stablecoinProviderAccounts.link({ provider: 'BRALE', apiClientId: 'platform-a-client', apiClientSecret: 'secret' });
   const coin = await client.stablecoins.register({ providerTokenIdentifier: 'usda', networkTokenIdentifier: 'btkn1usda', network: 'SPARK', stablecoinProviderAccountId: link.id });
@@ -50,7 +60,7 @@ export async function populate(client: RailyardClient, call: RawCall): Promise<{
   await client.sandbox.receiveUma({ senderUmaAddress: '$alice@uma.sandbox.railyard.dev', customerId: ada.id, receivingCurrencyCode: 'USD', receivingCurrencyAmount: 500 });
   await call('POST', KEYED_CUSTOMER.path, { body: KEYED_CUSTOMER.body, headers: { 'idempotency-key': KEYED_CUSTOMER.key } });
   const hedy = (await client.customers.list({ platformCustomerId: 'idempotent-hedy' })).data[0]!;
-  await client.customers.createKycLink(hedy.id, { redirectUri: 'https://platform.example/done' });
+  const kycLink = await client.customers.createKycLink(hedy.id, { redirectUri: 'https://platform.example/done' });
 
   // An EU customer: a contact code pending, a trusted beneficiary, an SCA login session.
   const marie = await client.customers.create({
@@ -79,7 +89,7 @@ export async function populate(client: RailyardClient, call: RawCall): Promise<{
   const { transaction: purchase } = await client.sandbox.cards.authorize(card.id, { amount: 2_500, currency: { code: 'USD' }, merchant: { descriptor: 'ADA COFFEE' } });
   await client.sandbox.cards.simulateClearing(card.id, { cardTransactionId: purchase!.id, amount: 2_500 });
   await client.sandbox.cards.simulateReturn(card.id, { cardTransactionId: purchase!.id, amount: 500 });
-  await client.cards.reveal(card.id);
+  const reveal = await client.cards.reveal(card.id);
 
   // An embedded wallet with a session.
   const wally = await client.customers.create({
@@ -126,8 +136,9 @@ export async function populate(client: RailyardClient, call: RawCall): Promise<{
   for (const amount of [500, 2_000]) {
     await call('POST', '/agents/me/transfer-out', { ...asAgent, body: { source: { accountId: usd.id }, destination: { accountId: bank.id }, amount } });
   }
-  await client.agents.create({ name: 'Not connected', customerId: ada.id, policy: { permissions: [], defaultExecutionMode: 'AUTO', spendingLimits: { currency: 'USD', perTransactionLimit: 1 } } });
-  return { agentToken };
+  const waiting = await client.agents.create({ name: 'Not connected', customerId: ada.id, policy: { permissions: [], defaultExecutionMode: 'AUTO', spendingLimits: { currency: 'USD', perTransactionLimit: 1 } } });
+  const lastSegment = (url: string) => decodeURIComponent(new URL(url).pathname.split('/').pop()!);
+  return { agentToken, bearer: { token: [lastSegment(kycLink.kycUrl), lastSegment(reveal.panEmbedUrl)], code: [waiting.deviceCode.code] } };
 }
 
 /** Signs an embedded wallet in with its email code (the sandbox's 000000); returns the session key. */
