@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { APIError, AuthenticationError, BadRequestError, ConflictError, NotFoundError, SignatureRequiredError, type RailyardClient, type StablecoinOperation } from '@railyard/client';
-import { encryptOtp, SessionKey } from '@railyard/wallet';
 import { ROOT_CREDENTIALS, describeOverTransports, type TransportScope } from './support/transports.js';
+import { signInWithEmailCode } from './support/wallet-session.js';
 
 // Stablecoin issuance through the typed client, over every transport (SPEC §3.7; REFERENCE §10, §17): the link and its
 // statuses, registration and each issuance outcome, enablement, each mint funding source and burn source to
@@ -37,16 +37,6 @@ async function issuer(client: RailyardClient) {
   return { coin, customer, usd, wallet, spark, bank: await bank('1234567890'), failingBank: await bank('1234567004') };
 }
 
-/** Signs an embedded wallet in with its email code (the sandbox's 000000): the session key that stamps its signed retries. */
-async function signIn(client: RailyardClient, walletId: string): Promise<SessionKey> {
-  const email = (await client.auth.credentials.list({ accountId: walletId })).data[0]!;
-  const { otpEncryptionTargetBundle } = await client.auth.credentials.challenge(email.id);
-  const { publicKeyHex } = await client.sandbox.enclaveKey();
-  const session = await SessionKey.generate();
-  const encryptedOtpBundle = await encryptOtp({ targetBundle: otpEncryptionTargetBundle!, otpCode: '000000', tekPublicKey: session, pinnedEnclaveKey: publicKeyHex });
-  await client.auth.credentials.verify(email.id, { type: 'EMAIL_OTP', encryptedOtpBundle }, { stamper: session });
-  return session;
-}
 
 /** The tokens an internal account holds, in cents, from the platform's ledger. */
 async function tokensIn(client: RailyardClient, accountId: string): Promise<number> {
@@ -113,7 +103,7 @@ describeOverTransports('stablecoins', (scope) => {
     for (const operation of [fromAccount, wire, ach, sameDay, provider]) expect((await settle(client, operation)).status).toBe('COMPLETED');
 
     const burnTo = (rail: 'WIRE' | 'ACH_CREDIT' | 'SAME_DAY_ACH_CREDIT' | 'RTP_CREDIT') => ({ type: 'EXTERNAL_ACCOUNT' as const, externalAccountId: bank, rail });
-    const fromWallet = await client.stablecoins.burn(coin.id, { amount: '30000000', source: { type: 'SERVICE_INTERNAL_ACCOUNT', accountId: wallet }, destination: burnTo('ACH_CREDIT') }, { stamper: await signIn(client, wallet) });
+    const fromWallet = await client.stablecoins.burn(coin.id, { amount: '30000000', source: { type: 'SERVICE_INTERNAL_ACCOUNT', accountId: wallet }, destination: burnTo('ACH_CREDIT') }, { stamper: await signInWithEmailCode(client, wallet) });
     const fromProvider = await client.stablecoins.burn(coin.id, { amount: '5000000', source: { type: 'PROVIDER_INTERNAL_BALANCE' }, destination: burnTo('RTP_CREDIT') });
     const fromOutside = await client.stablecoins.burn(coin.id, { amount: '10000000', source: { type: 'EXTERNAL_ACCOUNT' }, destination: burnTo('SAME_DAY_ACH_CREDIT') });
     expect(fromOutside.fundingInstructions).toMatchObject({ network: 'SPARK', valueType: 'usdx' });
@@ -139,13 +129,13 @@ describeOverTransports('stablecoins', (scope) => {
     expect(await settle(client, debit)).toMatchObject({ status: 'FAILED', failureReason: 'PROVIDER_TRANSFER_FAILED' });
     await client.sandbox.fundInternalAccount(usd, 1_000);
     await settle(client, await client.stablecoins.mint(coin.id, { amount: '10000000', fundingSource: { type: 'SERVICE_INTERNAL_ACCOUNT', accountId: usd }, destination: { accountId: wallet } }));
-    const session = await signIn(client, wallet);
+    const session = await signInWithEmailCode(client, wallet);
     const refused = await client.stablecoins.burn(coin.id, { amount: '10000000', source: { type: 'SERVICE_INTERNAL_ACCOUNT', accountId: wallet }, destination: { type: 'EXTERNAL_ACCOUNT', externalAccountId: failingBank, rail: 'WIRE' } }, { stamper: session });
     expect(await settle(client, refused)).toMatchObject({ status: 'FAILED', failureReason: 'PROVIDER_TRANSFER_FAILED' });
     // The tokens went back to the wallet: they can be burnt again (by a new session: hours passed, the first one expired).
     const later = client.stablecoins.burn(coin.id, { amount: '10000000', source: { type: 'SERVICE_INTERNAL_ACCOUNT', accountId: wallet }, destination: { type: 'EXTERNAL_ACCOUNT', externalAccountId: failingBank, rail: 'RTP_CREDIT' } }, { stamper: session });
     await expect(later).rejects.toMatchObject({ status: 401, code: 'WALLET_SIGNATURE_INVALID' });
-    await expect(client.stablecoins.burn(coin.id, { amount: '10000000', source: { type: 'SERVICE_INTERNAL_ACCOUNT', accountId: wallet }, destination: { type: 'EXTERNAL_ACCOUNT', externalAccountId: failingBank, rail: 'RTP_CREDIT' } }, { stamper: await signIn(client, wallet) }))
+    await expect(client.stablecoins.burn(coin.id, { amount: '10000000', source: { type: 'SERVICE_INTERNAL_ACCOUNT', accountId: wallet }, destination: { type: 'EXTERNAL_ACCOUNT', externalAccountId: failingBank, rail: 'RTP_CREDIT' } }, { stamper: await signInWithEmailCode(client, wallet) }))
       .resolves.toMatchObject({ status: 'CREATED' });
 
     const never = await client.stablecoins.mint(coin.id, { amount: '1000000', fundingSource: { type: 'WIRE' }, destination: { accountId: spark } });
@@ -185,9 +175,9 @@ describeOverTransports('stablecoins', (scope) => {
 
     // Another customer's session may not sign it; another customer's bank account is no destination, signed or not.
     const bobWallet = (await client.internalAccounts.list({ customerId: bob.id, currency: 'USDB' })).data[0]!.id;
-    const foreign = await client.stablecoins.completeBurn(pending, await signIn(client, bobWallet)).catch((e: unknown) => e);
+    const foreign = await client.stablecoins.completeBurn(pending, await signInWithEmailCode(client, bobWallet)).catch((e: unknown) => e);
     expect([(foreign as AuthenticationError).status, (foreign as AuthenticationError).code]).toEqual([401, 'WALLET_SIGNATURE_INVALID']);
-    const session = await signIn(client, wallet);
+    const session = await signInWithEmailCode(client, wallet);
     const elsewhere = await client.stablecoins.burn(coin.id, body(bobBank), { stamper: session }).catch((e: unknown) => e);
     expect(elsewhere).toBeInstanceOf(BadRequestError);
     expect((elsewhere as BadRequestError).details).toMatchObject({

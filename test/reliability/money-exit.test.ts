@@ -1,9 +1,9 @@
-import type { RailyardClient } from '@railyard/client';
-import { encryptOtp, SessionKey, signedRetryHeaders } from '@railyard/wallet';
+import { SessionKey, signedRetryHeaders } from '@railyard/wallet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordFigures } from '../support/figures.js';
 import { rawCaller, type RawAnswer, type RawCall } from '../support/raw-api.js';
 import { ENGINE_AND_SERVER, ROOT_CREDENTIALS, type Transport } from '../support/transports.js';
+import { signInWithEmailCode } from '../support/wallet-session.js';
 
 // Every way money leaves an account or a wallet, tried without the authority it needs (issue 32): no stamp, a stamp of
 // another wallet's session, a token without TRANSACT, an agent past a rule of its policy. Each attempt must be refused
@@ -54,8 +54,8 @@ describe.each(ENGINE_AND_SERVER.map((make) => [make().name, make] as const))('mo
       customerId: ada.customer.id, currency: 'USD',
       accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '1234567890', routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace' } },
     });
-    const adaSession = await signIn(client, ada.wallet.id);
-    const bobSession = await signIn(client, bob.wallet.id);
+    const adaSession = await signInWithEmailCode(client, ada.wallet.id);
+    const bobSession = await signInWithEmailCode(client, bob.wallet.id);
 
     // Stablecoin tokens in Ada's wallet.
     const link = await client.stablecoinProviderAccounts.link({ provider: 'BRALE', apiClientId: 'exits', apiClientSecret: 'secret' });
@@ -181,13 +181,3 @@ describe.each(ENGINE_AND_SERVER.map((make) => [make().name, make] as const))('mo
   }, 120_000);
 });
 
-/** Signs an embedded wallet in with its email code (the sandbox's 000000): the session key that stamps its payments. */
-async function signIn(client: RailyardClient, walletId: string): Promise<SessionKey> {
-  const email = (await client.auth.credentials.list({ accountId: walletId })).data.find((credential) => credential.type === 'EMAIL_OTP')!;
-  const { otpEncryptionTargetBundle } = await client.auth.credentials.challenge(email.id);
-  const { publicKeyHex } = await client.sandbox.enclaveKey();
-  const session = await SessionKey.generate();
-  const encryptedOtpBundle = await encryptOtp({ targetBundle: otpEncryptionTargetBundle!, otpCode: '000000', tekPublicKey: session, pinnedEnclaveKey: publicKeyHex });
-  await client.auth.credentials.verify(email.id, { type: 'EMAIL_OTP', encryptedOtpBundle }, { stamper: session });
-  return session;
-}

@@ -1,9 +1,10 @@
 import { createClient, type RailyardClient } from '@railyard/client';
-import { DecryptionKey, decryptExportBundle, encryptOtp, SessionKey } from '@railyard/wallet';
+import { DecryptionKey, decryptExportBundle } from '@railyard/wallet';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { recordFigures } from '../support/figures.js';
 import { rawCaller, type RawCall } from '../support/raw-api.js';
 import { startBuiltServer, type BuiltServer } from '../support/transports.js';
+import { signInWithEmailCode } from '../support/wallet-session.js';
 
 // Secrets are shown once, to whoever made them, and kept nowhere in the clear (issue 32): a scripted run against the
 // built server with `--log` makes every kind of secret the sandbox hands out (a platform's and an API token's client
@@ -72,7 +73,7 @@ beforeAll(async () => {
   const reset = await client.sca.resets.start(marie.id, { factor: 'TOTP' });
   if (reset.livenessAccessToken !== undefined) secrets.set('a liveness access token', reset.livenessAccessToken);
 
-  const session = await signIn(client, walletAccount.id);
+  const session = await signInWithEmailCode(client, walletAccount.id);
   const exportKey = await DecryptionKey.generate();
   const exported = await client.internalAccounts.export(walletAccount.id, { clientPublicKey: exportKey.publicKeyUncompressedHex }, { stamper: session });
   const { publicKeyHex } = await client.sandbox.enclaveKey();
@@ -126,13 +127,3 @@ it('keeps no secret it handed out in the snapshot, the events, the lists, error 
   expect(found).toEqual([]);
 });
 
-/** Signs an embedded wallet in with its email code (the sandbox's 000000): the session key. */
-async function signIn(client: RailyardClient, walletId: string): Promise<SessionKey> {
-  const email = (await client.auth.credentials.list({ accountId: walletId })).data.find((credential) => credential.type === 'EMAIL_OTP')!;
-  const { otpEncryptionTargetBundle } = await client.auth.credentials.challenge(email.id);
-  const { publicKeyHex } = await client.sandbox.enclaveKey();
-  const session = await SessionKey.generate();
-  const encryptedOtpBundle = await encryptOtp({ targetBundle: otpEncryptionTargetBundle!, otpCode: '000000', tekPublicKey: session, pinnedEnclaveKey: publicKeyHex });
-  await client.auth.credentials.verify(email.id, { type: 'EMAIL_OTP', encryptedOtpBundle }, { stamper: session });
-  return session;
-}

@@ -1,7 +1,7 @@
 import type { RailyardClient } from '@railyard/client';
-import { encryptOtp, SessionKey } from '@railyard/wallet';
 import { runOnboarding } from '../../examples/onboarding/onboarding.js';
 import type { RawCall } from './raw-api.js';
+import { signInWithEmailCode } from './wallet-session.js';
 
 // A platform with one of everything, for the checks that need real records to aim at (isolation, fuzzing).
 
@@ -141,13 +141,3 @@ export async function populate(client: RailyardClient, call: RawCall): Promise<P
   return { agentToken, bearer: { token: [lastSegment(kycLink.kycUrl), lastSegment(reveal.panEmbedUrl)], code: [waiting.deviceCode.code] } };
 }
 
-/** Signs an embedded wallet in with its email code (the sandbox's 000000); returns the session key. */
-async function signInWithEmailCode(client: RailyardClient, walletId: string): Promise<SessionKey> {
-  const email = (await client.auth.credentials.list({ accountId: walletId })).data[0]!;
-  const { otpEncryptionTargetBundle } = await client.auth.credentials.challenge(email.id);
-  const { publicKeyHex: enclaveKey } = await client.sandbox.enclaveKey();
-  const session = await SessionKey.generate();
-  const encryptedOtpBundle = await encryptOtp({ targetBundle: otpEncryptionTargetBundle!, otpCode: '000000', tekPublicKey: session, pinnedEnclaveKey: enclaveKey });
-  await client.auth.credentials.verify(email.id, { type: 'EMAIL_OTP', encryptedOtpBundle }, { stamper: session });
-  return session;
-}

@@ -1,10 +1,10 @@
 import { createEngine, DEFAULT_CREDENTIALS } from '@railyard/engine';
-import { encryptOtp, SessionKey } from '@railyard/wallet';
 import { describe, expect, it } from 'vitest';
 import { createClient, type RailyardClient } from '../client.js';
 import { APIError, AuthenticationError, BadRequestError, ConflictError, RailyardError, SignatureRequiredError, StablecoinWaitTimeoutError } from '../core/errors.js';
 import { fakeFetch } from '../test-support.js';
 import type { StablecoinBurnSignatureRequired } from './stablecoins.js';
+import { signInWithEmailCode } from '../../../../test/support/wallet-session.js';
 
 // client.stablecoins, client.stablecoinProviderAccounts, client.stablecoinOperations and client.sandbox.stablecoins
 // against an in-process engine: the calls, the keys they send, pagination and the waits.
@@ -31,16 +31,6 @@ async function setup() {
   return { engine, client, link, usd, wallet, bank: bank.id, sent };
 }
 
-/** Signs an embedded wallet in with its email code (the sandbox's 000000): the session key that stamps its signed retries. */
-async function signIn(client: RailyardClient, walletId: string): Promise<SessionKey> {
-  const email = (await client.auth.credentials.list({ accountId: walletId })).data[0]!;
-  const { otpEncryptionTargetBundle } = await client.auth.credentials.challenge(email.id);
-  const { publicKeyHex } = await client.sandbox.enclaveKey();
-  const session = await SessionKey.generate();
-  const encryptedOtpBundle = await encryptOtp({ targetBundle: otpEncryptionTargetBundle!, otpCode: '000000', tekPublicKey: session, pinnedEnclaveKey: publicKeyHex });
-  await client.auth.credentials.verify(email.id, { type: 'EMAIL_OTP', encryptedOtpBundle }, { stamper: session });
-  return session;
-}
 
 /** A PROVISIONED, ENABLED coin and 25 tokens minted into the wallet, paid from the USD account. */
 async function coinInWallet(client: RailyardClient, usd: string, wallet: string) {
@@ -69,7 +59,7 @@ describe('client.stablecoins', () => {
     expect((await client.stablecoinOperations.waitFor(mint.id, { advanceClock: true })).status).toBe('COMPLETED');
     const burn = await client.stablecoins.burn(coin.id, {
       amount: '10000000', source: { type: 'SERVICE_INTERNAL_ACCOUNT', accountId: wallet }, destination: { type: 'EXTERNAL_ACCOUNT', externalAccountId: bank, rail: 'WIRE' },
-    }, { stamper: await signIn(client, wallet) });
+    }, { stamper: await signInWithEmailCode(client, wallet) });
     expect(burn.estimatedDelivery).toMatchObject({ amount: '1000', currency: 'USD', rail: 'WIRE' });
     expect((await client.stablecoinOperations.waitFor(burn.id, { advanceClock: 600_000, timeout: 2 * 3_600_000 })).status).toBe('COMPLETED');
 
@@ -126,7 +116,7 @@ describe('burns from an embedded wallet: the wallet signs', () => {
   it('with a stamper: one call, the first leg under the caller\'s key and the signed retry under key:signed', async () => {
     const { client, usd, wallet, bank, sent } = await setup();
     const coin = await coinInWallet(client, usd, wallet);
-    const session = await signIn(client, wallet);
+    const session = await signInWithEmailCode(client, wallet);
     sent.length = 0;
     const burn = await client.stablecoins.burn(coin.id, burnBody(wallet, bank), { stamper: session, idempotencyKey: 'burn-7' });
     expect(burn).toMatchObject({ operationType: 'BURN', status: 'CREATED', source: { accountId: wallet }, destination: { accountId: bank } });
@@ -155,14 +145,14 @@ describe('burns from an embedded wallet: the wallet signs', () => {
     // Another wallet's session may not sign it.
     const other = await client.customers.create({ customerType: 'INDIVIDUAL', fullName: 'Bob Other', email: 'bob@example.com', currencies: ['USDB'] });
     const otherWallet = (await client.internalAccounts.list({ customerId: other.id })).data[0]!.id;
-    const stranger = await signIn(client, otherWallet);
+    const stranger = await signInWithEmailCode(client, otherWallet);
     const foreign = await client.stablecoins.completeBurn(pending, stranger).catch((e: unknown) => e);
     expect(foreign).toBeInstanceOf(AuthenticationError);
     expect((foreign as AuthenticationError).code).toBe('WALLET_SIGNATURE_INVALID');
     expect(await tokensIn(client, wallet)).toBe(2_500);
 
     // Kept as plain JSON while the browser stamps; then finished with the stamp string.
-    const session = await signIn(client, wallet);
+    const session = await signInWithEmailCode(client, wallet);
     const stored = JSON.parse(JSON.stringify(pending)) as StablecoinBurnSignatureRequired;
     const burn = await client.stablecoins.completeBurn(stored, await session.stamp(stored.challenge.payloadToSign));
     expect(burn).toMatchObject({ operationType: 'BURN', source: { accountId: wallet } });
@@ -174,7 +164,7 @@ describe('burns from an embedded wallet: the wallet signs', () => {
   it('re-sends a signed retry that answers PROCESSING; refuses a pending burn edited to reach another URL', async () => {
     const { client, usd, wallet, bank, sent } = await setup();
     const coin = await coinInWallet(client, usd, wallet);
-    const session = await signIn(client, wallet);
+    const session = await signInWithEmailCode(client, wallet);
     await client.sandbox.setWalletProcessing(2);
     sent.length = 0;
     const burn = await client.stablecoins.burn(coin.id, burnBody(wallet, bank), { stamper: session });
@@ -197,7 +187,7 @@ describe('burns from an embedded wallet: the wallet signs', () => {
       customerId: other.id, currency: 'USD',
       accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '1234567890', routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Bob Other' } },
     });
-    const refused = await client.stablecoins.burn(coin.id, burnBody(wallet, theirs.id), { stamper: await signIn(client, wallet) }).catch((e: unknown) => e);
+    const refused = await client.stablecoins.burn(coin.id, burnBody(wallet, theirs.id), { stamper: await signInWithEmailCode(client, wallet) }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(BadRequestError);
     expect((refused as BadRequestError).code).toBe('INVALID_INPUT');
     expect(await tokensIn(client, wallet)).toBe(2_500);
