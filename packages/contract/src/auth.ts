@@ -285,7 +285,7 @@ export const authEndpoints = {
     description: signed('A fresh uncompressed clientPublicKey, the same on both legs.'),
     alsoResponds: signedLegs,
     response: { status: 200, description: 'The sealed credentials', schema: WalletExport },
-    errors: [401], secrets: { response: ['encryptedWalletCredentials'] },
+    errors: [401], secrets: { once: ['encryptedWalletCredentials'] },
   }),
   updateInternalAccount: defineEndpoint({
     operationId: 'updateInternalAccount', method: 'PATCH', path: '/internal-accounts/{accountId}', tag, params: accountParams,

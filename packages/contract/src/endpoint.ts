@@ -62,11 +62,12 @@ export interface Endpoint {
   readonly auth?: 'agent' | 'none';
   /**
    * Bearer secrets the operation carries, so they are never kept or written where others read them: path parameters
-   * that are one (a request log shows the parameter's name instead of its value), and fields of the success answer that
-   * are one (dotted paths; an `Idempotency-Key` replay answers without them, so a stored reply, and a snapshot of it,
-   * holds no secret). A secret is shown once, to the caller that made it.
+   * that are one (a request log shows the parameter's name instead of its value); fields of the success answer that
+   * are one (dotted paths), which the reply kept for an `Idempotency-Key` holds sealed, for the same credential's
+   * retry; and fields shown once (`once`: a token's secret, an agent's access token, recovery codes, a wallet's
+   * export), which the kept reply leaves out, so a replay answers without them.
    */
-  readonly secrets?: { readonly params?: readonly string[]; readonly response?: readonly string[] };
+  readonly secrets?: { readonly params?: readonly string[]; readonly response?: readonly string[]; readonly once?: readonly string[] };
 }
 
 /** Declares an endpoint, keeping its literal types for inference. */

@@ -293,7 +293,7 @@ export const scaFactorEndpoints = {
     summary: 'Confirm an enrolment: a current TOTP code with the echoed secret, or the passkey registration',
     description: 'A wrong proof is 400. TOTP recovery codes are shown once.',
     response: { status: 200, description: 'The enrolled factor', schema: ScaFactorConfirmation },
-    errors: [404, 409], secrets: { response: ['recoveryCodes'] },
+    errors: [404, 409], secrets: { once: ['recoveryCodes'] },
   }),
   deleteScaFactor: defineEndpoint({
     operationId: 'deleteScaFactor', method: 'DELETE', path: '/sca/factors/{credentialId}', tag: scaTag, params: credentialParams, query: ScaCustomerQuery,

@@ -50,7 +50,7 @@ export const tokenEndpoints = {
     operationId: 'createToken', method: 'POST', path: '/tokens', tag, body: TokenCreateRequest,
     summary: 'Create an API token; its clientSecret is in this answer only',
     response: { status: 201, description: 'The token, with its secret', schema: ApiTokenWithSecret },
-    secrets: { response: ['clientSecret'] },
+    secrets: { once: ['clientSecret'] },
   }),
   listTokens: defineEndpoint({
     operationId: 'listTokens', method: 'GET', path: '/tokens', tag, query: TokenListQuery, summary: 'List API tokens, newest first',

@@ -8,6 +8,15 @@ import { createMemoryStore, type TenantStore } from './store.js';
 import { CredentialDirectory } from './directory.js';
 import { WEBHOOK_EVENT_TYPES, type SandboxEvent, type WebhookEventType } from '@railyard/contract';
 
+/** `sealer` with every context prefixed by the platform it seals for. */
+const sealedFor = (sealer: Sealer, platformClientId: string): Sealer => ({
+  get keyId() {
+    return sealer.keyId;
+  },
+  seal: (plaintext, context) => sealer.seal(plaintext, `platform:${platformClientId}:${context}`),
+  open: (sealed, context) => sealer.open(sealed, `platform:${platformClientId}:${context}`),
+});
+
 /** A platform's events and the record of their webhook deliveries (DESIGN §3 `/_sandbox/events`). */
 export type OutboxEvent = SandboxEvent;
 
@@ -46,9 +55,18 @@ export class TenantContext {
     private readonly sink?: EventSink,
     /** Where credentials that arrive without naming their platform are found (the engine's, shared by its platforms). */
     readonly directory: CredentialDirectory = new CredentialDirectory(createMemoryStore()),
-    /** Seals what stored state must keep secret (core/secrets.ts): the engine's sealer, under its `secretKey`. */
-    readonly secrets: Sealer = createSealer(),
-  ) {}
+    /** The engine's sealer (core/secrets.ts), under its `secretKey`. */
+    sealer: Sealer = createSealer(),
+  ) {
+    this.secrets = sealedFor(sealer, platform.clientId);
+  }
+
+  /**
+   * Seals what stored state must keep secret (core/secrets.ts), for this platform only: every context is bound to the
+   * platform's client id, so a value sealed here opens for no other platform of the engine (a copy of this state
+   * restored elsewhere), and again for this one after a restart (its client id stays; its random id does not).
+   */
+  readonly secrets: Sealer;
 
   /** Current time as an ISO 8601 string. */
   nowIso(): string {

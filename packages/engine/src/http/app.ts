@@ -323,7 +323,7 @@ export function createHttpSurface(bindings: readonly Binding[], host: HttpHost):
     if (key === null || !MUTATING.has(method)) return run();
     // A credential's keys are its own: the same key from the platform, a token or an agent is another request (so a
     // replay, which answers without running the operation, answers only the credential that made it).
-    return withIdempotency(host, tenant, key, principal.agentId ?? principal.tokenId, endpoint.secrets?.response, `${method} ${path}?${url.search}\u0000${rawBody?.text ?? ''}\u0000${rawBody?.bytes ? hashBytes(rawBody.bytes, boundaryOf(incoming.header('content-type'))) : ''}`, run);
+    return withIdempotency(host, tenant, key, principal.agentId ?? principal.tokenId, endpoint.secrets, `${method} ${path}?${url.search}\u0000${rawBody?.text ?? ''}\u0000${rawBody?.bytes ? hashBytes(rawBody.bytes, boundaryOf(incoming.header('content-type'))) : ''}`, run);
   }
 
   // Called as the global fetch is: a Request, or a URL with its init. A Request alone is served as it is (no copy).
@@ -564,7 +564,7 @@ function queryObject(search: URLSearchParams): Record<string, string | string[]>
 }
 
 async function withIdempotency(
-  host: HttpHost, tenant: TenantContext, sentKey: string, scope: string | undefined, secrets: readonly string[] | undefined, request: string,
+  host: HttpHost, tenant: TenantContext, sentKey: string, scope: string | undefined, secrets: Endpoint['secrets'], request: string,
   run: () => Promise<WireReply>,
 ): Promise<WireReply> {
   if (sentKey.length === 0 || sentKey.length > 255) {
@@ -578,7 +578,7 @@ async function withIdempotency(
     if (found.kind === 'mismatch') {
       throw new ApiError(409, 'CONFLICT', `Idempotency-Key ${sentKey} was already used with a different request; use a new key for a new request`, { idempotencyKey: sentKey });
     }
-    if (found.kind === 'replay') return openedForReplay(tenant, key, found.response, found.sealed);
+    if (found.kind === 'replay') return openedForReplay(tenant, `${key}\u0000${fingerprint}`, found.response, found.sealed);
     if (found.kind === 'in-flight') {
       await found.done;
       continue;
@@ -593,10 +593,10 @@ async function withIdempotency(
     } catch (error) {
       reply = errorReply(error);
     }
-    // Requests refused before doing anything (validation, credentials, a limit that will lift) and 5xx are not
-    // remembered, so a corrected or later retry can reuse the key.
-    if (reply.status < 500 && reply.status !== 400 && reply.status !== 401 && reply.status !== 429 && !unreplayable.has(reply)) {
-      const kept = sealedForReplay(tenant, key, reply, secrets);
+    // Requests refused before doing anything (validation, credentials, a permission or a policy, a limit that will
+    // lift) and 5xx are not remembered, so a corrected or later retry can reuse the key.
+    if (reply.status < 500 && reply.status !== 400 && reply.status !== 401 && reply.status !== 403 && reply.status !== 429 && !unreplayable.has(reply)) {
+      const kept = sealedForReplay(tenant, `${key}\u0000${fingerprint}`, reply, secrets);
       host.idempotency.save(tenant.store, key, fingerprint, kept.reply, tenant.clock.now(), kept.sealed);
     }
     return reply;
@@ -606,33 +606,36 @@ async function withIdempotency(
 }
 
 /**
- * A reply as an Idempotency-Key keeps it: a copy, with the secrets the operation declares (a token's secret, an
- * agent's access token, a device code…) sealed with the engine's sealer, so the record, and a snapshot of it, holds
- * none in the clear. Returns the reply and the paths sealed.
+ * A reply as an Idempotency-Key keeps it: a copy, with the secrets the operation declares sealed with the platform's
+ * sealer (so the record, and a snapshot of it, holds none in the clear), for the context of this credential's key and
+ * request only, and those shown once left out. Returns the reply and the paths sealed.
  */
-function sealedForReplay(tenant: TenantContext, key: string, reply: WireReply, secrets: readonly string[] | undefined): { reply: WireReply; sealed: string[] } {
+function sealedForReplay(tenant: TenantContext, context: string, reply: WireReply, secrets: Endpoint['secrets']): { reply: WireReply; sealed: string[] } {
   const copy = { ...reply, headers: { ...reply.headers } };
   const body = secrets === undefined || reply.status >= 300 ? undefined : parsedJson(reply.body);
   if (body === undefined || secrets === undefined) return { reply: copy, sealed: [] };
-  // Any JSON value (a list of recovery codes too), as its JSON text.
-  const sealed = secrets.filter((path) => replaceAt(body, path.split('.'), (value) => tenant.secrets.seal(JSON.stringify(value), `idempotency:${key}:${path}`)));
-  return sealed.length === 0 ? { reply: copy, sealed } : { reply: { ...copy, body: JSON.stringify(body) }, sealed };
+  const once = (secrets.once ?? []).filter((path) => deletePath(body, path.split('.')));
+  // Any JSON value (a list too), as its JSON text.
+  const sealed = (secrets.response ?? []).filter((path) => replaceAt(body, path.split('.'), (value) => tenant.secrets.seal(JSON.stringify(value), `idempotency:${context}:${path}`)));
+  if (once.length > 0) copy.headers['withheld-fields'] = once.join(', ');
+  return sealed.length === 0 && once.length === 0 ? { reply: copy, sealed } : { reply: { ...copy, body: JSON.stringify(body) }, sealed };
 }
 
 /**
  * A stored reply as a replay answers it: its sealed secrets opened (the caller that made them asks again). One this
  * engine cannot open (a snapshot restored under another secret key) is left out and named in `withheld-fields`.
  */
-function openedForReplay(tenant: TenantContext, key: string, reply: WireReply, sealed: readonly string[]): WireReply {
-  const headers = { ...reply.headers, 'idempotent-replayed': 'true' };
+function openedForReplay(tenant: TenantContext, context: string, reply: WireReply, sealed: readonly string[]): WireReply {
+  const headers: Record<string, string> = { ...reply.headers, 'idempotent-replayed': 'true' };
   const body = sealed.length === 0 ? undefined : parsedJson(reply.body);
   if (body === undefined) return { ...reply, headers };
   const withheld = sealed.filter((path) => !replaceAt(body, path.split('.'), (value) => {
-    const opened = typeof value === 'string' ? tenant.secrets.open(value, `idempotency:${key}:${path}`) : undefined;
+    const opened = typeof value === 'string' ? tenant.secrets.open(value, `idempotency:${context}:${path}`) : undefined;
     return opened === undefined ? undefined : JSON.parse(opened);
   }));
   for (const path of withheld) deletePath(body, path.split('.'));
-  return { ...reply, headers: withheld.length === 0 ? headers : { ...headers, 'withheld-fields': withheld.join(', ') }, body: JSON.stringify(body) };
+  const named = [headers['withheld-fields'], ...withheld].filter((field) => field !== undefined && field !== '').join(', ');
+  return { ...reply, headers: named === '' ? headers : { ...headers, 'withheld-fields': named }, body: JSON.stringify(body) };
 }
 
 const parsedJson = (text: string | null): unknown => {
@@ -665,10 +668,13 @@ function parentOf(value: unknown, path: readonly string[]): Record<string, unkno
   return typeof node === 'object' && node !== null && !Array.isArray(node) ? (node as Record<string, unknown>) : undefined;
 }
 
-/** Deletes the field at `path` of a parsed JSON value. */
-function deletePath(value: unknown, path: readonly string[]): void {
+/** Deletes the field at `path` of a parsed JSON value; whether there was one. */
+function deletePath(value: unknown, path: readonly string[]): boolean {
   const parent = parentOf(value, path);
-  if (parent !== undefined) delete parent[path[path.length - 1]!];
+  const last = path[path.length - 1]!;
+  if (parent === undefined || !Object.hasOwn(parent, last)) return false;
+  delete parent[last];
+  return true;
 }
 
 /** The multipart boundary of a content type: it differs per request, so it is left out of fingerprints. */
