@@ -267,7 +267,7 @@ export const agentEndpoints = {
     summary: "Redeem a device code, without credentials: the agent's access token, this once",
     description: '400 when the code was redeemed already or has expired.',
     response: { status: 200, description: 'The access token and policy', schema: AgentDeviceCodeRedemption }, errors: [404],
-    secrets: { params: ['code'], response: ['accessToken'] },
+    secrets: { params: ['code'], once: ['accessToken'] },
   }),
 } as const;
 
