@@ -281,14 +281,14 @@ export function createEngine(options: EngineOptions = {}): Engine {
       throw error;
     }
   };
-  /** The contexts of the platforms the credential directory says hold `key`, in the order they registered it. */
-  const tenantsHolding = (kind: CredentialKind, key: string): TenantContext[] =>
-    directory.holders(kind, key).flatMap((platformId) => {
-      const holder = platforms.byId(platformId);
-      return holder === undefined ? [] : [tenant(holder)];
-    });
+  /** The context of the platform the credential directory says owns `key`. */
+  const tenantOwning = (kind: CredentialKind, key: string): TenantContext | undefined => {
+    const owner = directory.owner(kind, key);
+    const platform = owner === undefined ? undefined : platforms.byId(owner);
+    return platform === undefined ? undefined : tenant(platform);
+  };
   const http = createHttpSurface(
-    [...customerRoutes, ...bulkImportRoutes, ...documentRoutes, ...contactVerificationRoutes, ...hostedRoutes, ...accountRoutes, ...platformRoutes, ...beneficialOwnerRoutes, ...externalAccountRoutes, ...ownershipRoutes(externalAccountPort), ...beneficiaryTrustRoutes, ...scaLoginRoutes, ...scaFactorRoutes, ...paymentRoutes, ...cardRoutes, ...stablecoinRoutes, ...tokenRoutes, ...invitationRoutes({ holdersOf: (code) => tenantsHolding('invitation', code) }), ...agentRoutes, ...webhookRoutes(dispatcher, keyOf), ...authRoutes, ...delegatedKeyRoutes, ...lookupRoutes, ...verificationRoutes, ...controlPlaneRoutes(platforms, openapi)],
+    [...customerRoutes, ...bulkImportRoutes, ...documentRoutes, ...contactVerificationRoutes, ...hostedRoutes, ...accountRoutes, ...platformRoutes, ...beneficialOwnerRoutes, ...externalAccountRoutes, ...ownershipRoutes(externalAccountPort), ...beneficiaryTrustRoutes, ...scaLoginRoutes, ...scaFactorRoutes, ...paymentRoutes, ...cardRoutes, ...stablecoinRoutes, ...tokenRoutes, ...invitationRoutes({ ownerOf: (code) => tenantOwning('invitation', code) }), ...agentRoutes, ...webhookRoutes(dispatcher, keyOf), ...authRoutes, ...delegatedKeyRoutes, ...lookupRoutes, ...verificationRoutes, ...controlPlaneRoutes(platforms, openapi)],
     {
       authenticate: (header, source) => throttled(parseBasic(header)?.clientId, source, () => authenticateWithTokens(platforms, tenant, directory, header)),
       authenticateAgent: (header, source) => throttled(undefined, source, () => authenticateAgent(credentialLookup, header)),

@@ -32,6 +32,8 @@ export const DEVICE_CODE_TTL_MS = 24 * 3_600_000;
 export const AgentRecord = AgentSchema.omit({ usage: true }).extend({
   usage: z.object({ day: z.string(), month: z.string(), dailyTransactionCount: z.number().int().min(0), dailySpend: z.number().int().min(0), monthlySpend: z.number().int().min(0) }),
   accessTokenSha256: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+  /** The client id of the platform that issued its access token and device codes (core/directory.ts). */
+  issuer: z.string().optional(),
 });
 export type AgentRecord = z.infer<typeof AgentRecord>;
 
@@ -41,6 +43,8 @@ export type AgentRecord = z.infer<typeof AgentRecord>;
  */
 export const AgentDeviceCodeRecord = z.object({
   id: z.string(), agentId: z.string(), expiresAt: z.string(), redeemed: z.boolean(), replaced: z.boolean(),
+  /** The client id of the platform that issued it (core/directory.ts). */
+  issuer: z.string().optional(),
 });
 type AgentDeviceCodeRecord = z.infer<typeof AgentDeviceCodeRecord>;
 
@@ -86,7 +90,7 @@ export function countSpend(tenant: TenantContext, agentId: string, amount: numbe
 }
 
 const view = (tenant: TenantContext, record: AgentRecord): Agent => {
-  const { accessTokenSha256: _token, usage: _counts, ...agent } = record;
+  const { accessTokenSha256: _token, usage: _counts, issuer: _issuer, ...agent } = record;
   return { ...agent, usage: usageOf(tenant, record) };
 };
 
@@ -140,7 +144,7 @@ export function createAgent(tenant: TenantContext, request: z.output<typeof Agen
   const record: AgentRecord = {
     id: tenant.ids('Agent'), name: request.name, customerId: request.customerId, isPaused: false, isConnected: false,
     policy: request.policy, usage: { day, month: day.slice(0, 7), dailyTransactionCount: 0, dailySpend: 0, monthlySpend: 0 },
-    createdAt: now, updatedAt: now,
+    createdAt: now, updatedAt: now, issuer: tenant.platform.clientId,
   };
   agents(tenant).insert(record);
   return { agent: view(tenant, record), deviceCode: issueDeviceCode(tenant, record.id) };
@@ -220,6 +224,7 @@ function issueDeviceCode(tenant: TenantContext, agentId: string): AgentDeviceCod
   const code = `${readableGroup()}${readableGroup()}-AGENT-${readableGroup()}-${readableGroup()}`;
   const record: AgentDeviceCodeRecord = {
     id: deviceCodeId(code), agentId, expiresAt: new Date(tenant.clock.now() + DEVICE_CODE_TTL_MS).toISOString(), redeemed: false, replaced: false,
+    issuer: tenant.platform.clientId,
   };
   deviceCodes(tenant).insert(record);
   tenant.directory.register('deviceCode', record.id, tenant.platform.id);
@@ -255,11 +260,12 @@ export const deviceCodeKey = deviceCodeId;
 /** Whether this platform issued the device code. */
 export const holdsDeviceCode = (tenant: TenantContext, code: string): boolean => deviceCodes(tenant).has(deviceCodeId(code));
 
-/** The directory keys of the platform's agents' access tokens and device codes (rebuilt after a restore). */
+/** The directory keys of the access tokens and device codes the platform issued itself (claimed after a restore). */
 export function agentCredentialKeys(tenant: TenantContext): (readonly ['agentToken' | 'deviceCode', string])[] {
   const keys: (readonly ['agentToken' | 'deviceCode', string])[] = [];
-  for (const agent of agents(tenant).values()) if (agent.accessTokenSha256 !== undefined) keys.push(['agentToken', agent.accessTokenSha256]);
-  for (const code of deviceCodes(tenant).values()) keys.push(['deviceCode', code.id]);
+  const own = (issuer: string | undefined) => issuer === tenant.platform.clientId;
+  for (const agent of agents(tenant).values()) if (agent.accessTokenSha256 !== undefined && own(agent.issuer)) keys.push(['agentToken', agent.accessTokenSha256]);
+  for (const code of deviceCodes(tenant).values()) if (own(code.issuer)) keys.push(['deviceCode', code.id]);
   return keys;
 }
 

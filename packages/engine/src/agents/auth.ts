@@ -3,7 +3,7 @@
  * The engine's credential directory finds the platform by the token's SHA-256; the agent must still exist there.
  */
 import type { TenantContext } from '../core/context.js';
-import type { CredentialDirectory } from '../core/directory.js';
+import type { CredentialDirectory, CredentialKind } from '../core/directory.js';
 import { ApiError } from '../core/errors.js';
 import type { Principal } from '../http/app.js';
 import type { Platform, PlatformRegistry } from '../platforms/registry.js';
@@ -25,19 +25,20 @@ export function authenticateAgent(lookup: AgentCredentialLookup, authorization: 
     throw new ApiError(401, 'UNAUTHORIZED', "Agent operations take the agent's access token: Authorization: Bearer gat_…, from redeeming its device code", undefined, CHALLENGE);
   }
   const key = accessTokenKey(`gat_${token.slice(4).toLowerCase()}`);
-  for (const platformId of lookup.directory.holders('agentToken', key)) {
-    const platform = lookup.platforms.byId(platformId);
-    const agent = platform === undefined ? undefined : agentWithTokenHash(lookup.tenantOf(platform), key);
-    if (agent !== undefined) return { platform: platform!, agentId: agent.id };
-  }
+  const platform = ownerOf(lookup, 'agentToken', key);
+  const agent = platform === undefined ? undefined : agentWithTokenHash(lookup.tenantOf(platform), key);
+  if (agent !== undefined) return { platform: platform!, agentId: agent.id };
   throw new ApiError(401, 'UNAUTHORIZED', 'Unknown or revoked agent access token', undefined, CHALLENGE);
 }
 
 /** The platform that issued a device code, or undefined. */
 export function platformOfDeviceCode(lookup: AgentCredentialLookup, code: string): Platform | undefined {
-  for (const platformId of lookup.directory.holders('deviceCode', deviceCodeKey(code))) {
-    const platform = lookup.platforms.byId(platformId);
-    if (platform !== undefined && holdsDeviceCode(lookup.tenantOf(platform), code)) return platform;
-  }
-  return undefined;
+  const platform = ownerOf(lookup, 'deviceCode', deviceCodeKey(code));
+  return platform !== undefined && holdsDeviceCode(lookup.tenantOf(platform), code) ? platform : undefined;
+}
+
+/** The platform the directory says owns `key`, or undefined. */
+function ownerOf(lookup: AgentCredentialLookup, kind: CredentialKind, key: string): Platform | undefined {
+  const owner = lookup.directory.owner(kind, key);
+  return owner === undefined ? undefined : lookup.platforms.byId(owner);
 }

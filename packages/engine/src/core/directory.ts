@@ -1,45 +1,46 @@
 import type { Store } from './store.js';
-import { onField } from './store.js';
 
 /**
- * Which platform holds a credential or code that arrives without naming its platform: an API token's client id, the
+ * Which platform owns a credential or code that arrives without naming its platform: an API token's client id, the
  * SHA-256 of an agent's access token or of a device code, an invitation code. One lookup, whatever the number of
- * platforms, and nothing derived from a platform's id, so credentials keep working when a platform's state is restored
- * into another server (or another platform).
+ * platforms, and nothing derived from a platform's id, so credentials keep working when their platform's state is
+ * restored into a server started again.
  *
- * Kept in the engine's store as a partition of its own, so a durable store keeps it with everything else. A key may
- * be registered by several platforms (a platform restored from another's snapshot holds copies of its credentials):
- * a lookup answers them in the order they registered, and the caller takes the first whose own record accepts the
- * credential, so the original keeps working and a copy answers for itself only once the original is gone.
+ * A key has one owner: the platform that issued it, from then on. Its reset or a restore of its own earlier state
+ * keeps the ownership, so a copy of its credentials that another platform restored (a shared fixture, a crafted
+ * snapshot) never answers for them: a restore claims only keys nobody owns, and only those the restoring platform
+ * issued itself (its records name their issuer's client id). Kept in the engine's store as a partition of its own, so
+ * a durable store keeps it with everything else.
  */
 export class CredentialDirectory {
-  private readonly entries;
+  private readonly owners;
 
   constructor(store: Store) {
-    this.entries = store.tenant(DIRECTORY_PARTITION).collection<DirectoryEntry>('credentials', {
-      indexes: { key: onField('key'), platformId: onField('platformId') },
-    });
+    this.owners = store.tenant(DIRECTORY_PARTITION).collection<DirectoryEntry>('owners');
   }
 
-  /** Files `key` (of `kind`) as held by the platform; a second registration by the same platform changes nothing. */
+  /** Files a key just issued as the platform's. A key owned already keeps its owner (issued keys are random). */
   register(kind: CredentialKind, key: string, platformId: string): void {
-    const id = entryId(kind, key, platformId);
-    if (!this.entries.has(id)) this.entries.insert({ id, key: `${kind}:${key}`, platformId });
+    const id = entryId(kind, key);
+    if (!this.owners.has(id)) this.owners.insert({ id, platformId });
   }
 
-  /** Removes the platform's registration of `key`. */
+  /** Forgets the key, when the platform owning it deleted it (a deleted token, a deleted agent). */
   unregister(kind: CredentialKind, key: string, platformId: string): void {
-    this.entries.delete(entryId(kind, key, platformId));
+    const id = entryId(kind, key);
+    if (this.owners.get(id)?.platformId === platformId) this.owners.delete(id);
   }
 
-  /** The platforms that registered `key`, oldest registration first. */
-  holders(kind: CredentialKind, key: string): string[] {
-    return this.entries.findBy('key', `${kind}:${key}`).map((entry) => entry.platformId);
+  /** The platform owning `key`, or undefined. */
+  owner(kind: CredentialKind, key: string): string | undefined {
+    return this.owners.get(entryId(kind, key))?.platformId;
   }
 
-  /** Replaces every registration of the platform with `keys` (after a reset or a restore replaced its state). */
-  replacePlatform(platformId: string, keys: Iterable<readonly [CredentialKind, string]>): void {
-    for (const entry of this.entries.findBy('platformId', platformId)) this.entries.delete(entry.id);
+  /**
+   * For a restore: makes the platform the owner of each key nobody owns yet (the platform's own credentials, restored
+   * into a server that does not know them). A key another platform owns stays that platform's.
+   */
+  claim(platformId: string, keys: Iterable<readonly [CredentialKind, string]>): void {
     for (const [kind, key] of keys) this.register(kind, key, platformId);
   }
 }
@@ -49,11 +50,10 @@ export type CredentialKind = 'apiToken' | 'agentToken' | 'deviceCode' | 'invitat
 
 interface DirectoryEntry {
   readonly id: string;
-  readonly key: string;
   readonly platformId: string;
 }
 
 /** The store partition of the directory: not a platform id (those are `Platform:<uuid>`), so never a tenant's state. */
 export const DIRECTORY_PARTITION = 'railyard:directory';
 
-const entryId = (kind: CredentialKind, key: string, platformId: string) => `${kind}:${key}@${platformId}`;
+const entryId = (kind: CredentialKind, key: string) => `${kind}:${key}`;

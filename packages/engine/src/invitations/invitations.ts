@@ -19,16 +19,20 @@ export const INVITATIONS = 'invitations';
 /** Clock-job kind: an invitation reaches its `expiresAt`. */
 export const INVITATION_EXPIRY_JOB = 'invitations.expire';
 
-/** Where an invitation code is looked up: the contexts of the platforms the credential directory says hold it. */
+/** Where an invitation code is looked up: the context of the platform the credential directory says owns it. */
 export interface TenantDirectory {
-  holdersOf(code: string): Iterable<TenantContext>;
+  ownerOf(code: string): TenantContext | undefined;
 }
 
 /** An invitation as kept: the API's fields, keyed by its code. */
-export const InvitationRecord = UmaInvitation.extend({ id: z.string() });
+export const InvitationRecord = UmaInvitation.extend({
+  id: z.string(),
+  /** The client id of the platform that created it: a restore makes its code found again only there (core/directory.ts). */
+  issuer: z.string().optional(),
+});
 type InvitationRecord = z.infer<typeof InvitationRecord>;
 const invitations = (tenant: TenantContext) => tenant.store.collection<InvitationRecord>(INVITATIONS);
-const view = ({ id: _code, ...invitation }: InvitationRecord): UmaInvitation => invitation;
+const view = ({ id: _code, issuer: _issuer, ...invitation }: InvitationRecord): UmaInvitation => invitation;
 
 /** `POST /invitations`: PENDING, with a fresh code no platform of the engine uses. */
 export function createInvitation(tenant: TenantContext, directory: TenantDirectory, request: z.output<typeof InvitationCreateRequest>): UmaInvitation {
@@ -37,7 +41,7 @@ export function createInvitation(tenant: TenantContext, directory: TenantDirecto
   }
   let code: string;
   do code = randomHex(4);
-  while (locate(directory, code) !== undefined);
+  while (tenant.directory.owner('invitation', code) !== undefined);
   // The amount is shown in the inviter's currency: the first of the customer at that address, else USD.
   const inviter = findCustomerByUmaAddress(tenant, request.inviterUma.toLowerCase());
   const currency = (inviter as { currencies?: string[] } | undefined)?.currencies?.[0] ?? 'USD';
@@ -45,6 +49,7 @@ export function createInvitation(tenant: TenantContext, directory: TenantDirecto
     id: code, code, createdAt: tenant.nowIso(), claimedAt: undefined, url: `https://uma.me/i/${code}`, expiresAt: request.expiresAt,
     inviterUma: request.inviterUma, inviteeUma: undefined, status: 'PENDING', firstName: request.firstName,
     amountToSend: request.amountToSend === undefined ? undefined : { amount: request.amountToSend, currency: currencyOf(currency) },
+    issuer: tenant.platform.clientId,
   };
   invitations(tenant).insert(record);
   tenant.directory.register('invitation', code, tenant.platform.id);
@@ -56,11 +61,9 @@ export function createInvitation(tenant: TenantContext, directory: TenantDirecto
 
 /** The platform holding an invitation, and its record, or undefined. */
 function locate(directory: TenantDirectory, code: string): { owner: TenantContext; record: InvitationRecord } | undefined {
-  for (const owner of directory.holdersOf(code)) {
-    const record = invitations(owner).get(code);
-    if (record !== undefined) return { owner, record: expiredIfDue(owner, record) };
-  }
-  return undefined;
+  const owner = directory.ownerOf(code);
+  const record = owner === undefined ? undefined : invitations(owner).get(code);
+  return record === undefined ? undefined : { owner: owner!, record: expiredIfDue(owner!, record) };
 }
 
 function found(directory: TenantDirectory, code: string): { owner: TenantContext; record: InvitationRecord } {
@@ -109,8 +112,9 @@ export function cancelInvitation(tenant: TenantContext, directory: TenantDirecto
   return view(save(owner, { ...record, status: 'CANCELLED' }));
 }
 
-/** The directory keys of the platform's invitations (rebuilt after a restore). */
-export const invitationCredentialKeys = (tenant: TenantContext) => Array.from(invitations(tenant).values(), (record) => ['invitation', record.code] as const);
+/** The directory keys of the invitations the platform created itself (claimed after a restore). */
+export const invitationCredentialKeys = (tenant: TenantContext) =>
+  Array.from(invitations(tenant).values()).filter((record) => record.issuer === tenant.platform.clientId).map((record) => ['invitation', record.code] as const);
 
 /** The expiry job. */
 export const expiryJob = (tenant: TenantContext, payload: unknown): void => {

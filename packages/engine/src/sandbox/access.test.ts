@@ -64,13 +64,14 @@ describe('the control plane: who may dump or replace state', () => {
 });
 
 describe('secrets in stored replies and snapshots', () => {
-  it('a replay answers its own credential in full; the stored reply and the snapshot hold each secret sealed only', async () => {
+  it('a replay answers its own credential; a secret shown once is left out, the others kept sealed, never in the snapshot', async () => {
     const engine = createEngine({ platform: { regulated: true } });
     const key = { 'idempotency-key': 'token-1' };
     const first = await call(engine, 'POST', '/tokens', { name: 'payouts', permissions: ['TRANSACT'] }, key);
     const replay = await call(engine, 'POST', '/tokens', { name: 'payouts', permissions: ['TRANSACT'] }, key);
     expect(first.body.clientSecret).toMatch(/^[0-9a-f]{64}$/);
-    expect([replay.status, replay.headers.get('idempotent-replayed'), replay.body]).toEqual([201, 'true', first.body]);
+    const { clientSecret, ...withoutSecret } = first.body;
+    expect([replay.status, replay.headers.get('idempotent-replayed'), replay.headers.get('withheld-fields'), replay.body]).toEqual([201, 'true', 'clientSecret', withoutSecret]);
     // Another credential's keys are its own: the same key from a token is another request, not a replay of this one.
     const manager = await tokenOf(engine, ['MANAGE', 'TRANSACT']);
     const other = await call(engine, 'POST', '/tokens', { name: 'payouts', permissions: ['TRANSACT'] }, key, manager);
@@ -78,24 +79,38 @@ describe('secrets in stored replies and snapshots', () => {
 
     const customer = (await call(engine, 'POST', '/customers', { customerType: 'INDIVIDUAL', fullName: 'Ada Lovelace', currencies: ['USD'] })).body;
     const agent = await call(engine, 'POST', '/agents', { name: 'bot', customerId: customer.id, policy: POLICY }, { 'idempotency-key': 'agent-1' });
+    // A device code may be fetched again by its maker's retry: it is kept sealed.
     expect((await call(engine, 'POST', '/agents', { name: 'bot', customerId: customer.id, policy: POLICY }, { 'idempotency-key': 'agent-1' })).body).toEqual(agent.body);
     const redeemed = await anonymous(engine, 'POST', `/agents/device-codes/${agent.body.deviceCode.code}/redeem`, { 'idempotency-key': 'redeem-1' });
+    const again = await anonymous(engine, 'POST', `/agents/device-codes/${agent.body.deviceCode.code}/redeem`, { 'idempotency-key': 'redeem-1' });
+    expect([again.status, again.body.accessToken, again.headers.get('withheld-fields')]).toEqual([200, undefined, 'accessToken']);
     const platform = await call(engine, 'POST', '/_sandbox/platforms', { name: 'second' }, { 'idempotency-key': 'platform-1' });
+    expect((await call(engine, 'POST', '/_sandbox/platforms', { name: 'second' }, { 'idempotency-key': 'platform-1' })).body).toEqual(platform.body);
 
     const snapshot = (await call(engine, 'GET', '/_sandbox/snapshot')).body;
     const dumped = JSON.stringify(snapshot);
-    for (const secret of [first.body.clientSecret, agent.body.deviceCode.code, redeemed.body.accessToken, platform.body.clientSecret]) {
+    for (const secret of [clientSecret, agent.body.deviceCode.code, redeemed.body.accessToken, platform.body.clientSecret]) {
       expect(secret).toEqual(expect.any(String));
       expect(dumped).not.toContain(secret);
     }
-    expect(snapshot.collections.idempotency.find((r: Json) => r.id === 'token-1').sealed).toEqual(['clientSecret']);
+    expect(snapshot.collections.idempotency.find((r: Json) => r.id === 'platform-1').sealed).toEqual(['clientSecret']);
 
-    // Restored under another secret key, a sealed secret cannot be opened: the replay leaves it out and says so.
-    const elsewhere = createEngine({ platform: { regulated: true } });
-    expect((await call(elsewhere, 'POST', '/_sandbox/restore', snapshot)).status).toBe(204);
-    const lost = await call(elsewhere, 'POST', '/tokens', { name: 'payouts', permissions: ['TRANSACT'] }, key);
-    const { clientSecret: _withheld, ...rest } = first.body;
+    // Restored into another platform, even of the same engine (same secret key), a sealed secret opens for nobody: the
+    // replay there leaves it out and says so.
+    const elsewhere = engine.createPlatform({ name: 'elsewhere', regulated: true });
+    expect((await call(engine, 'POST', '/_sandbox/restore', snapshot, undefined, elsewhere)).status).toBe(204);
+    const lost = await call(engine, 'POST', '/_sandbox/platforms', { name: 'second' }, { 'idempotency-key': 'platform-1' }, elsewhere);
+    const { clientSecret: _sealed, ...rest } = platform.body;
     expect([lost.status, lost.headers.get('withheld-fields'), lost.body]).toEqual([201, 'clientSecret', rest]);
+  });
+
+  it('a refusal by a permission, a grant or a policy is not kept: the same key works once the refusal lifts', async () => {
+    const engine = createEngine();
+    const manager = await tokenOf(engine, ['MANAGE']);
+    const key = { 'idempotency-key': 'grant-1' };
+    expect((await call(engine, 'POST', '/tokens', { name: 'payer', permissions: ['TRANSACT'] }, key, manager)).status).toBe(403);
+    expect((await call(engine, 'GET', '/_sandbox/snapshot')).body.collections.idempotency ?? []).toEqual([]);
+    expect((await call(engine, 'POST', '/tokens', { name: 'payer', permissions: ['MANAGE'] }, key, manager)).status).toBe(201);
   });
 });
 
@@ -117,6 +132,25 @@ describe('a restore brings back working credentials and runs what is due', () =>
     expect((await anonymous(second, 'GET', '/agents/me', { authorization: `Bearer ${accessToken}` })).body.id).toBe(connected.agent.id);
     expect((await anonymous(second, 'POST', `/agents/device-codes/${waiting.deviceCode.code}/redeem`)).status).toBe(200);
     expect((await call(second, 'GET', `/invitations/${invitation.code}`)).body.status).toBe('PENDING');
+  });
+
+  it("another platform's copy of a platform's credentials never answers for them, whatever either restores later", async () => {
+    const engine = createEngine({ platform: { regulated: true } });
+    const token = await tokenOf(engine, ['VIEW', 'MANAGE']);
+    const invitation = (await call(engine, 'POST', '/invitations', { inviterUma: '$ada@example.com' })).body;
+    const fixture = (await call(engine, 'GET', '/_sandbox/snapshot')).body;
+    const b = engine.createPlatform({ name: 'B', regulated: true });
+    // B restores A's state (a shared fixture), and an invitation of its own under A's code (a crafted snapshot).
+    const crafted = structuredClone(fixture);
+    crafted.collections.invitations = [{ ...crafted.collections.invitations[0], inviterUma: '$mallory@b.example', issuer: b.clientId }];
+    expect((await call(engine, 'POST', '/_sandbox/restore', crafted, undefined, b)).status).toBe(204);
+    // A resets and restores its fixture: a test suite's step before each test.
+    await call(engine, 'POST', '/_sandbox/reset');
+    expect((await call(engine, 'POST', '/_sandbox/restore', fixture)).status).toBe(204);
+    const created = (await call(engine, 'POST', '/customers', { customerType: 'INDIVIDUAL', fullName: 'Written By Token' }, undefined, token)).body;
+    expect((await call(engine, 'GET', `/customers/${created.id}`)).status).toBe(200);
+    expect((await call(engine, 'GET', `/customers/${created.id}`, undefined, undefined, b)).status).toBe(404);
+    expect((await call(engine, 'GET', `/invitations/${invitation.code}`, undefined, undefined, b)).body.inviterUma).toBe('$ada@example.com');
   });
 
   it('a job already due runs as part of the restore: no read sees a PENDING payment whose quote expired', async () => {

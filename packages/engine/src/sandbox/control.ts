@@ -35,11 +35,13 @@ export function advanceClock(tenant: TenantContext, ms: number): ClockState {
   return clockState(tenant);
 }
 
-/** Erases the platform's data and pending jobs (its API tokens and agents too). Its own credentials and options stay. */
+/**
+ * Erases the platform's data and pending jobs (its API tokens and agents too). Its own credentials and options stay,
+ * and so does its ownership of the credentials it issued: a restore of its own earlier state brings them back.
+ */
 export function reset(tenant: TenantContext): void {
   tenant.store.clear();
   tenant.scheduler.importTenant(tenant.platform.id, []);
-  tenant.directory.replacePlatform(tenant.platform.id, []);
 }
 
 /** The platform's state: the store's own records (as JSON over HTTP; see {@link frozenSnapshot} in process). */
@@ -203,8 +205,8 @@ function importState(tenant: TenantContext, state: Record<string, unknown[]>, jo
     throw error;
   }
   tenant.scheduler.importTenant(tenant.platform.id, jobs.map((job) => ({ ...job, tenantId: tenant.platform.id })));
-  // The restored credentials are found again through the directory, whatever platform they were made on.
-  tenant.directory.replacePlatform(tenant.platform.id, credentialKeysOf(tenant));
+  // The platform's own restored credentials are found again through the directory (in a server that did not know them).
+  tenant.directory.claim(tenant.platform.id, credentialKeysOf(tenant));
   tenant.scheduler.runDueNow();
 }
 

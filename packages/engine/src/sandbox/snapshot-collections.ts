@@ -101,8 +101,8 @@ export const SNAPSHOT_COLLECTIONS: Readonly<Record<string, z.ZodType>> = {
 
 /**
  * Every area's credentials that the engine's credential directory finds without their platform (API tokens, agents'
- * access tokens and device codes, invitations): after a restore or a reset the directory is rebuilt from these, so
- * restored credentials work wherever the state is restored.
+ * access tokens and device codes, invitations), those the platform issued itself: a restore claims them, so they work
+ * again in a server that did not know them (core/directory.ts).
  */
 export function credentialKeysOf(tenant: TenantContext): (readonly [CredentialKind, string])[] {
   return [...tokenCredentialKeys(tenant), ...agentCredentialKeys(tenant), ...invitationCredentialKeys(tenant)];

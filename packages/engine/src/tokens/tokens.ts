@@ -23,6 +23,8 @@ export const API_TOKENS = 'apiTokens';
 export const ApiTokenRecord = z.object({
   id: z.string(), name: z.string(), permissions: z.array(z.enum(['VIEW', 'TRANSACT', 'MANAGE'])), clientId: z.string(),
   createdAt: z.string(), updatedAt: z.string(), secretSha256: z.string().regex(/^[0-9a-f]{64}$/),
+  /** The client id of the platform that issued it: a restore makes it work again only there (core/directory.ts). */
+  issuer: z.string().optional(),
 });
 export type ApiTokenRecord = z.infer<typeof ApiTokenRecord>;
 
@@ -32,7 +34,7 @@ const tokens = (tenant: TenantContext) => tenant.store.collection<ApiTokenRecord
 });
 
 const secretHash = (secret: string): string => bytesToHex(sha256(new TextEncoder().encode(secret)));
-const view = ({ secretSha256: _hash, ...token }: ApiTokenRecord): ApiToken => token;
+const view = ({ secretSha256: _hash, issuer: _issuer, ...token }: ApiTokenRecord): ApiToken => token;
 
 /**
  * 403 FORBIDDEN unless `holder` (an API token's permissions; undefined for the platform's own credentials, which hold
@@ -55,7 +57,7 @@ export function createToken(tenant: TenantContext, request: z.output<typeof Toke
   const clientSecret = randomHex(32);
   const record: ApiTokenRecord = {
     id: tenant.ids('Token'), name: request.name, permissions, clientId: randomHex(16),
-    createdAt: now, updatedAt: now, secretSha256: secretHash(clientSecret),
+    createdAt: now, updatedAt: now, secretSha256: secretHash(clientSecret), issuer: tenant.platform.clientId,
   };
   tokens(tenant).insert(record);
   tenant.directory.register('apiToken', record.clientId, tenant.platform.id);
@@ -80,8 +82,9 @@ export function deleteToken(tenant: TenantContext, tokenId: string): void {
   tenant.directory.unregister('apiToken', clientId, tenant.platform.id);
 }
 
-/** The directory keys of the platform's tokens (rebuilt after a restore). */
-export const tokenCredentialKeys = (tenant: TenantContext) => Array.from(tokens(tenant).values(), (token) => ['apiToken', token.clientId] as const);
+/** The directory keys of the tokens the platform issued itself (claimed after a restore). */
+export const tokenCredentialKeys = (tenant: TenantContext) =>
+  Array.from(tokens(tenant).values()).filter((token) => token.issuer === tenant.platform.clientId).map((token) => ['apiToken', token.clientId] as const);
 
 /** The token with this client id whose secret matches, or undefined (the secret compared in constant time). */
 export function tokenFor(tenant: TenantContext, clientId: string, clientSecret: string): ApiTokenRecord | undefined {
@@ -103,11 +106,10 @@ export function authenticateWithTokens(
   } catch (refusal) {
     const credentials = parseBasic(authorization);
     if (credentials === undefined || !/^[0-9a-f]{32}$/.test(credentials.clientId)) throw refusal;
-    for (const platformId of directory.holders('apiToken', credentials.clientId)) {
-      const platform = platforms.byId(platformId);
-      const token = platform === undefined ? undefined : tokenFor(tenantOf(platform), credentials.clientId, credentials.clientSecret);
-      if (token !== undefined) return { platform: platform!, permissions: token.permissions, tokenId: token.id };
-    }
+    const owner = directory.owner('apiToken', credentials.clientId);
+    const platform = owner === undefined ? undefined : platforms.byId(owner);
+    const token = platform === undefined ? undefined : tokenFor(tenantOf(platform), credentials.clientId, credentials.clientSecret);
+    if (token !== undefined) return { platform: platform!, permissions: token.permissions, tokenId: token.id };
     throw refusal;
   }
 }
