@@ -45,9 +45,15 @@ const actions = (tenant: TenantContext) => tenant.store.collection<AgentActionRe
 
 const view = ({ run: _run, spend: _spend, neededApproval: _waited, transactionId: _transaction, ...action }: AgentActionRecord): AgentAction => action;
 
-/** Runs what an action runs: the transaction it made, the agent's (its `agentId`). */
+/**
+ * Runs what an action runs: the transaction it made, the agent's (its `agentId`). A quote funded in real time is not
+ * executed by call: it runs when its money arrives, and its transaction is the one the action shows.
+ */
 function perform(tenant: TenantContext, agentId: string, run: ActionRun): Transaction {
-  if (run.type === 'EXECUTE_QUOTE') return findTransaction(tenant, executeQuote(tenant, run.quoteId).transactionId);
+  if (run.type === 'EXECUTE_QUOTE') {
+    const quote = retrieveQuote(tenant, run.quoteId);
+    return findTransaction(tenant, quote.source.sourceType === 'REALTIME_FUNDING' ? quote.transactionId : executeQuote(tenant, run.quoteId).transactionId);
+  }
   if (run.type === 'TRANSFER_IN') return transferIn(tenant, run.request as z.output<typeof TransferInRequest>, { agentId });
   return transferOut(tenant, run.request as z.output<typeof TransferOutRequest>, { agentId });
 }

@@ -306,6 +306,31 @@ describe('the policy on every path money takes (issue 32, hole 1)', () => {
     expect(await balance()).toBe(499_900);
   });
 
+  it('a real-time funded quote is an execution too: weighed when created, counted, refused when it would need approval', async () => {
+    const realtime = (amount: number, accountId = bank) => ({
+      source: { sourceType: 'REALTIME_FUNDING', currency: 'USD' }, destination: { destinationType: 'ACCOUNT', accountId },
+      lockedCurrencySide: 'SENDING', lockedCurrencyAmount: amount,
+    });
+    const quoting = await connected(QUOTE_ONLY);
+    const refused = await asAgent(quoting.token, 'POST', '/agents/me/quotes', realtime(5_000_000));
+    expect([refused.status, refused.body.details.rule]).toEqual([403, 'permissions']);
+    const approving = await connected({ ...POLICY, defaultExecutionMode: 'APPROVAL_REQUIRED' });
+    const waits = await asAgent(approving.token, 'POST', '/agents/me/quotes', realtime(1_000));
+    expect([waits.status, waits.body.details.rule]).toEqual([403, 'approval']);
+    const { agent, token } = await connected({ ...POLICY, spendingLimits: { currency: 'USD', perTransactionLimit: 1_000, dailyTransactionLimit: 1 } });
+    const over = await asAgent(token, 'POST', '/agents/me/quotes', realtime(5_000_000));
+    expect([over.status, over.body.details.rule]).toEqual([403, 'spendingLimits.perTransactionLimit']);
+    const quote = await asAgent(token, 'POST', '/agents/me/quotes', realtime(1_000));
+    expect([quote.status, quote.body.status]).toEqual([201, 'PENDING']);
+    expect((await asAgent(token, 'GET', '/agents/me')).body.usage).toMatchObject({ dailyTransactionCount: 1, dailySpend: 1_000 });
+    const [action] = (await asAgent(token, 'GET', '/agents/me/actions')).body.data;
+    expect([action.type, action.status, action.transaction.id]).toEqual(['EXECUTE_QUOTE', 'APPROVED', quote.body.transactionId]);
+    expect((await asAgent(token, 'POST', `/agents/me/quotes/${quote.body.id}/execute`)).status).toBe(409);
+    expect((await asAgent(token, 'POST', '/agents/me/quotes', realtime(500))).body.details.rule).toBe('spendingLimits.dailyTransactionLimit');
+    expect((await call('POST', '/sandbox/send', { quoteId: quote.body.id, currencyCode: 'USD' })).status).toBe(200);
+    expect((await call('GET', `/transactions/${quote.body.transactionId}`)).body).toMatchObject({ status: 'COMPLETED', agentId: agent.id });
+  });
+
   it('a paused agent deletes no external account', async () => {
     const { agent, token } = await connected();
     await call('PATCH', `/agents/${agent.id}`, { isPaused: true });

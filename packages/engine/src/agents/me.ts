@@ -7,14 +7,14 @@ import type { AgentActionListQuery, AgentExternalAccountCreateRequest, AgentExte
 import { z } from 'zod';
 import { findInternalAccount, listCustomerInternalAccounts } from '../accounts/internal-accounts.js';
 import type { TenantContext } from '../core/context.js';
-import { notFound } from '../core/errors.js';
+import { conflict, notFound } from '../core/errors.js';
 import { onField } from '../core/store.js';
 import { createExternalAccount, deleteExternalAccount, findExternalAccount, listExternalAccounts } from '../external-accounts/external-accounts.js';
-import { assertExecutable, checkExecutionSignature, placeQuote, planQuote, retrieveQuote } from '../quotes/quotes.js';
+import { assertExecutable, checkExecutionSignature, placeQuote, planQuote, retrieveQuote, type QuotePlan } from '../quotes/quotes.js';
 import { findTransaction, listTransactions } from '../transactions/transactions.js';
 import { listOwnActions, startAction, weighAction } from './actions.js';
 import { findAgentRecord, type AgentRecord } from './agents.js';
-import { requireActive, requireAgentPermission } from './policy.js';
+import { forbidden, requireActive, requireAgentPermission } from './policy.js';
 
 export const AGENT_QUOTES = 'agentQuotes';
 /** Which agent created a quote: its id is the quote's. */
@@ -92,6 +92,7 @@ export function createOwnQuote(tenant: TenantContext, agentId: string, request: 
   if (destination.destinationType === 'ACCOUNT') ownAccount(tenant, agent, destination.accountId!);
   const sourced = source.sourceType === 'REALTIME_FUNDING' ? { ...request, source: { ...source, customerId: agent.customerId } } : request;
   const plan = planQuote(tenant, sourced as z.output<typeof QuoteRequest>, { agentId });
+  if (source.sourceType === 'REALTIME_FUNDING') return realtimeQuote(tenant, agent, plan);
   if (!plan.executeNow) {
     const quote = placeQuote(tenant, plan);
     agentQuotes(tenant).insert({ id: quote.id, agentId });
@@ -102,6 +103,24 @@ export function createOwnQuote(tenant: TenantContext, agentId: string, request: 
   if (!verdict.needsApproval) assertExecutable(tenant, plan);
   const quote = placeQuote(tenant, { ...plan, executeNow: false });
   agentQuotes(tenant).insert({ id: quote.id, agentId });
+  startAction(tenant, agent, { type: 'EXECUTE_QUOTE', quoteId: quote.id }, spend, verdict);
+  return retrieveQuote(tenant, quote.id);
+}
+
+/**
+ * An agent's quote funded in real time is an execution too: it runs when its money arrives, with no execute call, so
+ * the policy is weighed now (EXECUTE_QUOTES, accounts, limits) and the spend counted now, for as long as the money may
+ * come (usage never counts less than the agent may pay). It cannot wait for the platform's approval: a policy that
+ * asks for one refuses it (fund it from an account of the customer instead).
+ */
+function realtimeQuote(tenant: TenantContext, agent: AgentRecord, plan: QuotePlan): Quote {
+  const spend = { amount: plan.transaction.sentAmount.amount, currency: plan.transaction.sentAmount.currency.code, accountIds: accountIdsOf(plan.record) };
+  const verdict = weighAction(tenant, agent, 'EXECUTE_QUOTE', spend);
+  if (verdict.needsApproval) {
+    throw forbidden(`A real-time funded payment runs when its money arrives, so it cannot wait for the platform's approval, which agent ${agent.id}'s policy asks for: fund it from an account of the customer`, 'approval');
+  }
+  const quote = placeQuote(tenant, plan);
+  agentQuotes(tenant).insert({ id: quote.id, agentId: agent.id });
   startAction(tenant, agent, { type: 'EXECUTE_QUOTE', quoteId: quote.id }, spend, verdict);
   return retrieveQuote(tenant, quote.id);
 }
@@ -120,6 +139,9 @@ export async function executeOwnQuote(tenant: TenantContext, agentId: string, qu
   requireActive(agent);
   requireAgentPermission(agent, 'EXECUTE_QUOTES');
   const quote = findOwnQuote(tenant, agentId, quoteId);
+  if (quote.source.sourceType === 'REALTIME_FUNDING') {
+    throw conflict(`Quote ${quoteId} is funded in real time: it runs when its money arrives at its paymentInstructions, and was weighed as this agent's payment when created`);
+  }
   await checkExecutionSignature(tenant, quoteId, stamp);
   return startAction(tenant, agentOf(tenant, agentId), { type: 'EXECUTE_QUOTE', quoteId }, {
     amount: quote.totalSendingAmount, currency: quote.sendingCurrency.code, accountIds: accountIdsOf(quote),
