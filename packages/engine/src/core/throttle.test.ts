@@ -31,6 +31,20 @@ describe('FailureThrottle', () => {
     expect(() => throttle.check('c', '10.0.0.2')).not.toThrow();
   });
 
+  it('locks a credential only for the source that failed with it: nobody locks another client out', () => {
+    const throttle = new FailureThrottle({ perCredential: 2, perSource: 100 }, () => 0);
+    throttle.fail('client', '203.0.113.9');
+    throttle.fail('client', '203.0.113.9');
+    expect(() => throttle.check('client', '203.0.113.9')).toThrow(/with this credential/);
+    expect(() => throttle.check('client', '198.51.100.4')).not.toThrow();
+    expect(() => throttle.check('client', undefined)).not.toThrow();
+    // A long credential counts under its hash (a key stays small whatever was sent).
+    const long = 'x'.repeat(12_000);
+    throttle.fail(long, undefined);
+    throttle.fail(long, undefined);
+    expect(() => throttle.check(long, undefined)).toThrow();
+  });
+
   it('counts no loopback source unless told to', () => {
     const throttle = new FailureThrottle({ perSource: 1 }, () => 0);
     throttle.fail(undefined, '127.0.0.1');

@@ -1,8 +1,13 @@
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex } from '@railyard/contract';
 import { rateLimited } from './errors.js';
 
 /** Brute-force limits on credentials: how many failures within `windowMs` lock a credential, or a source. */
 export interface ThrottleLimits {
-  /** Failed attempts with one credential (a client id, a device code), from anywhere. Default 100. */
+  /**
+   * Failed attempts with one credential (a client id, a device code) from one source (in process and from loopback,
+   * all local clients are one source). Default 100.
+   */
   readonly perCredential?: number;
   /** Failed attempts from one source address, whatever credential they try. Default 30. */
   readonly perSource?: number;
@@ -17,15 +22,15 @@ export interface ThrottleLimits {
 }
 
 /**
- * Brute-force limits on credentials (SPEC §7: 429 with `Retry-After`): failed attempts are counted per credential and
- * per source address over a sliding window of real time (a virtual clock that never moves must not keep a lock
- * forever). Once either count is full, every attempt with that credential, or from that source, is refused with 429
- * before it is checked, right or wrong, so a guess that would have been right learns nothing; the lock lifts as the
- * oldest failure leaves the window. A source refused by its own lock adds nothing to the credential's count, so one
- * source alone cannot lock a credential out for others.
+ * Brute-force limits on credentials (429 with `Retry-After`): failed attempts are counted per source address, and per
+ * credential from each source, over a sliding window of real time (a virtual clock that never moves must not keep a
+ * lock forever). Once a count is full, every attempt from that source, or with that credential from that source, is
+ * refused with 429 before it is checked, right or wrong, so a guess that would have been right learns nothing; the
+ * lock lifts as the oldest failure leaves the window. A credential is locked only for the source that failed with it:
+ * nobody can lock another client out of its credential from elsewhere.
  *
- * In process there is no source address, and loopback sources are exempt by default: only the credential limit
- * applies to them.
+ * In process there is no source address, and loopback sources are exempt from the source limit by default; all of
+ * them count as one local source for the credential limit.
  */
 export class FailureThrottle {
   private readonly perCredential: number;
@@ -41,10 +46,16 @@ export class FailureThrottle {
     this.loopbackExempt = limits.loopbackExempt ?? true;
   }
 
-  /** The key a source counts under, or undefined when it counts under none. */
+  /** The key a source counts under, or undefined when it counts under none (in process, or loopback). */
   private sourceKey(source: string | undefined): string | undefined {
     if (source === undefined || (this.loopbackExempt && isLoopback(source))) return undefined;
     return `source ${source}`;
+  }
+
+  /** The key a credential counts under from a source: long credentials by their hash, so a key stays small. */
+  private credentialKey(credential: string, source: string | undefined): string {
+    const from = this.sourceKey(source) ?? 'local';
+    return `credential ${credential.length <= 64 ? credential : bytesToHex(sha256(new TextEncoder().encode(credential)))} from ${from}`;
   }
 
   /** 429 RATE_LIMITED (with `Retry-After`) while the credential or the source is locked; call before checking either. */
@@ -52,7 +63,7 @@ export class FailureThrottle {
     const at = this.now();
     const sourceKey = this.sourceKey(source);
     if (sourceKey !== undefined) this.refuseIfFull(sourceKey, this.perSource, at, 'from this address');
-    if (credential !== undefined) this.refuseIfFull(`credential ${credential}`, this.perCredential, at, 'with this credential');
+    if (credential !== undefined) this.refuseIfFull(this.credentialKey(credential, source), this.perCredential, at, 'with this credential');
   }
 
   /** Counts a failed attempt (the credential was refused) against the credential and the source. */
@@ -60,7 +71,7 @@ export class FailureThrottle {
     const at = this.now();
     const sourceKey = this.sourceKey(source);
     if (sourceKey !== undefined) this.count(sourceKey, at);
-    if (credential !== undefined) this.count(`credential ${credential}`, at);
+    if (credential !== undefined) this.count(this.credentialKey(credential, source), at);
   }
 
   private recent(key: string, at: number): number[] {
