@@ -42,7 +42,7 @@ export const ACCESS: Readonly<Record<string, AccessRule>> = {
   getSandboxHealth: { auth: 'none', why: "no credentials: the health check reads no platform's data", cite: 'DESIGN §3' },
   getSandboxClock: { auth: 'basic', token: ['VIEW'], why: 'VIEW reads all data', cite: 'REFERENCE §19' },
   advanceSandboxClock: { auth: 'basic', token: ['MANAGE'], why: 'MANAGE manages configuration, tokens and customers', cite: 'REFERENCE §19' },
-  resetSandbox: { auth: 'basic', token: ['MANAGE'], why: "erases the platform's state: MANAGE", cite: 'DESIGN §3, REFERENCE §19' },
+  resetSandbox: { auth: 'basic', token: ['MANAGE', 'TRANSACT'], why: "erases the platform's state: its configuration and tokens (MANAGE) and every balance (TRANSACT)", cite: 'DESIGN §3, REFERENCE §19' },
   getSandboxSnapshot: { auth: 'basic', token: ['VIEW', 'MANAGE'], why: "reads every record (VIEW) and the platform's configuration and tokens (MANAGE)", cite: 'DESIGN §3, REFERENCE §19' },
   restoreSandbox: { auth: 'basic', token: ['MANAGE', 'TRANSACT'], why: 'replaces configuration and tokens (MANAGE) and every balance (TRANSACT); it grants only what the caller holds', cite: 'DESIGN §3, REFERENCE §19' },
   listSandboxEvents: { auth: 'basic', token: ['VIEW'], why: 'VIEW reads all data', cite: 'REFERENCE §19' },
