@@ -13,6 +13,11 @@ const expected = (endpoint: Endpoint) =>
   endpoint.path.replace(/\{(\w+)\}/g, (whole, name: string) => (endpoint.secrets?.params?.includes(name) ? whole : `VALUE-OF-${name}`));
 
 describe('secretPathRedactor', () => {
+  it('hides a secret after a doubled slash too (a base URL joined to a path)', () => {
+    expect(hide(`${BASE_PATH}//agents/device-codes/ABCDEFGH-AGENT-AAAA-BBBB/status`)).toBe(`${BASE_PATH}/agents/device-codes/{code}/status`);
+    expect(hide('//_sandbox//hosted/Platform:x/kyc/tok3n')).toBe('/_sandbox/hosted/Platform:x/kyc/{token}');
+  });
+
   it('hides every parameter the contract declares a secret, under the base path and, for control-plane routes, at the root', () => {
     const secret = all.filter((endpoint) => (endpoint.secrets?.params?.length ?? 0) > 0);
     // Device codes, hosted KYC pages, the card reveal page: the list is the contract's, this only checks it is read.
@@ -44,7 +49,7 @@ describe('secretPathRedactor', () => {
     expect(hide(`${BASE_PATH}/agents/device%2Dcodes/dc_1/redeem`)).toBe(`${BASE_PATH}/agents/device%2Dcodes/{code}/redeem`);
     expect(hide('/agents/device-codes/dc_1/redeem')).toBe('/agents/device-codes/{code}/redeem'); // at the root: a 404, still hidden
     expect(hide('/_sandbox/hosted/P/kyc/tok/whatever')).toBe('/_sandbox/hosted/P/kyc/{token}/whatever');
-    // An empty segment is no value.
-    expect(hide(`${BASE_PATH}/agents/device-codes//redeem`)).toBe(`${BASE_PATH}/agents/device-codes//redeem`);
+    // Slashes collapsed, `redeem` stands where a code would: hidden, rather than risk showing a code.
+    expect(hide(`${BASE_PATH}/agents/device-codes//redeem`)).toBe(`${BASE_PATH}/agents/device-codes/{code}`);
   });
 });

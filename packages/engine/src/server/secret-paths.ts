@@ -65,13 +65,14 @@ function hideFrom(segments: string[], offset: number, templates: readonly Secret
 /**
  * A function from a request path (normalized as the engine routes it: dot segments resolved, no query) to the same
  * path with secret parameters shown as `{name}`. Paths under the base path and control-plane paths at the root both
- * count; a path no secret route starts with is returned as it is.
+ * count; a path no secret route starts with is returned as it is, but for doubled slashes, which are collapsed.
  */
 export function secretPathRedactor(list: Iterable<Pick<Endpoint, 'path' | 'secrets'>> = Object.values(endpoints)): (path: string) => string {
   const templates = secretTemplatesOf(list);
   const base = BASE_PATH.split('/').slice(1);
   return (path) => {
-    const segments = path.split('/');
+    // Empty segments collapsed first: a doubled slash (a base URL joined to a path) must not move a secret out of place.
+    const segments = path.replace(/\/{2,}/g, '/').split('/');
     // segments[0] is the '' before the leading slash.
     const underBase = base.every((part, i) => segments[1 + i] === part);
     // Every template is tried at the root and under the base path: a control-plane route is served at both, and an API
