@@ -3,7 +3,7 @@ import { isCountryCode } from './countries.js';
 import { oncePer } from './once-per.js';
 
 /**
- * Length caps of the strings a request carries: REFERENCE's limit where it states one, else a generous one that no real
+ * Length caps of the strings a request carries: the reference service's limit where it states one, else a generous one that no real
  * value reaches (a typo still gets the field's own message). Each is checked first, before any pattern, refinement,
  * checksum or decoding, so an over-long value costs one comparison whatever the field would do with it next
  * (docs/reliability.md, "Malformed input").
@@ -23,7 +23,7 @@ export const MAX_LENGTH = {
   url: 2048,
   /** Dates and timestamps (`YYYY-MM-DD`, ISO 8601): far longer than any. */
   date: 64,
-  /** An IP address as text (REFERENCE §2.1 `ipAddress`: an IPv6 address with an IPv4 tail is 45). */
+  /** An IP address as text (`ipAddress`: an IPv6 address with an IPv4 tail is 45 characters). */
   ipAddress: 45,
   /** Encoded binary data: base64url WebAuthn payloads, JWTs, encrypted bundles. */
   encoded: 65_536,
