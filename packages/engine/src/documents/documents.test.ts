@@ -132,11 +132,16 @@ describe('POST /documents', () => {
   });
 
   it('lists schema, holder, rule and file problems together', async () => {
-    const unknown = 'Customer:00000000-0000-4000-8000-00000000abcd';
-    const { status, body } = await upload({ documentHolder: unknown, documentType: 'NATIONAL_ID', country: 'XX', colour: 'red' }, file('id.gif', 'gif'));
+    const deleted = await customer();
+    await call('DELETE', `/customers/${deleted}`);
+    const { status, body } = await upload({ documentHolder: deleted, documentType: 'NATIONAL_ID', country: 'XX', colour: 'red' }, file('id.gif', 'gif'));
     expect(status).toBe(400);
     // colour is not a field: ignored, unless the platform is strict (below).
     expect(fieldsOf(body)).toEqual(['country', 'documentHolder', 'documentNumber', 'file', 'issuingAuthority']);
+    // A holder that does not exist is looked up only once the form is valid: the 400 lists the form's problems.
+    const unknown = 'Customer:00000000-0000-4000-8000-00000000abcd';
+    const invalid = await upload({ documentHolder: unknown, documentType: 'NATIONAL_ID', country: 'XX' }, file('id.gif', 'gif'));
+    expect(fieldsOf(invalid.body)).toEqual(['country', 'documentNumber', 'file', 'issuingAuthority']);
   });
 
   it('a strict platform lists form fields the upload does not know', async () => {
@@ -412,15 +417,18 @@ describe('POST /documents', () => {
       expect(body.documentHolder).toBe(created.body.id);
     });
 
-    it('must exist on this platform: unknown ids are a 400 on documentHolder', async () => {
+    it('must exist on this platform: an unknown customer or owner is a 404, and nothing is stored', async () => {
       const unknownCustomer = 'Customer:00000000-0000-4000-8000-000000000999';
       const unknownOwner = 'BeneficialOwner:00000000-0000-4000-8000-000000000999';
       const a = await upload(passport(unknownCustomer), file('p.jpg'));
-      expect(a.status).toBe(400);
-      expect(a.body.details.errors).toEqual([{ field: 'documentHolder', message: `is not a customer of this platform: no customer ${unknownCustomer}` }]);
+      expect(a).toMatchObject({ status: 404, body: { status: 404, code: 'USER_NOT_FOUND', message: `Document holder not found: this platform has no customer ${unknownCustomer}` } });
       const b = await upload(passport(unknownOwner), file('p.jpg'));
-      expect(b.body.details.errors).toEqual([{ field: 'documentHolder', message: `is not a beneficial owner of this platform: no beneficial owner ${unknownOwner}` }]);
+      expect(b).toMatchObject({ status: 404, body: { code: 'REFERENCE_NOT_FOUND', message: `Document holder not found: this platform has no beneficial owner ${unknownOwner}` } });
+      // A rejection marker applies only to an upload that is otherwise accepted: the missing holder answers first.
+      expect((await upload(passport(unknownCustomer), file('p_blurry.jpg'))).status).toBe(404);
+      // An id of another kind is not a holder at all: a field error.
       const c = await upload(passport('InternalAccount:00000000-0000-4000-8000-000000000999'), file('p.jpg'));
+      expect(c.status).toBe(400);
       expect(errorOn(c.body, 'documentHolder')!.message).toBe('must be an id of the form Customer or BeneficialOwner:<uuid>');
       expect(stored()).toEqual([]);
     });
@@ -430,8 +438,8 @@ describe('POST /documents', () => {
       const otherCredentials = { clientId: other.clientId, clientSecret: 'other-secret' };
       const theirs = await customer(alice, otherCredentials);
       const { status, body } = await upload(passport(theirs), file('p.jpg'));
-      expect(status).toBe(400);
-      expect(body.details.errors).toEqual([{ field: 'documentHolder', message: `is not a customer of this platform: no customer ${theirs}` }]);
+      expect(status).toBe(404);
+      expect(body).toMatchObject({ code: 'USER_NOT_FOUND', message: `Document holder not found: this platform has no customer ${theirs}` });
       expect((await upload(passport(theirs), file('p.jpg'), { credentials: otherCredentials })).status).toBe(201);
     });
 

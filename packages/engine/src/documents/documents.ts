@@ -86,6 +86,8 @@ export async function uploadDocument(tenant: TenantContext, form: DocumentForm):
   ];
   const file = checkedFile(tenant, form, errors);
   if (!parsed.success || file === undefined) throw invalidInput(dedupeFieldErrors(errors));
+  assertHolderExists(tenant, parsed.data.documentHolder);
+  rejectByTrigger(file.name);
   const outcome = sandboxOutcomeOf(file.name);
   const sha256 = await digest(file.bytes);
 
@@ -117,6 +119,7 @@ export async function replaceDocument(tenant: TenantContext, documentId: string,
   const errors = [...form.problems, ...(parsed.success ? [] : toFieldErrors(parsed.error.issues)), ...strictFieldErrors(tenant, DocumentReplaceFields, form.fields)];
   const file = checkedFile(tenant, form, errors);
   if (!parsed.success || file === undefined) throw invalidInput(dedupeFieldErrors(errors));
+  rejectByTrigger(file.name);
   const outcome = sandboxOutcomeOf(file.name);
   const sha256 = await digest(file.bytes);
 
@@ -157,14 +160,14 @@ export function deleteDocument(tenant: TenantContext, documentId: string): void 
 // ---------------------------------------------------------------------------------------------------------------------
 
 /**
- * The file and date checks beside the schema, added to `errors`; then, if everything is valid, the rejection triggers
- * of the file name (which refuse the upload with their own status and code).
+ * The file checks beside the schema, added to `errors`; the file with its sniffed type when everything is valid. The
+ * caller then applies the file name's rejection triggers (their own status and code), once the request is otherwise
+ * acceptable.
  */
 function checkedFile(tenant: TenantContext, form: DocumentForm, errors: FieldError[]) {
   const { contentType, errors: fileErrors } = checkDocumentFile(form.file);
   errors.push(...fileErrors);
   if (errors.length > 0 || contentType === undefined || form.file === undefined) return undefined;
-  rejectByTrigger(form.file.name);
   return { ...form.file, contentType };
 }
 
@@ -177,20 +180,27 @@ const OWNER_ID = idPattern('BeneficialOwner');
 
 /**
  * `documentHolder` must be a customer or beneficial owner of this platform (each platform's state is separate, so
- * another platform's holder is unknown here). An unknown holder is a 400 field error, listed with the others.
+ * another platform's holder is unknown here). A deleted customer is a 400 field error, listed with the others: it
+ * exists, and the upload documents no 410.
  */
 function holderErrors(tenant: TenantContext, holder: string | undefined): FieldError[] {
-  if (holder === undefined) return []; // the schema reports it
-  if (CUSTOMER_ID.test(holder)) {
-    const customer = tenant.store.collection<{ id: string; isDeleted?: boolean }>('customers').get(holder);
-    if (!customer) return [{ field: 'documentHolder', message: `is not a customer of this platform: no customer ${holder}` }];
-    if (customer.isDeleted) return [{ field: 'documentHolder', message: `customer ${holder} was deleted` }];
-    return [];
+  if (holder === undefined || !CUSTOMER_ID.test(holder)) return [];
+  const customer = tenant.store.collection<{ id: string; isDeleted?: boolean }>('customers').get(holder);
+  return customer?.isDeleted ? [{ field: 'documentHolder', message: `customer ${holder} was deleted` }] : [];
+}
+
+/**
+ * A holder that does not exist is 404, as the reference documents for the upload ("Document holder not found"):
+ * USER_NOT_FOUND for a customer, REFERENCE_NOT_FOUND for an owner (the listed code of a resource without one of its
+ * own). Checked once the form is valid, so a malformed request still gets the 400 that lists every field.
+ */
+function assertHolderExists(tenant: TenantContext, holder: string): void {
+  if (CUSTOMER_ID.test(holder) && !tenant.store.collection('customers').get(holder)) {
+    throw new ApiError(404, 'USER_NOT_FOUND', `Document holder not found: this platform has no customer ${holder}`);
   }
-  if (OWNER_ID.test(holder) && !tenant.store.collection<{ id: string; customerId: string }>('beneficialOwners').get(holder)) {
-    return [{ field: 'documentHolder', message: `is not a beneficial owner of this platform: no beneficial owner ${holder}` }];
+  if (OWNER_ID.test(holder) && !tenant.store.collection('beneficialOwners').get(holder)) {
+    throw new ApiError(404, 'REFERENCE_NOT_FOUND', `Document holder not found: this platform has no beneficial owner ${holder}`);
   }
-  return [];
 }
 
 /**
