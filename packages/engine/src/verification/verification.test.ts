@@ -299,7 +299,7 @@ async function business(registrationNumber: string, extra: Json = {}) {
   })).body;
 }
 
-/** Everything an LLC needs: its four documents, a 60% owner, a director, and their passports. */
+/** Everything an LLC needs: its four documents, an 80% owner, a director, and their passports. */
 async function completeBusinessPacket(customerId: string, lastNames = ['Owner', 'Director']) {
   for (const type of ['CERTIFICATE_OF_INCORPORATION', 'DIRECTOR_REGISTRY', 'SHAREHOLDER_REGISTER', 'UTILITY_BILL']) await upload(customerId, type);
   const owner = (await call('POST', '/beneficial-owners', { customerId, roles: ['UBO'], ownershipPercentage: 80, personalInfo: person(lastNames[0]!) })).body;
@@ -337,6 +337,22 @@ describe('business packets', () => {
     await call('PATCH', `/beneficial-owners/${owner!.id}`, { ownershipPercentage: 50 });
     await upload(extra.id, 'PASSPORT');
     expect((await submit(customer.id)).body.verificationStatus).toBe('IN_PROGRESS');
+  });
+
+  it('never infers missing owners from the percentages: one 60% owner and a control person verify', async () => {
+    const customer = await business('REG-100');
+    for (const type of ['CERTIFICATE_OF_INCORPORATION', 'DIRECTOR_REGISTRY', 'SHAREHOLDER_REGISTER', 'UTILITY_BILL']) await upload(customer.id, type);
+    const missing = (await submit(customer.id)).body.errors.filter((e: Json) => e.resourceId === customer.id);
+    expect(missing.map((e: Json) => e.type).sort()).toEqual(['MISSING_BENEFICIAL_OWNER', 'MISSING_CONTROL_PERSON']);
+    expect(missing.find((e: Json) => e.type === 'MISSING_BENEFICIAL_OWNER').reason).toBe('no beneficial owner is registered; register every person owning 25% or more of the business');
+    const owner = (await call('POST', '/beneficial-owners', { customerId: customer.id, roles: ['UBO'], ownershipPercentage: 60, personalInfo: person('Owner') })).body;
+    await upload(owner.id, 'PASSPORT');
+    expect(kinds((await submit(customer.id)).body)).toEqual(['MISSING_CONTROL_PERSON']);
+    const control = (await call('POST', '/beneficial-owners', { customerId: customer.id, roles: ['CONTROL_PERSON'], ownershipPercentage: 0, personalInfo: person('Control') })).body;
+    await upload(control.id, 'PASSPORT');
+    expect((await submit(customer.id)).body).toMatchObject({ verificationStatus: 'IN_PROGRESS', errors: [] });
+    advance(2_000);
+    expect((await call('GET', `/customers/${customer.id}`)).body.kybStatus).toBe('APPROVED');
   });
 
   it('other: approved after review; owners resolve by their last-name suffix', async () => {
