@@ -37,7 +37,7 @@ export {
   CustomerBulkImports, type BulkImportJob, type BulkImportAccepted, type BulkImportError, type BulkImportCsv, type BulkImportWaitForOptions,
 } from './resources/bulk-imports.js';
 export { Config, type PlatformConfig, type PlatformConfigUpdateParams } from './resources/config.js';
-export { Quotes, type Quote, type QuoteCreateParams, type QuoteExecuteParams, type QuoteAuthorizeParams } from './resources/quotes.js';
+export { Quotes, type Quote, type QuoteCreateParams, type QuoteExecuteParams, type QuoteAuthorizeParams, type QuoteListParams } from './resources/quotes.js';
 export {
   Sca, ScaLogin, type ScaLoginStartParams, type ScaLoginChallenge, type ScaLoginCompleteParams, type ScaLoginSession,
   ScaFactors, ScaResets, SandboxSca, type ScaFactorList, type ScaFactorEntry, type ScaFactorEnrollmentParams, type ScaFactorEnrollment,

@@ -44,6 +44,11 @@ export interface Endpoint {
    * status as `response` is documented as a second form of it.
    */
   readonly alsoResponds?: readonly { readonly status: number; readonly description: string; readonly schema: z.ZodType }[];
+  /**
+   * Still served, but replaced: the OpenAPI document marks the operation `deprecated`, and `summary` names what
+   * replaced it. Kept so clients written against the older paths keep working.
+   */
+  readonly deprecated?: boolean;
   /** Error statuses the operation documents, beyond the 400/401/404/405/413/500 every operation can return. */
   readonly errors?: readonly ErrorStatus[];
   /** Railyard's `/_sandbox/` control plane: served at the root as well as under the base path. */

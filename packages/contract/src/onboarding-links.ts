@@ -60,6 +60,10 @@ export const RedirectUri = cappedString(MAX_LENGTH.url)
 export const KycLinkCreateRequest = z.object({ redirectUri: RedirectUri.optional() }).meta({ id: 'KycLinkCreateRequest' });
 export type KycLinkCreateRequest = z.input<typeof KycLinkCreateRequest>;
 
+/** Query of the deprecated `GET /customers/kyc-link`: the customer by `platformCustomerId`, and the link's `redirectUri`. */
+export const KycLinkLegacyQuery = z.object({ platformCustomerId: IdParam.min(1), redirectUri: RedirectUri.optional() });
+export type KycLinkLegacyQuery = z.input<typeof KycLinkLegacyQuery>;
+
 /** Identity-verification providers of hosted links. */
 export const KycLinkProvider = z.enum(['SUMSUB']).meta({ id: 'KycLinkProvider' });
 
@@ -143,6 +147,18 @@ export const kycLinkEndpoints = {
       'Being redirected to redirectUri means only that the customer finished the flow; decisions arrive by webhook or on the customer.',
     params: CustomerPath,
     body: KycLinkCreateRequest, bodyOptional: true,
+    response: { status: 201, description: 'The link', schema: KycLink },
+    errors: [409, 410], secrets: { response: ['kycUrl', 'token'] },
+  }),
+  // The path the latest published reference SDK still calls: served so that SDK works unchanged (issue 33).
+  getKycLinkLegacy: defineEndpoint({
+    operationId: 'getKycLinkLegacy', method: 'GET', path: '/customers/kyc-link', tag, deprecated: true,
+    summary: 'Deprecated: create a hosted verification link for the customer with a platformCustomerId (use POST /customers/{customerId}/kyc-link)',
+    description:
+      'Answers as POST /customers/{customerId}/kyc-link does for the active customer with this `platformCustomerId`: a fresh ' +
+      'single-use link (201), 409 while a contact channel is not VERIFIED. No customer has it: 404 USER_NOT_FOUND; only a ' +
+      'deleted one: 410 CUSTOMER_DELETED.',
+    query: KycLinkLegacyQuery,
     response: { status: 201, description: 'The link', schema: KycLink },
     errors: [409, 410], secrets: { response: ['kycUrl', 'token'] },
   }),

@@ -26,6 +26,13 @@ describe('OpenAPI document', () => {
     expect(validator.version).toBe('3.1');
   });
 
+  it('marks exactly the deprecated endpoints deprecated', () => {
+    const marked = Object.values(document.paths).flatMap((ops: any) => Object.values(ops).filter((op: any) => op.deprecated === true).map((op: any) => op.operationId));
+    expect(marked.sort()).toEqual(Object.values(endpoints).filter((e) => (e as { deprecated?: boolean }).deprecated).map((e) => e.operationId).sort());
+    expect(marked).toEqual(expect.arrayContaining(['getKycLinkLegacy', 'listQuotes', 'webhookTestLegacy', 'transferIn', 'transferOut']));
+    expect(Object.values(document.paths).flatMap((ops: any) => Object.values(ops)).every((op: any) => op.deprecated === undefined || op.deprecated === true)).toBe(true);
+  });
+
   it('has one operation per endpoint, with its operationId', () => {
     const operationIds = Object.values(document.paths).flatMap((ops: any) => Object.values(ops).map((op: any) => op.operationId));
     expect(operationIds.sort()).toEqual(Object.keys(endpoints).sort());

@@ -49,6 +49,7 @@ export function buildOpenApiDocument(endpoints: Readonly<Record<string, Endpoint
       tags: [endpoint.tag],
     };
     if (endpoint.description) operation.description = endpoint.description;
+    if (endpoint.deprecated) operation.deprecated = true;
     const parameters: unknown[] = [
       ...parametersOf(endpoint.params, 'path', components),
       ...parametersOf(endpoint.query, 'query', components),

@@ -3,7 +3,7 @@ import { Currency, CurrencyCode, IdParam, MAX_AMOUNT, MinorUnits, Timestamp, cap
 import { anyResourceId } from './accounts.js';
 import { defineEndpoint } from './endpoint.js';
 import { PaymentRail } from './external-accounts.js';
-import { pageOf, queryList } from './pagination.js';
+import { PageQuery, pageOf, queryList } from './pagination.js';
 import {
   PurposeOfPayment, Quote, QuoteAuthorizeRequest, QuoteExecuteRequest, QuoteId, QuoteRequest, REMITTANCE_INFORMATION_MAX,
 } from './quotes.js';
@@ -107,6 +107,13 @@ export const paymentEndpoints = {
     operationId: 'executeQuote', method: 'POST', path: '/quotes/{quoteId}/execute', tag: quotesTag, params: quoteParams,
     body: QuoteExecuteRequest, bodyOptional: true,
     summary: 'Send the payment of a quote from an internal or pullable external account',
+  // The path the latest published reference SDK still calls: served so that SDK works unchanged (issue 33).
+  listQuotes: defineEndpoint({
+    operationId: 'listQuotes', method: 'GET', path: '/quotes', tag: quotesTag, query: PageQuery, deprecated: true,
+    summary: "Deprecated: list the platform's quotes, newest first (read each with GET /quotes/{quoteId}, or its transaction)",
+    description: 'Every quote of the platform, as GET /quotes/{quoteId} shows it; paged with `limit` and `cursor`.',
+    response: { status: 200, description: 'A page of quotes', schema: pageOf(Quote) },
+  }),
     description:
       'Debits the source and moves the quote to PROCESSING (the sandbox then settles it), or to PENDING_AUTHORIZATION with a ' +
       '`scaChallenge` for customers in an SCA region. Executed or expired quotes: 409. Real-time funding quotes are never ' +
@@ -182,13 +189,13 @@ export const paymentEndpoints = {
     errors: [404, 409],
   }),
   transferIn: defineEndpoint({
-    operationId: 'transferIn', method: 'POST', path: '/transfer-in', tag: transactionsTag, body: TransferInRequest,
+    operationId: 'transferIn', method: 'POST', path: '/transfer-in', tag: transactionsTag, body: TransferInRequest, deprecated: true,
     summary: 'Deprecated: pull from an external account (use POST /quotes with immediatelyExecute)',
     response: { status: 201, description: 'The transaction', schema: Transaction },
     errors: [403, 404, 409],
   }),
   transferOut: defineEndpoint({
-    operationId: 'transferOut', method: 'POST', path: '/transfer-out', tag: transactionsTag, body: TransferOutRequest,
+    operationId: 'transferOut', method: 'POST', path: '/transfer-out', tag: transactionsTag, body: TransferOutRequest, deprecated: true,
     summary: 'Deprecated: pay out to an external account (use POST /quotes with immediatelyExecute)',
     response: { status: 201, description: 'The transaction', schema: Transaction },
     errors: [403, 404, 409, 429],

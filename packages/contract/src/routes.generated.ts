@@ -198,6 +198,7 @@ export const invitationEndpoints = {
 /** The routes of `kycLinkEndpoints`. */
 export const kycLinkEndpoints = {
   createKycLink: { operationId: 'createKycLink', method: 'POST', path: '/customers/{customerId}/kyc-link', bodyOptional: true } as Route<{ params: T.CreateKycLinkParams; query: undefined; body: T.KycLinkCreateRequest; result: T.KycLink; bodyOptional: true }>,
+  getKycLinkLegacy: { operationId: 'getKycLinkLegacy', method: 'GET', path: '/customers/kyc-link' } as Route<{ params: undefined; query: T.GetKycLinkLegacyQuery; body: undefined; result: T.KycLink; bodyOptional: false }>,
 } as const;
 
 /** The routes of `lookupEndpoints`. */
@@ -216,6 +217,7 @@ export const onboardingLinkEndpoints = {
   sendPhoneVerificationCode: { operationId: 'sendPhoneVerificationCode', method: 'POST', path: '/customers/{customerId}/verify-phone' } as Route<{ params: T.SendPhoneVerificationCodeParams; query: undefined; body: undefined; result: void; bodyOptional: false }>,
   confirmPhoneVerification: { operationId: 'confirmPhoneVerification', method: 'POST', path: '/customers/{customerId}/verify-phone/confirm' } as Route<{ params: T.ConfirmPhoneVerificationParams; query: undefined; body: T.ContactVerificationConfirmRequest; result: T.Customer; bodyOptional: false }>,
   createKycLink: { operationId: 'createKycLink', method: 'POST', path: '/customers/{customerId}/kyc-link', bodyOptional: true } as Route<{ params: T.CreateKycLinkParams; query: undefined; body: T.KycLinkCreateRequest; result: T.KycLink; bodyOptional: true }>,
+  getKycLinkLegacy: { operationId: 'getKycLinkLegacy', method: 'GET', path: '/customers/kyc-link' } as Route<{ params: undefined; query: T.GetKycLinkLegacyQuery; body: undefined; result: T.KycLink; bodyOptional: false }>,
   getHostedKycPage: { operationId: 'getHostedKycPage', method: 'GET', path: '/_sandbox/hosted/{platformId}/kyc/{token}' } as Route<{ params: T.GetHostedKycPageParams; query: undefined; body: undefined; result: void; bodyOptional: false }>,
   uploadHostedKycDocument: { operationId: 'uploadHostedKycDocument', method: 'POST', path: '/_sandbox/hosted/{platformId}/kyc/{token}/documents', multipart: true } as Route<{ params: T.UploadHostedKycDocumentParams; query: undefined; body: undefined; result: void; bodyOptional: false }>,
   addHostedKycOwner: { operationId: 'addHostedKycOwner', method: 'POST', path: '/_sandbox/hosted/{platformId}/kyc/{token}/owners', multipart: true } as Route<{ params: T.AddHostedKycOwnerParams; query: undefined; body: undefined; result: void; bodyOptional: false }>,
@@ -235,6 +237,7 @@ export const ownershipEndpoints = {
 /** The routes of `paymentEndpoints`. */
 export const paymentEndpoints = {
   createQuote: { operationId: 'createQuote', method: 'POST', path: '/quotes' } as Route<{ params: undefined; query: undefined; body: T.QuoteRequest; result: T.Quote; bodyOptional: false }>,
+  listQuotes: { operationId: 'listQuotes', method: 'GET', path: '/quotes' } as Route<{ params: undefined; query: T.ListQuotesQuery; body: undefined; result: T.ListQuotesResult; bodyOptional: false }>,
   getQuote: { operationId: 'getQuote', method: 'GET', path: '/quotes/{quoteId}' } as Route<{ params: T.GetQuoteParams; query: undefined; body: undefined; result: T.Quote; bodyOptional: false }>,
   executeQuote: { operationId: 'executeQuote', method: 'POST', path: '/quotes/{quoteId}/execute', bodyOptional: true } as Route<{ params: T.ExecuteQuoteParams; query: undefined; body: T.QuoteExecuteRequest; result: T.Quote; bodyOptional: true }>,
   authorizeQuote: { operationId: 'authorizeQuote', method: 'POST', path: '/quotes/{quoteId}/authorize' } as Route<{ params: T.AuthorizeQuoteParams; query: undefined; body: T.QuoteAuthorizeRequest; result: T.Quote; bodyOptional: false }>,
@@ -322,6 +325,7 @@ export const verificationEndpoints = {
 /** The routes of `webhookEndpoints`. */
 export const webhookEndpoints = {
   sandboxWebhookTest: { operationId: 'sandboxWebhookTest', method: 'POST', path: '/sandbox/webhooks/test', bodyOptional: true } as Route<{ params: undefined; query: undefined; body: T.WebhookTestRequest; result: T.WebhookTestResult; bodyOptional: true }>,
+  webhookTestLegacy: { operationId: 'webhookTestLegacy', method: 'POST', path: '/webhooks/test', bodyOptional: true } as Route<{ params: undefined; query: undefined; body: T.WebhookTestRequest; result: T.WebhookTestResult; bodyOptional: true }>,
 } as const;
 
 /** Header carrying the wallet stamp of a signed retry. */

@@ -564,6 +564,11 @@ export interface CreateKycLinkParams {
   customerId: string;
 }
 
+export interface GetKycLinkLegacyQuery {
+  platformCustomerId: string;
+  redirectUri?: string;
+}
+
 export interface GetDiscoveriesQuery {
   country?: string;
   currency?: string;
@@ -606,6 +611,18 @@ export interface VerifyCustomerExternalAccountOwnershipParams {
 
 export interface VerifyPlatformExternalAccountOwnershipParams {
   externalAccountId: string;
+}
+
+export interface ListQuotesQuery {
+  limit?: number | string;
+  cursor?: string;
+}
+
+export interface ListQuotesResult {
+  data: Quote[];
+  hasMore: boolean;
+  nextCursor?: string;
+  totalCount: number;
 }
 
 export interface GetQuoteParams {

@@ -143,4 +143,12 @@ export const webhookEndpoints = {
       'reached or answers other than 2xx: 400 WEBHOOK_DELIVERY_ERROR with what it answered in `details`.',
     response: { status: 200, description: 'What the receiver answered', schema: WebhookTestResult },
   }),
+  // The path the latest published reference SDK still calls: served so that SDK works unchanged (issue 33).
+  webhookTestLegacy: defineEndpoint({
+    operationId: 'webhookTestLegacy', method: 'POST', path: '/webhooks/test', tag: 'Sandbox', body: WebhookTestRequest, bodyOptional: true,
+    deprecated: true,
+    summary: 'Deprecated: send a signed TEST event (use POST /sandbox/webhooks/test)',
+    description: 'Answers as POST /sandbox/webhooks/test does.',
+    response: { status: 200, description: 'What the receiver answered', schema: WebhookTestResult },
+  }),
 } as const;

@@ -32,6 +32,24 @@ describe('client.quotes against an in-process engine', () => {
     client = createClient({ fetch: engine.fetch, ...DEFAULT_CREDENTIALS, sleep: async () => undefined });
   });
 
+  it('lists quotes newest first, page by page (the deprecated GET /quotes)', async () => {
+    const { usd, bank } = await payer(client);
+    const ids: string[] = [];
+    for (const amount of [100, 200, 300]) {
+      ids.push((await client.quotes.create({
+        source: { sourceType: 'ACCOUNT', accountId: usd.id }, destination: { destinationType: 'ACCOUNT', accountId: bank.id },
+        lockedCurrencySide: 'SENDING', lockedCurrencyAmount: amount,
+      })).id);
+    }
+    const first = await client.quotes.list({ limit: 2 });
+    expect(first.data.map((q) => q.id)).toEqual([ids[2], ids[1]]);
+    expect(first.hasMore).toBe(true);
+    expect(first.totalCount).toBe(3);
+    const all: string[] = [];
+    for await (const q of client.quotes.list({ limit: 2 })) all.push(q.id);
+    expect(all).toEqual([...ids].reverse());
+  });
+
   it('creates, retrieves and executes a quote; a second execute is a ConflictError and pays nothing', async () => {
     const { customer, usd, bank } = await payer(client);
     const created = await client.quotes.create({
@@ -116,7 +134,7 @@ describe('client.quotes against an in-process engine', () => {
     });
     expect(created.status).toBe('PROCESSING');
     expect((await client.quotes.retrieve(created.id)).status).toBe('COMPLETED');
-    const error = await client.receivers.lookupUma('$nobody.usd@uma.sandbox.railyard.dev').catch((e: unknown) => e);
+    const error = await client.receivers.lookupUma('$nobody.usd@uma.sandbox.railyard.dev', { customerId: customer.id }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NotFoundError);
     expect((error as NotFoundError).code).toBe('UMA_NOT_FOUND');
   });

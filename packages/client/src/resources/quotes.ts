@@ -1,7 +1,8 @@
-import type { Quote, QuoteAuthorizeRequest, QuoteExecuteRequest, QuoteRequest } from '@railyard/contract/routes';
+import type { ListQuotesQuery, Quote, QuoteAuthorizeRequest, QuoteExecuteRequest, QuoteRequest } from '@railyard/contract/routes';
 import { paymentEndpoints } from '@railyard/contract/routes';
 import type { APIPromise } from '../core/api-promise.js';
 import type { BodyParams, ResultOf } from '../core/endpoint.js';
+import type { PagePromise } from '../core/pagination.js';
 import { requireIdempotencyKey } from '../core/idempotency.js';
 import type { RequestOptions } from '../core/types.js';
 import { APIResource } from './resource.js';
@@ -14,6 +15,8 @@ import { APIResource } from './resource.js';
 export type QuoteCreateParams = QuoteRequest;
 /** Optional body of {@link Quotes.execute}: `{ scaFactor }` for customers in an SCA region. */
 export type QuoteExecuteParams = QuoteExecuteRequest;
+/** Query of {@link Quotes.list}: `limit` (1–100, default 20) and `cursor`. */
+export type QuoteListParams = ListQuotesQuery;
 /** A priced payment: amounts, fees and rate fixed until `expiresAt`; `transactionId` exists from creation. */
 export type { Quote };
 /**
@@ -48,6 +51,19 @@ export class Quotes extends APIResource {
    */
   create(body: QuoteCreateParams, options?: RequestOptions): APIPromise<Quote> {
     return this._client.call(paymentEndpoints.createQuote, { body }, options);
+  }
+
+  /**
+   * Lists the platform's quotes, newest first, each as {@link Quotes.retrieve} shows it (`GET /quotes`, a path the
+   * API keeps for older SDKs and marks deprecated: to follow one payment, read its transaction). `await` it for the
+   * first page, or iterate every quote across pages:
+   *
+   * ```ts
+   * for await (const quote of client.quotes.list()) console.log(quote.id, quote.status);
+   * ```
+   */
+  list(query: QuoteListParams = {}, options?: RequestOptions): PagePromise<Quote> {
+    return this._client.callPage(paymentEndpoints.listQuotes, { query }, options);
   }
 
   /** Retrieves a quote; its `status` follows its transaction's. An unknown id rejects with a {@link NotFoundError}. */

@@ -70,6 +70,10 @@ export function findCustomer(tenant: TenantContext, customerId: string): Custome
 export const findCustomerByUmaAddress = (tenant: TenantContext, umaAddress: string): CustomerRecord | undefined =>
   customers(tenant).findBy('umaAddress', umaAddress).find((c) => !c.isDeleted);
 
+/** The customers with a platformCustomerId, oldest first: at most one of them active, any others deleted. */
+export const findCustomersByPlatformCustomerId = (tenant: TenantContext, platformCustomerId: string): readonly CustomerRecord[] =>
+  customers(tenant).findBy('platformCustomerId', platformCustomerId);
+
 /** `POST /customers`. */
 export function createCustomer(tenant: TenantContext, request: CreateInput): Customer {
   const input = normalizeUmaAddress(request);

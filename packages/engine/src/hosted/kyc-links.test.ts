@@ -193,3 +193,38 @@ describe('POST /customers/{id}/kyc-link', () => {
     expect(state).not.toContain(token);
   });
 });
+
+describe('GET /customers/kyc-link (deprecated alias)', () => {
+  const legacy = (query: string) => call('GET', `/customers/kyc-link${query}`);
+
+  it('is routed before /customers/{customerId}, and makes the link of the active customer with the platformCustomerId', async () => {
+    const customer = await create({ ...us, platformCustomerId: 'ada' });
+    const res = await legacy(`?platformCustomerId=ada&redirectUri=${encodeURIComponent('https://platform.example/done')}`);
+    expect(res.status).toBe(201);
+    expect(Object.keys(res.body).sort()).toEqual(['expiresAt', 'kycUrl', 'provider', 'token']);
+    expect((await open(res.body.kycUrl)).status).toBe(200);
+    // Only the link was added; the customer is as it was.
+    expect((await call('GET', customerPath(customer.id))).body).toEqual(customer);
+  });
+
+  it('a deleted holder is 410 while no active one exists; a new active holder gets the link', async () => {
+    const first = await create({ ...us, platformCustomerId: 'ada' });
+    expect((await call('DELETE', customerPath(first.id))).status).toBe(200);
+    expect((await legacy('?platformCustomerId=ada')).body).toMatchObject({ status: 410, code: 'CUSTOMER_DELETED' });
+    await create({ ...us, platformCustomerId: 'ada' });
+    expect((await legacy('?platformCustomerId=ada')).status).toBe(201);
+  });
+
+  it('refuses with nothing created: no platformCustomerId (400), an unknown one (404), a bad redirectUri (400), an unverified channel (409)', async () => {
+    const before = engine.sandbox().snapshot();
+    expect((await legacy('')).body).toMatchObject({ status: 400, code: 'INVALID_INPUT', details: { errors: [expect.objectContaining({ field: 'platformCustomerId' })] } });
+    expect((await legacy('?platformCustomerId=')).status).toBe(400);
+    expect((await legacy('?platformCustomerId=nobody')).body).toMatchObject({ status: 404, code: 'USER_NOT_FOUND' });
+    expect(before.collections).toEqual(engine.sandbox().snapshot().collections);
+    await create({ ...eu, platformCustomerId: 'marie' });
+    expect((await legacy('?platformCustomerId=marie')).body).toMatchObject({ status: 409, details: { unverifiedChannels: ['email'] } });
+    expect((await legacy(`?platformCustomerId=marie&redirectUri=${encodeURIComponent('ftp://x.example')}`)).status).toBe(400);
+    const links = engine.sandbox().snapshot().collections.kycLinks;
+    expect(links === undefined || Object.keys(links).length === 0).toBe(true);
+  });
+});

@@ -4,7 +4,7 @@ import { unverifiedChannels } from '../contact/contact-verification.js';
 import type { TenantContext } from '../core/context.js';
 import { ApiError, conflict } from '../core/errors.js';
 import { hashLegacyToken, tokenHash } from '../core/secrets.js';
-import { type CustomerRecord, customerView, findCustomer } from '../customers/customers.js';
+import { type CustomerRecord, customerView, findCustomer, findCustomersByPlatformCustomerId } from '../customers/customers.js';
 
 // Hosted verification links (SPEC §3.4, §4.3; REFERENCE §2.1): single use, 30 minutes of engine time, refused while a
 // contact channel still needs verifying. The page behind a link is in pages.ts.
@@ -76,6 +76,19 @@ export function createKycLink(tenant: TenantContext, customerId: string, redirec
   };
   links(tenant).insert(record);
   return { kycUrl: `${origin}${hostedKycPath(tenant.platform.id, token)}`, expiresAt: record.expiresAt, provider: 'SUMSUB', token };
+}
+
+/**
+ * The deprecated `GET /customers/kyc-link?platformCustomerId=` (an alias the latest published reference SDK still
+ * calls): {@link createKycLink} for the active customer with that platformCustomerId. None: 404 USER_NOT_FOUND, or 410
+ * CUSTOMER_DELETED when only deleted customers had it (what the modern path answers for such a customer's id).
+ */
+export function createKycLinkByPlatformCustomerId(tenant: TenantContext, platformCustomerId: string, redirectUri: string | undefined, origin: string): KycLink {
+  const holders = findCustomersByPlatformCustomerId(tenant, platformCustomerId);
+  const active = holders.find((customer) => !customer.isDeleted);
+  if (active) return createKycLink(tenant, active.id, redirectUri, origin);
+  if (holders.length > 0) throw new ApiError(410, 'CUSTOMER_DELETED', `The customer with platformCustomerId ${platformCustomerId} was deleted`);
+  throw new ApiError(404, 'USER_NOT_FOUND', `No customer has platformCustomerId ${platformCustomerId}`);
 }
 
 /** 404 USER_NOT_FOUND or 410 CUSTOMER_DELETED, else the customer. */

@@ -7,6 +7,7 @@ import { cancelPayment, SETTLEMENT_JOB, settlementJob } from '../transactions/se
 import { confirmReceipt, findTransaction, listTransactions } from '../transactions/transactions.js';
 import { lookupReceiver, receiveUmaPayment } from '../uma/uma.js';
 import { listExchangeRates } from './exchange-rates.js';
+import { listQuotes } from './list.js';
 import {
   authorizeQuote, createQuote, executeQuoteFromApi, EXPIRE_JOB, expireJob, resendQuoteAuthorization, retrieveQuote, sandboxSend, SCA_TIMEOUT_JOB, scaTimeoutJob,
   transferIn, transferOut,
@@ -19,6 +20,7 @@ export const paymentRoutes = [
     // Accepted but not yet payable: a real-time funding quote waiting for strong customer authentication.
     return quote.status === 'PENDING_AUTHORIZATION' && quote.source.sourceType === 'REALTIME_FUNDING' ? new HttpResult(202, quote) : quote;
   }),
+  bind(e.listQuotes, ({ tenant, query }) => listQuotes(tenant, query)),
   bind(e.getQuote, ({ tenant, params }) => retrieveQuote(tenant, params.quoteId)),
   bind(e.executeQuote, ({ tenant, params, request }) => executeQuoteFromApi(tenant, params.quoteId, walletSignatureOf(request))),
   bind(e.authorizeQuote, ({ tenant, params, body }) => authorizeQuote(tenant, params.quoteId, body)),
