@@ -214,7 +214,9 @@ export const cardEndpoints = {
     description:
       'Transitions ACTIVE → FROZEN, FROZEN → ACTIVE, ACTIVE or FROZEN → CLOSED; any other is 409 INVALID_STATE_TRANSITION, ' +
       'CLOSED again 409 CARD_ALREADY_CLOSED, any change to a closed card 409 CARD_NOT_MUTABLE. Emits CARD.STATE_CHANGE and ' +
-      'CARD.FUNDING_SOURCE_CHANGE.',
+      'CARD.FUNDING_SOURCE_CHANGE. Closing the card ends its open authorizations (AUTHORIZED or PARTIALLY_SETTLED become ' +
+      'SETTLED, what they hold goes back to the funding source, each announced with CARD_TRANSACTION.SETTLED); a clearing ' +
+      'that arrives for one of them later is still posted, and returns of its settled purchases still complete.',
     response: { status: 200, description: 'The card after the change', schema: Card },
     errors: [404, 409, 501],
   }),

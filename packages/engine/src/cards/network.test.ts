@@ -483,3 +483,100 @@ describe('money in corner cases (found by review; each a regression test)', () =
     expect(ledgerTotals()).toEqual({ USD: 0 });
   });
 });
+
+describe('closing the card (REFERENCE §15.3)', () => {
+  const close = async (cardId: string) => expect((await call('PATCH', `/cards/${cardId}`, { state: 'CLOSED' })).status).toBe(200);
+  const activityOf = (id: string) => ((engine.sandbox().snapshot().collections.cardActivity ?? []) as Json[]).find((a) => a.id === id)!;
+
+  it('ends every open authorization of the card, and only of that card: SETTLED, the hold released (CARD_RELEASE), announced', async () => {
+    const { card, account } = await cardWith(10_000);
+    const other = await cardWith(10_000);
+    const open = (await authorize(card.id, 1_250)).cardTransactionId;
+    const settledBefore = (await authorize(card.id, 500)).cardTransactionId;
+    await simulate(card.id, 'clearing', { cardTransactionId: settledBefore, amount: 500 });
+    const elsewhere = (await authorize(other.card.id, 700)).cardTransactionId;
+    const events = cardEvents().length;
+
+    await close(card.id);
+    expect(await transaction(open)).toMatchObject({ status: 'SETTLED', settledAmount: { amount: 0 }, pullSummary: { count: 1, totalAmount: 1_250 } });
+    expect(activityOf(open)).toMatchObject({ held: 0, fronted: 0, endedByClose: true });
+    expect(activityOf(settledBefore).endedByClose).toBeUndefined();
+    expect(await transaction(elsewhere)).toMatchObject({ status: 'AUTHORIZED' });
+    expect(await balanceOf(account)).toBe(9_500);
+    expect(ledgerBalance('card-network:USD')).toBe(700);
+    const releases = ((engine.sandbox().snapshot().collections.ledger ?? []) as Json[]).filter((e) => e.kind === 'CARD_RELEASE');
+    expect(releases.map((e) => [e.reference, e.postings])).toEqual([[open, [{ account: 'card-network:USD', amount: -1_250 }, { account, amount: 1_250 }]]]);
+    expect(cardEvents().slice(events).map((e) => [e.type, (e.data as Json).id])).toEqual([['CARD_TRANSACTION.SETTLED', open]]);
+    expect(ledgerTotals()).toEqual({ USD: 0 });
+  });
+
+  it('a delayed pull still waiting is dropped with the authorization; a later clearing pulls at once', async () => {
+    const { card, account } = await cardWith(10_000);
+    const { cardTransactionId } = await authorize(card.id, 1_000, 'SLOW BANK 005');
+    await close(card.id);
+    expect(await transaction(cardTransactionId)).toMatchObject({ status: 'SETTLED', pullSummary: { count: 0, totalAmount: 0, pendingCount: 0 } });
+    engine.sandbox().advance(60_000);
+    expect(await balanceOf(account)).toBe(10_000);
+
+    await simulate(card.id, 'clearing', { cardTransactionId, amount: 1_000 });
+    expect(await transaction(cardTransactionId)).toMatchObject({ status: 'SETTLED', settledAmount: { amount: 1_000 }, pullSummary: { count: 1, totalAmount: 1_000, pendingCount: 0 } });
+    expect(await balanceOf(account)).toBe(9_000);
+    expect(ledgerBalance('card-network:USD')).toBe(0);
+    expect(ledgerTotals()).toEqual({ USD: 0 });
+  });
+
+  it('a late clearing after a failed pull (006) is EXCEPTION, as it would have been before the close: the program fronts it', async () => {
+    const { card, account } = await cardWith(10_000);
+    const { cardTransactionId } = await authorize(card.id, 2_000, 'FLAKY 006');
+    await close(card.id);
+    expect((await transaction(cardTransactionId)).status).toBe('SETTLED');
+    await simulate(card.id, 'clearing', { cardTransactionId, amount: 2_000 });
+    expect(await transaction(cardTransactionId)).toMatchObject({ status: 'EXCEPTION', settledAmount: { amount: 2_000 } });
+    expect(await balanceOf(account)).toBe(10_000);
+    expect(ledgerBalance('card-network:USD')).toBe(-2_000);
+    expect(ledgerTotals()).toEqual({ USD: 0 });
+  });
+
+  it('a late clearing may come more than once; each is posted and the transaction stays SETTLED', async () => {
+    const { card, account } = await cardWith(10_000);
+    const { cardTransactionId } = await authorize(card.id, 3_000);
+    await close(card.id);
+    await simulate(card.id, 'clearing', { cardTransactionId, amount: 1_000 });
+    await simulate(card.id, 'clearing', { cardTransactionId, amount: 500 });
+    expect(await transaction(cardTransactionId)).toMatchObject({ status: 'SETTLED', settledAmount: { amount: 1_500 }, settlementSummary: { count: 2, totalAmount: 1_500 } });
+    expect(await balanceOf(account)).toBe(8_500);
+    expect(ledgerBalance('card-network:USD')).toBe(0);
+  });
+
+  it('still refused, changing nothing: a clearing of 0 or an advice for an ended authorization, a clearing of one settled before the close', async () => {
+    const { card, account } = await cardWith(10_000);
+    const open = (await authorize(card.id, 1_000)).cardTransactionId;
+    const done = (await authorize(card.id, 500)).cardTransactionId;
+    await simulate(card.id, 'clearing', { cardTransactionId: done, amount: 500 });
+    await close(card.id);
+    const before = engine.sandbox().snapshot().collections;
+    for (const [kind, body] of [
+      ['clearing', { cardTransactionId: open, amount: 0 }],
+      ['authorization_advice', { cardTransactionId: open, amount: 2_000 }],
+      ['clearing', { cardTransactionId: done, amount: 100 }],
+    ] as const) {
+      const answer = await call('POST', `/sandbox/cards/${card.id}/simulate/${kind}`, body);
+      expect(answer.status, kind).toBe(400);
+      expect(answer.body).toMatchObject({ code: 'INVALID_INPUT', details: { errors: [expect.objectContaining({ field: 'cardTransactionId' })] } });
+    }
+    expect(engine.sandbox().snapshot().collections).toEqual(before);
+    expect(await balanceOf(account)).toBe(9_500);
+  });
+
+  it('a snapshot keeps the mark: restored, a late clearing is still force-posted', async () => {
+    const { card, account } = await cardWith(10_000);
+    const { cardTransactionId } = await authorize(card.id, 1_000);
+    await close(card.id);
+    const snapshot = JSON.parse(JSON.stringify(engine.sandbox().snapshot()));
+    engine.sandbox().reset();
+    engine.sandbox().restore(snapshot);
+    await simulate(card.id, 'clearing', { cardTransactionId, amount: 1_000 });
+    expect(await transaction(cardTransactionId)).toMatchObject({ status: 'SETTLED', settledAmount: { amount: 1_000 } });
+    expect(await balanceOf(account)).toBe(9_000);
+  });
+});

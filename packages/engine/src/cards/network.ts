@@ -14,9 +14,12 @@
  *   pulled first; a clearing of 0, or an authorization left 7 days, expires it and the rest held goes back;
  * - returns and credits pay the outside world's money into the funding source; a return reversal takes it back;
  * - where the network settles money the program could not pull (a pull that failed or was never confirmed), the
- *   program fronts it: its account goes below zero and the card transaction is EXCEPTION, never rolled back.
+ *   program fronts it: its account goes below zero and the card transaction is EXCEPTION, never rolled back;
+ * - closing the card (REFERENCE §15.3) ends its open authorizations as an expiry does (SETTLED, the rest held goes
+ *   back); a clearing that arrives for one of them later is force-posted: the whole amount is pulled from its funding
+ *   source again, or fronted by the program when that fails (EXCEPTION). Returns and their reversals go on as before.
  */
-import type { Card, CardMerchant, CardSimulationKind, CardSimulationResult, CardTransaction, CurrencyAmount } from '@railyard/contract';
+import type { Card, CardMerchant, CardSimulationKind, CardSimulationResult, CardTransaction, CardUpdateRequest, CurrencyAmount } from '@railyard/contract';
 import { CardAuthorizationSimulation, CardSimulationResult as CardSimulationResultSchema, MAX_AMOUNT } from '@railyard/contract';
 import { z } from 'zod';
 import { findInternalAccount, postToAccounts } from '../accounts/internal-accounts.js';
@@ -24,12 +27,13 @@ import { currencyOf } from '../config/currencies.js';
 import { convertMinorUnits, MARKET } from '../config/exchange-rates.js';
 import type { TenantContext } from '../core/context.js';
 import { ApiError, invalidField, notFound } from '../core/errors.js';
+import { onField } from '../core/store.js';
 import { findCustomer } from '../customers/customers.js';
 import { ledgerAccount, outsideWorld } from '../ledger/ledger.js';
 import { CARD_AUTHORIZATION_TTL_MS, CARD_MERCHANT_TRIGGERS, lookupSuffix } from '../sandbox/magic-values.js';
 import { findTransaction, saveCardTransaction } from '../transactions/transactions.js';
 import { walletMayFund } from '../delegated-keys/delegated-keys.js';
-import { findCard, fundingUnitsPerCardUnit } from './cards.js';
+import { findCard, fundingUnitsPerCardUnit, updateCard } from './cards.js';
 
 export const CARD_ACTIVITY = 'cardActivity';
 export const CARD_SIMULATIONS = 'cardSimulations';
@@ -56,10 +60,12 @@ export const CardActivityRecord = z.object({
   /** What the program fronted, in funding units: settled without having been pulled. */
   fronted: z.number().int().min(0),
   returns: z.array(z.number().int().min(1)),
+  /** The authorization was still open when its card was closed, which ended it: a later clearing is force-posted. */
+  endedByClose: z.boolean().optional(),
 });
 export type CardActivityRecord = z.infer<typeof CardActivityRecord>;
 
-const activities = (tenant: TenantContext) => tenant.store.collection<CardActivityRecord>(CARD_ACTIVITY);
+const activities = (tenant: TenantContext) => tenant.store.collection<CardActivityRecord>(CARD_ACTIVITY, { indexes: { cardId: onField('cardId') } });
 /** A simulation's result as kept: its token is its id. */
 export const CardSimulationRecord = CardSimulationResultSchema.extend({ id: z.string() });
 type CardSimulationRecord = z.infer<typeof CardSimulationRecord>;
@@ -231,6 +237,10 @@ function checkPrecondition(tenant: TenantContext, kind: CardSimulationKind, tran
     throw invalidField(field, message);
   };
   if (amount !== undefined && amount * units > MAX_AMOUNT) refuse(`is more than the ${Math.floor(MAX_AMOUNT / units)} minor units the funding source can count`, 'amount');
+  if (kind === 'clearing' && isLateClearing(tenant, transaction, amount!)) {
+    if (transaction.direction === 'CREDIT') checkCreditable(tenant, transaction.accountId, amount! * units);
+    return;
+  }
   if (kind === 'clearing' || kind === 'authorization_advice') {
     if (!OPEN.has(transaction.status)) refuse(`${transaction.id} is ${transaction.status}; it must be AUTHORIZED or PARTIALLY_SETTLED`);
     if (kind === 'authorization_advice' && amount! < 1) refuse('must be greater than 0: the new total authorized', 'amount');
@@ -392,10 +402,22 @@ export const pullJob = (tenant: TenantContext, payload: unknown): void => {
 };
 
 /**
+ * Whether a clearing of `amount` is a late one: for an authorization that its card's close ended (REFERENCE §15.3:
+ * late clearings are force-posted). A clearing of 0 is an expiry, not a clearing, and that authorization has ended.
+ */
+function isLateClearing(tenant: TenantContext, transaction: CardTransaction, amount: number): boolean {
+  return amount > 0 && activityOf(tenant, transaction.id).endedByClose === true && !OPEN.has(transaction.status);
+}
+
+/**
  * A clearing of `amount` (card units): 0 expires the authorization; otherwise the network settles it. Beyond what is
- * still authorized, the difference is pulled first, from the funding sources in priority order.
+ * still authorized, the difference is pulled first, from the funding sources in priority order. A late clearing (see
+ * {@link isLateClearing}) finds nothing held any more (the close gave it back), so the whole amount is pulled (after
+ * a failed pull, as before, only what it adds beyond the authorization), and the transaction stays final: SETTLED,
+ * or EXCEPTION when the program had to front it.
  */
 function clear(tenant: TenantContext, transaction: CardTransaction, amount: number): void {
+  const late = isLateClearing(tenant, transaction, amount);
   if (amount === 0) {
     expire(tenant, transaction.id);
     return;
@@ -403,7 +425,7 @@ function clear(tenant: TenantContext, transaction: CardTransaction, amount: numb
   const { fundingCurrency, unitsPerCardUnit: units } = activityOf(tenant, transaction.id);
   if (transaction.direction === 'CREDIT') {
     postToAccounts(tenant, 'CARD_CREDIT', fundingCurrency, [{ account: outsideWorld(fundingCurrency), amount: -amount * units }, { account: transaction.accountId, amount: amount * units }], transaction.id);
-    settle(tenant, transaction.id, amount);
+    settle(tenant, transaction.id, amount, late);
     return;
   }
   // What the program has (or will have) for this transaction does not cover the clearing (it is above the
@@ -421,7 +443,7 @@ function clear(tenant: TenantContext, transaction: CardTransaction, amount: numb
   const activity = activityOf(tenant, transaction.id);
   postToAccounts(tenant, 'CARD_SETTLEMENT', fundingCurrency, [{ account: cardNetworkAccount(fundingCurrency), amount: -paying }, { account: outsideWorld(fundingCurrency), amount: paying }], transaction.id);
   saveActivity(tenant, { ...activity, fronted: activity.fronted + paying });
-  settle(tenant, transaction.id, amount);
+  settle(tenant, transaction.id, amount, late);
 }
 
 /** A pull no funding source could cover. */
@@ -431,13 +453,19 @@ function failPull(tenant: TenantContext, cardTransactionId: string): void {
   update(tenant, transaction, { pullSummary: { ...transaction.pullSummary!, count: transaction.pullSummary!.count + 1 } });
 }
 
-/** Records `amount` (card units) more settled, and the status that leads to. */
-function settle(tenant: TenantContext, cardTransactionId: string, amount: number): void {
+/**
+ * Records `amount` (card units) more settled, and the status that leads to. A late clearing leaves the transaction
+ * final: EXCEPTION when more is fronted than a pull still waiting can recover (that pull was kept for older fronted
+ * money only), else SETTLED.
+ */
+function settle(tenant: TenantContext, cardTransactionId: string, amount: number, late = false): void {
   const transaction = findTransaction(tenant, cardTransactionId) as CardTransaction;
   const activity = activityOf(tenant, cardTransactionId);
   const settled = transaction.settledAmount!.amount + amount;
   const summary = transaction.settlementSummary!;
-  const status = isLost(activity) ? 'EXCEPTION' : settled >= transaction.authorizedAmount.amount ? 'SETTLED' : 'PARTIALLY_SETTLED';
+  const status = late
+    ? (activity.fronted > (activity.pendingPull?.amount ?? 0) ? 'EXCEPTION' : 'SETTLED')
+    : isLost(activity) ? 'EXCEPTION' : settled >= transaction.authorizedAmount.amount ? 'SETTLED' : 'PARTIALLY_SETTLED';
   update(tenant, transaction, {
     status, settledAmount: { ...transaction.settledAmount!, amount: settled },
     settlementSummary: { count: summary.count + 1, totalAmount: summary.totalAmount + amount * activity.unitsPerCardUnit },
@@ -471,6 +499,32 @@ function releaseRest(tenant: TenantContext, cardTransactionId: string): void {
     update(tenant, transaction, { pullSummary: { ...summary, count: summary.count - 1, pendingCount: Math.max(0, (summary.pendingCount ?? 0) - 1) } });
   }
   tenant.cancelJob(expiryJobName(cardTransactionId));
+}
+
+/**
+ * `PATCH /cards/{cardId}`: the change to the card (cards.ts), then, when it closes the card, what that does to the
+ * card's open authorizations ({@link endOpenAuthorizations}). Kept here so the card's module needs none of the network.
+ */
+export function updateCardOnNetwork(tenant: TenantContext, cardId: string, request: z.output<typeof CardUpdateRequest>): Card {
+  const card = updateCard(tenant, cardId, request);
+  if (request.state === 'CLOSED') endOpenAuthorizations(tenant, card.id);
+  return card;
+}
+
+/**
+ * A closed card's open authorizations reach a terminal state (REFERENCE §15.3; it names none: an ended authorization
+ * is SETTLED here, as an expiry is), oldest first: what they hold goes back to the funding source, a pull still waiting
+ * is dropped (unless it is to recover fronted money), the 7-day expiry is cancelled, and each is announced
+ * (CARD_TRANSACTION.SETTLED). They are marked, so a clearing that arrives for one later is force-posted.
+ */
+function endOpenAuthorizations(tenant: TenantContext, cardId: string): void {
+  for (const activity of activities(tenant).findBy('cardId', cardId)) {
+    const transaction = findTransaction(tenant, activity.id) as CardTransaction;
+    if (!OPEN.has(transaction.status)) continue;
+    activities(tenant).replace({ ...activity, endedByClose: true });
+    expire(tenant, activity.id);
+    announce(tenant, activity.id);
+  }
 }
 
 /** The expiry job: an authorization not settled in full 7 days after its approval. */
