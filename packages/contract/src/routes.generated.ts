@@ -263,7 +263,7 @@ export const scaFactorEndpoints = {
   recordSecurityEvent: { operationId: 'recordSecurityEvent', method: 'POST', path: '/sca/record-event' } as Route<{ params: undefined; query: T.RecordSecurityEventQuery; body: T.SecurityEventRequest; result: T.SecurityEventResult; bodyOptional: false }>,
   startTwoFactorReset: { operationId: 'startTwoFactorReset', method: 'POST', path: '/sca/factors/reset' } as Route<{ params: undefined; query: T.StartTwoFactorResetQuery; body: T.TwoFactorResetRequest; result: T.TwoFactorResetStart; bodyOptional: false }>,
   getTwoFactorResetStatus: { operationId: 'getTwoFactorResetStatus', method: 'GET', path: '/sca/factors/reset/{resetId}' } as Route<{ params: T.GetTwoFactorResetStatusParams; query: T.GetTwoFactorResetStatusQuery; body: undefined; result: T.TwoFactorResetStatus; bodyOptional: false }>,
-  completeTwoFactorReset: { operationId: 'completeTwoFactorReset', method: 'POST', path: '/sca/factors/reset/{resetId}/complete' } as Route<{ params: T.CompleteTwoFactorResetParams; query: T.CompleteTwoFactorResetQuery; body: T.TwoFactorResetCompleteRequest; result: void; bodyOptional: false }>,
+  completeTwoFactorReset: { operationId: 'completeTwoFactorReset', method: 'POST', path: '/sca/factors/reset/{resetId}/complete', bodyOptional: true } as Route<{ params: T.CompleteTwoFactorResetParams; query: T.CompleteTwoFactorResetQuery; body: T.TwoFactorResetCompleteRequest; result: void; bodyOptional: true }>,
 } as const;
 
 /** The routes of `scaLoginEndpoints`. */

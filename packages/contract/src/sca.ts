@@ -259,7 +259,10 @@ export const ResetMobileFormat = z.object({
   countryCode: cappedString(MAX_LENGTH.id).regex(/^\+[0-9]{1,4}$/, { message: 'must be a calling code with its +, e.g. +33' }),
   number: cappedString(MAX_LENGTH.id).regex(/^[0-9]{4,14}$/, { message: 'must be the national number, digits only' }),
 });
-/** `POST /sca/factors/reset/{resetId}/complete`: for SMS_OTP the new `mobile` (ignored for the other factors). */
+/**
+ * `POST /sca/factors/reset/{resetId}/complete`, an optional body: for SMS_OTP the new `mobile` (required there, ignored
+ * for the other factors, which may send no body at all).
+ */
 export const TwoFactorResetCompleteRequest = z
   .object({
     mobile: z.object({
@@ -323,9 +326,12 @@ export const scaFactorEndpoints = {
   }),
   completeTwoFactorReset: defineEndpoint({
     operationId: 'completeTwoFactorReset', method: 'POST', path: '/sca/factors/reset/{resetId}/complete', tag: scaTag, params: resetParams, query: ScaCustomerQuery,
-    body: TwoFactorResetCompleteRequest,
+    // The body is optional as the reference marks it: only an SMS_OTP reset has something to send (its new mobile).
+    body: TwoFactorResetCompleteRequest, bodyOptional: true,
     summary: 'Complete a reset once liveness passed: clears the lost factor (SMS_OTP: enrols the new mobile)',
-    description: 'Only from LIVENESS_PASSED (400 otherwise).',
+    description:
+      'Only from LIVENESS_PASSED (400 otherwise). The body may be omitted: a TOTP or PASSKEY reset needs none, while an ' +
+      'SMS_OTP reset needs `mobile`, the new number (400 on `mobile` without it).',
     response: { status: 204, description: 'Completed' },
     errors: [404, 409],
   }),

@@ -52,3 +52,38 @@ describe('liveness access tokens', () => {
     expect(FactorResetRecord.safeParse(rest).success).toBe(false);
   });
 });
+
+describe('completing a reset', () => {
+  async function passedReset(customerId: string, factor: 'TOTP' | 'PASSKEY' | 'SMS_OTP'): Promise<string> {
+    const q = `customerId=${encodeURIComponent(customerId)}`;
+    const { resetId } = (await call('POST', `/sca/factors/reset?${q}`, { factor })).body;
+    await call('POST', `/sandbox/sca/factors/reset/${resetId}/liveness?${q}`, { result: 'PASSED' });
+    engine.sandbox().advance(LIVENESS_REVIEW_MS);
+    return resetId;
+  }
+
+  it('takes no body: a TOTP or PASSKEY reset has nothing to send', async () => {
+    const id = await euCustomer();
+    const q = `customerId=${encodeURIComponent(id)}`;
+    for (const factor of ['TOTP', 'PASSKEY'] as const) {
+      const resetId = await passedReset(id, factor);
+      const completed = await call('POST', `/sca/factors/reset/${resetId}/complete?${q}`);
+      expect(completed.status, JSON.stringify(completed.body)).toBe(204);
+      expect((await call('GET', `/sca/factors/reset/${resetId}?${q}`)).body).toMatchObject({ status: 'COMPLETED', factor });
+    }
+  });
+
+  it('an SMS_OTP reset without a body (or with an empty one) is 400 on mobile, and stays LIVENESS_PASSED', async () => {
+    const id = await euCustomer();
+    const q = `customerId=${encodeURIComponent(id)}`;
+    const resetId = await passedReset(id, 'SMS_OTP');
+    for (const body of [undefined, {}]) {
+      const refused = await call('POST', `/sca/factors/reset/${resetId}/complete?${q}`, body);
+      expect(refused).toMatchObject({ status: 400, body: { code: 'INVALID_INPUT', details: { errors: [{ field: 'mobile', constraint: { required: true } }] } } });
+    }
+    expect((await call('GET', `/sca/factors/reset/${resetId}?${q}`)).body.status).toBe('LIVENESS_PASSED');
+    const completed = await call('POST', `/sca/factors/reset/${resetId}/complete?${q}`, { mobile: { countryCode: '+33', number: '698765432' } });
+    expect(completed.status, JSON.stringify(completed.body)).toBe(204);
+    expect((await call('GET', `/customers/${id}`)).body.phoneNumber).toBe('+33698765432');
+  });
+});

@@ -106,17 +106,18 @@ export const getTwoFactorResetStatus = (tenant: TenantContext, customerId: strin
 
 /**
  * `POST /sca/factors/reset/{resetId}/complete`: only from LIVENESS_PASSED (400 otherwise). Clears the lost factor; for
- * SMS_OTP the `mobile` is required and becomes the customer's phone number.
+ * SMS_OTP the `mobile` is required and becomes the customer's phone number. The body is optional (REFERENCE §22): an
+ * omitted one is no `mobile`, which completes a TOTP or PASSKEY reset and is 400 on `mobile` for SMS_OTP.
  */
 export function completeTwoFactorReset(
-  tenant: TenantContext, customerId: string, resetId: string, request: z.output<typeof TwoFactorResetCompleteRequest>,
+  tenant: TenantContext, customerId: string, resetId: string, request: z.output<typeof TwoFactorResetCompleteRequest> | undefined,
 ): undefined {
   const record = findReset(tenant, customerId, resetId);
   if (record.status !== 'LIVENESS_PASSED') {
     throw invalidField('resetId', `is ${record.status}: a reset completes only once its liveness check passed (LIVENESS_PASSED)`);
   }
   if (record.factor === 'SMS_OTP') {
-    if (request.mobile === undefined) throw invalidField('mobile', 'is required to complete an SMS_OTP reset: the new number', { required: true });
+    if (request?.mobile === undefined) throw invalidField('mobile', 'is required to complete an SMS_OTP reset: the new number', { required: true });
     const format = ResetMobileFormat.safeParse(request.mobile);
     if (!format.success) throw invalidInput(toFieldErrors(format.error.issues, 'mobile'));
     const phoneNumber = `${request.mobile.countryCode}${request.mobile.number}`;
