@@ -80,13 +80,19 @@ const confirm = (change: TrustChange) =>
     path: `/customers/external-accounts/{externalAccountId}/${change}/confirm` as const, tag, params, body: BeneficiaryTrustConfirmRequest,
     summary: change === 'trust' ? 'Answer the trust challenge' : 'Answer the untrust challenge',
     description:
+      (change === 'trust'
+        ? 'Once trusted, payments from the customer to this account need no per-payment SCA challenge. '
+        : 'Once untrusted, payments to this account are challenged again. ') +
       'A wrong code is 400 and counts towards the lockout (5 failures lock for 15 minutes, then longer; 9 suspend). ' +
       'No outstanding challenge, or an expired one: 409.',
     response: { status: 200, description: 'The trust now in force', schema: BeneficiaryTrust },
     errors: [409, 423],
   });
 
-/** Trusted-beneficiary operations. A trusted account cannot be deleted (409 BENEFICIARY_TRUSTED). */
+/**
+ * Trusted-beneficiary operations. A trusted account cannot be deleted (409 BENEFICIARY_TRUSTED), and the customer's
+ * payments to it are sent without the per-payment SCA challenge until it is untrusted.
+ */
 export const beneficiaryTrustEndpoints = {
   trustExternalAccount: start('trust'),
   confirmTrustExternalAccount: confirm('trust'),

@@ -204,3 +204,69 @@ describe('quote authorization', () => {
     expect((await call('POST', `/quotes/${quote.body.id}/execute`)).body.status).toBe('PROCESSING');
   });
 });
+
+describe('trusted beneficiaries', () => {
+  const trust = async (accountId: string, change: 'trust' | 'untrust' = 'trust') => {
+    expect((await call('POST', `/customers/external-accounts/${accountId}/${change}`)).status).toBe(200);
+    expect((await call('POST', `/customers/external-accounts/${accountId}/${change}/confirm`, { code: SCA_CODE })).body).toEqual({ trusted: change === 'trust' });
+  };
+  const accountIdOf = (quote: Json) => quote.destination.accountId as string;
+
+  it('a payment to a trusted account is sent without a challenge, with no SCA login; untrusted, it is challenged again', async () => {
+    const marie = await euCustomer();
+    const quote = await payout(marie);
+    await trust(accountIdOf(quote));
+    const executed = await call('POST', `/quotes/${quote.id}/execute`);
+    expect(executed).toMatchObject({ status: 200, body: { status: 'PROCESSING' } });
+    expect(executed.body.scaChallenge).toBeUndefined();
+    expect((await call('GET', `/quotes/${quote.id}`)).body.status).toBe('COMPLETED');
+    expect(await balanceOf(marie.eur)).toBe(100_000 - 5_000);
+    const events = engine.sandbox().events({ limit: 50 }).data.filter((e) => (e.data as Json).id === quote.transactionId).map((e) => e.type).reverse();
+    expect(events).toEqual(['OUTGOING_PAYMENT.PENDING', 'OUTGOING_PAYMENT.PROCESSING', 'OUTGOING_PAYMENT.COMPLETED']);
+
+    const destination = { destinationType: 'ACCOUNT', accountId: accountIdOf(quote) };
+    const immediate = await call('POST', '/quotes', {
+      source: { sourceType: 'ACCOUNT', accountId: marie.eur }, destination, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1_000, immediatelyExecute: true,
+    });
+    expect(immediate).toMatchObject({ status: 201, body: { status: 'PROCESSING' } });
+    const realtime = await call('POST', '/quotes', {
+      source: { sourceType: 'REALTIME_FUNDING', currency: 'EUR', customerId: marie.id }, destination, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1_000,
+    });
+    expect(realtime).toMatchObject({ status: 201, body: { status: 'PENDING' } });
+    expect(realtime.body.scaChallenge).toBeUndefined();
+    expect(realtime.body.paymentInstructions[0].accountOrWalletInfo).toMatchObject({ accountType: 'EUR_ACCOUNT' });
+
+    // Trust is read when the payment is sent: a quote made while trusted and executed after untrust is challenged.
+    const madeWhileTrusted = await call('POST', '/quotes', { source: { sourceType: 'ACCOUNT', accountId: marie.eur }, destination, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1_000 });
+    await trust(accountIdOf(quote), 'untrust');
+    const challenged = await call('POST', `/quotes/${madeWhileTrusted.body.id}/execute`);
+    expect(challenged).toMatchObject({ status: 200, body: { status: 'PENDING_AUTHORIZATION', scaChallenge: { factor: 'SMS_OTP', purpose: 'PAYOUT' } } });
+  });
+
+  it('a cross-currency payment to a trusted account needs no challenge either; another payee still does', async () => {
+    const marie = await euCustomer();
+    await call('POST', `/sandbox/internal-accounts/${marie.eur}/fund`, { amount: 100_000 });
+    const gbp = await call('POST', '/customers/external-accounts', {
+      customerId: marie.id, currency: 'GBP',
+      accountInfo: { accountType: 'GBP_ACCOUNT', sortCode: '040004', accountNumber: '12345678', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Irène Curie' } },
+    });
+    expect(gbp.status, JSON.stringify(gbp.body)).toBe(201);
+    const untrusted = await payout(marie);
+    await trust(gbp.body.id);
+    const converted = await call('POST', '/quotes', {
+      source: { sourceType: 'ACCOUNT', accountId: marie.eur }, destination: { destinationType: 'ACCOUNT', accountId: gbp.body.id }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 5_000,
+    });
+    expect(converted.status, JSON.stringify(converted.body)).toBe(201);
+    expect((await call('POST', `/quotes/${converted.body.id}/execute`)).body.status).toBe('PROCESSING');
+    expect((await call('POST', `/quotes/${untrusted.id}/execute`)).body).toMatchObject({ status: 'PENDING_AUTHORIZATION', scaChallenge: { purpose: 'PAYOUT' } });
+  });
+
+  it('trusting an account while a payment to it waits leaves that payment waiting for its challenge', async () => {
+    const marie = await euCustomer();
+    const quote = await payout(marie);
+    expect((await call('POST', `/quotes/${quote.id}/execute`)).body.status).toBe('PENDING_AUTHORIZATION');
+    await trust(accountIdOf(quote));
+    expect((await call('GET', `/quotes/${quote.id}`)).body.status).toBe('PENDING_AUTHORIZATION');
+    expect(await balanceOf(marie.eur)).toBe(100_000);
+  });
+});

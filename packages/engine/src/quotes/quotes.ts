@@ -14,6 +14,7 @@ import { assertScaSession } from '../sca/login.js';
 import { checkStamp } from '../auth/signed-retry.js';
 import { sessionsOf } from '../auth/sessions.js';
 import { answerScaChallenge, assertNotLocked, assertScaChallengeIssuable, isScaCustomer, issueScaChallenge } from '../sca/sca.js';
+import { paysTrustedBeneficiary } from '../sca/trust.js';
 import { midRate } from '../config/exchange-rates.js';
 import type { TenantContext } from '../core/context.js';
 import { ApiError, conflict, invalidField, notFound, rateLimited } from '../core/errors.js';
@@ -447,9 +448,13 @@ export function executeQuote(tenant: TenantContext, quoteId: string): Quote {
   return quoteView(tenant, record);
 }
 
-/** Whether the paying customer must pass strong customer authentication (an SCA region; SPEC §5 item 7). */
+/**
+ * Whether the paying customer must pass strong customer authentication (an SCA region; SPEC §5 item 7), unless the
+ * payment goes to a beneficiary the customer trusts (REFERENCE §9: trust skips the per-payment challenge).
+ */
 const needsAuthorization = (tenant: TenantContext, record: QuoteRecord): boolean =>
-  record.customerId !== undefined && isScaCustomer(findCustomer(tenant, record.customerId));
+  record.customerId !== undefined && isScaCustomer(findCustomer(tenant, record.customerId))
+  && !paysTrustedBeneficiary(tenant, record.customerId, record.destination.destinationType === 'ACCOUNT' ? record.destination.accountId : undefined);
 
 /** What the challenge authorizes, for the customer's SMS and the challenge's `purpose`. */
 function purposeOf(tenant: TenantContext, record: QuoteRecord): string {

@@ -20,6 +20,17 @@ const trusted = (tenant: TenantContext) => tenant.store.collection<TrustedBenefi
 /** Whether the account is a trusted beneficiary (external-account deletion asks). */
 export const isTrustedBeneficiary = (tenant: TenantContext, externalAccountId: string): boolean => trusted(tenant).get(externalAccountId) !== undefined;
 
+/**
+ * Whether a payment by `customerId` to `destinationAccountId` is exempt from the per-payment SCA challenge: the account
+ * is a beneficiary this customer trusts. Trust exists for this: the customer authenticated once, when trusting the
+ * account, so payments to it skip the ceremony until it is untrusted (PSD2 RTS art. 13, the trusted-beneficiaries
+ * exemption). Asked when the payment is sent, so a quote made while trusted is challenged if executed after untrust.
+ */
+export function paysTrustedBeneficiary(tenant: TenantContext, customerId: string, destinationAccountId: string | undefined): boolean {
+  if (destinationAccountId === undefined) return false;
+  return trusted(tenant).get(destinationAccountId)?.customerId === customerId;
+}
+
 type Change = 'trust' | 'untrust';
 const PURPOSE: Record<Change, string> = { trust: 'TRUST_BENEFICIARY', untrust: 'UNTRUST_BENEFICIARY' };
 const subjectOf = (change: Change, accountId: string) => `${change}:${accountId}`;
