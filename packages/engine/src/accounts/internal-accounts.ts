@@ -7,6 +7,7 @@ import { MAX_AMOUNT } from '@railyard/contract';
 import { ApiError, conflict, notFound } from '../core/errors.js';
 import { post, type Posting } from '../ledger/ledger.js';
 import { CURRENCIES, currencyOf } from '../config/currencies.js';
+import { settingsOf } from '../platforms/config.js';
 import { fundingInstructionsFor } from './funding-instructions.js';
 
 /** Lookups by owner, and the filters of the account lists. */
@@ -20,6 +21,15 @@ const ACCOUNT_COLLECTION: CollectionOptions<InternalAccount> = {
 };
 const accounts = (tenant: TenantContext) => tenant.store.collection<InternalAccount>('internalAccounts', ACCOUNT_COLLECTION);
 
+/**
+ * The type of an account in `code`: the currency's, except that the platform holds no embedded wallet (nobody holds its
+ * keys), so its account in a wallet currency is an ordinary crypto account.
+ */
+function accountTypeOf(code: string, customerId: string | undefined): InternalAccount['type'] {
+  const type = CURRENCIES[code]!.internalAccountType;
+  return customerId === undefined && type === 'EMBEDDED_WALLET' ? 'INTERNAL_CRYPTO' : type;
+}
+
 /** Opens one internal account per currency the owner does not hold yet (customer, or the platform when undefined). */
 export function openInternalAccounts(tenant: TenantContext, customerId: string | undefined, currencies: readonly string[]): InternalAccount[] {
   const owned = accounts(tenant);
@@ -30,7 +40,7 @@ export function openInternalAccounts(tenant: TenantContext, customerId: string |
     const id = tenant.ids('InternalAccount');
     const now = tenant.nowIso();
     const zero = { amount: 0, currency: currencyOf(code) };
-    const type = CURRENCIES[code]!.internalAccountType;
+    const type = accountTypeOf(code, customerId);
     // Built field by field rather than with conditional spreads: spreads cost far more on this path (every customer
     // create opens an account), and the fields stay in the order the API shows them.
     const account = { id } as { -readonly [K in keyof InternalAccount]: InternalAccount[K] };
@@ -58,12 +68,27 @@ export function listCustomerInternalAccounts(
   });
 }
 
+/**
+ * The platform's own internal accounts, oldest first: one in every currency it supports, as the reference makes them
+ * when a platform is configured. They are opened the first time anything asks for them (this list, a platform fee, the
+ * list after a reset or a restore of a snapshot without them), not when the platform is created: an engine may hold
+ * 100,000 platforms, most never reading them, and nothing can name an account before this list has shown it. A currency
+ * the configuration adds gets its account on the next read; an account is never closed here (it may hold money).
+ */
+export function platformInternalAccounts(tenant: TenantContext): InternalAccount[] {
+  const held = accounts(tenant).findBy('customerId', undefined);
+  const supported = settingsOf(tenant).supportedCurrencies;
+  if (supported.length <= held.length && supported.every((c) => held.some((a) => a.balance.currency.code === c.currencyCode))) return held;
+  openInternalAccounts(tenant, undefined, supported.map((c) => c.currencyCode).filter((code) => CURRENCIES[code] !== undefined));
+  return accounts(tenant).findBy('customerId', undefined);
+}
+
 /** `GET /platform/internal-accounts`: the platform's own accounts, not paged. */
 export function listPlatformInternalAccounts(
   tenant: TenantContext,
   query: z.output<typeof PlatformInternalAccountListQuery>,
 ): { data: InternalAccount[] } {
-  const data = accounts(tenant).findBy('customerId', undefined).filter(
+  const data = platformInternalAccounts(tenant).filter(
     (a) => (query.currency === undefined || a.balance.currency.code === query.currency) && (query.type === undefined || a.type === query.type),
   );
   return { data };
@@ -104,9 +129,10 @@ export function setPrivacy(tenant: TenantContext, accountId: string, privateEnab
   return updated;
 }
 
-/** The platform's own internal account in `currency`, opened on first use (platform fees land here, REFERENCE §10). */
+/** The platform's own internal account in `currency` (platform fees land here, REFERENCE §10). */
 export function platformInternalAccount(tenant: TenantContext, currency: string): InternalAccount {
-  const existing = accounts(tenant).findBy('customerId', undefined).find((a) => a.balance.currency.code === currency);
+  const existing = platformInternalAccounts(tenant).find((a) => a.balance.currency.code === currency);
+  // A currency the platform does not support (none reaches here today) still gets an account: a fee is never lost.
   return existing ?? openInternalAccounts(tenant, undefined, [currency])[0]!;
 }
 
