@@ -50,7 +50,7 @@ describeOverTransports('lookups', (scope) => {
       source: { sourceType: 'ACCOUNT', accountId: usd!.id }, destination: { destinationType: 'ACCOUNT', accountId: account.id },
       lookupId: umaLookup.lookupId, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1_000,
     })).rejects.toBeInstanceOf(BadRequestError);
-    await expect(client.receivers.lookupExternalAccount('ExternalAccount:00000000-0000-4000-8000-000000000000'))
+    await expect(client.receivers.lookupExternalAccount('ExternalAccount:00000000-0000-4000-8000-000000000000', { customerId: customer.id }))
       .rejects.toMatchObject({ status: 404, code: 'REFERENCE_NOT_FOUND' });
   });
 
@@ -79,7 +79,7 @@ describeOverTransports('lookups', (scope) => {
       .toEqual(['northwindpay.example', 'uma.sandbox.railyard.dev']);
     const mexican = await client.umaProviders.list({ currencyCode: 'MXN', sortOrder: 'asc' });
     expect(mexican.data.map((p) => p.name)).toEqual(['Railyard Sandbox UMA', 'Remesa Rápida']);
-    expect(mexican.data[1]).toMatchObject({ supportedRegions: ['MX', 'GT', 'CO'], lei: '5493003REMESARAPID03', allowListStatus: 'ALLOWED' });
+    expect(mexican.data[1]).toMatchObject({ supportedRegions: ['MX', 'GT', 'CO'], lei: '5493003REMESARAPID03', allowListStatus: true });
   });
 
   it('estimates a withdrawal fee from the network table, and refuses bad fields, small amounts and unknown accounts', async () => {

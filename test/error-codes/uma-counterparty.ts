@@ -2,11 +2,13 @@ import type { RawAnswer, RawCall } from '../support/raw-api.js';
 import type { CodeTriggers } from './triggers.js';
 
 // UMA counterparty failures: each sandbox receiver handle of the sandbox UMA domain fails at its step (docs/payments.md,
-// "UMA counterparty failures"). The platform pays, funded in real time, so no customer or balance is needed.
+// "UMA counterparty failures"). The platform pays, funded in real time, so no customer or balance is needed: its
+// lookups name the UMA address it pays from, as a lookup needs a customer or a sender address.
 
 const DOMAIN = 'uma.sandbox.railyard.dev';
 const addressOf = (handle: string) => `$${handle}.usd@${DOMAIN}`;
-const lookup = (call: RawCall, address: string) => call('GET', `/receiver/uma/${encodeURIComponent(address)}`);
+const SENDER = encodeURIComponent('$platform@payer.example');
+const lookup = (call: RawCall, address: string) => call('GET', `/receiver/uma/${encodeURIComponent(address)}?senderUmaAddress=${SENDER}`);
 /** A platform-paid quote to `address` with `lookupId`. */
 const quote = (call: RawCall, address: string, lookupId: string, extra: Record<string, unknown> = {}) => call('POST', '/quotes', {
   body: {

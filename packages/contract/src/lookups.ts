@@ -43,10 +43,6 @@ export type Vasp = z.infer<typeof Vasp>;
 /** A page of VASPs: the envelope of the other lists without `totalCount`. */
 export const VaspPage = pageOf(Vasp).omit({ totalCount: true }).meta({ id: 'VaspList' });
 
-/** Whether the platform may pay an UMA provider's users. */
-export const UmaProviderAllowListStatus = z.enum(['ALLOWED', 'BLOCKED', 'NOT_LISTED']).meta({ id: 'UmaProviderAllowListStatus' });
-export type UmaProviderAllowListStatus = z.infer<typeof UmaProviderAllowListStatus>;
-
 /** A provider of UMA addresses (every field optional in the reference; the sandbox fills them all). */
 export const UmaProvider = z
   .object({
@@ -59,12 +55,16 @@ export const UmaProvider = z
     supportedCurrencies: z.array(Currency).optional(),
     /** Legal Entity Identifier (ISO 17442). */
     lei: z.string().optional(),
-    allowListStatus: UmaProviderAllowListStatus.optional(),
+    /** Whether the provider is on the platform's allow list (its users can be paid); false for the blocked ones. */
+    allowListStatus: z.boolean().optional(),
   })
   .meta({ id: 'UmaProvider' });
 export type UmaProvider = z.infer<typeof UmaProvider>;
 
-/** `GET /uma-providers`: by country and currency served; blocked providers are included unless `hasBlockedProviders=false`. */
+/**
+ * `GET /uma-providers`: by country and currency served; providers not on the platform's allow list (blocked) are
+ * included unless `hasBlockedProviders=false`.
+ */
 export const UmaProviderQuery = PageQuery.extend({
   countryCode: CountryCode.optional(),
   currencyCode: CurrencyCode.optional(),
@@ -138,14 +138,18 @@ export const lookupEndpoints = {
   getAvailableUmaProviders: defineEndpoint({
     operationId: 'getAvailableUmaProviders', method: 'GET', path: '/uma-providers', tag: 'Available UMA Providers', query: UmaProviderQuery,
     summary: 'List the UMA providers whose users can be paid',
-    description: 'Filtered by a country and a currency they serve; blocked providers are listed unless `hasBlockedProviders=false`.',
+    description:
+      'Filtered by a country and a currency they serve; providers not on the allow list (`allowListStatus: false`) are ' +
+      'listed unless `hasBlockedProviders=false`.',
     response: { status: 200, description: 'A page of UMA providers', schema: UmaProviderPage },
   }),
   lookupExternalAccount: defineEndpoint({
     operationId: 'lookupExternalAccount', method: 'GET', path: '/receiver/external-account/{accountId}', tag: 'Quotes',
     params: z.object({ accountId: IdParam }), query: UmaReceiverLookupQuery,
     summary: 'Look up the receiver behind an external account before quoting a payment to it',
-    description: 'Quote the payment to the account with the returned `lookupId`. Unknown account: 404 REFERENCE_NOT_FOUND.',
+    description:
+      'Quote the payment to the account with the returned `lookupId`. Needs `customerId` or `senderUmaAddress` ' +
+      '(400 INVALID_INPUT naming both). Unknown account: 404 REFERENCE_NOT_FOUND.',
     response: { status: 200, description: 'What the account receives, and the lookupId to quote with', schema: ExternalAccountReceiverLookup },
     errors: [404],
   }),

@@ -49,10 +49,10 @@ export type TransferOutRequest = z.input<typeof TransferOutRequest>;
 
 /**
  * `GET /exchange-rates` query: `destinationCurrency` may repeat or be comma-joined; none means every currency the
- * sandbox quotes.
+ * sandbox quotes. Without `sourceCurrency`, the rates from every currency the platform supports.
  */
 export const ExchangeRateQuery = z.object({
-  sourceCurrency: CurrencyCode,
+  sourceCurrency: CurrencyCode.optional(),
   destinationCurrency: queryList(CurrencyCode).optional(),
   /** Sending minor units the estimate is for (default 10000). */
   sendingAmount: z.coerce.number().int().min(0).max(MAX_AMOUNT).default(10_000),
@@ -179,7 +179,7 @@ export const paymentEndpoints = {
   listExchangeRates: defineEndpoint({
     operationId: 'listExchangeRates', method: 'GET', path: '/exchange-rates', tag: quotesTag, query: ExchangeRateQuery,
     summary: 'Indicative rates from a source currency, fees included, cached for about 5 minutes',
-    description: 'Unknown currencies: 400 INVALID_CURRENCY. Not paged.',
+    description: 'Without `sourceCurrency`, the rates from every currency the platform supports. Unknown currencies: 400 INVALID_CURRENCY. Not paged.',
     response: { status: 200, description: 'Rates per destination currency', schema: z.object({ data: z.array(ExchangeRate) }) },
   }),
   sandboxSend: defineEndpoint({

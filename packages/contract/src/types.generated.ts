@@ -685,7 +685,7 @@ export interface ConfirmTransactionParams {
 }
 
 export interface ListExchangeRatesQuery {
-  sourceCurrency: string;
+  sourceCurrency?: string;
   destinationCurrency?: string | string[];
   sendingAmount?: number;
 }
@@ -3735,10 +3735,8 @@ export interface UmaProvider {
   logoUrl?: string;
   supportedCurrencies?: Currency[];
   lei?: string;
-  allowListStatus?: UmaProviderAllowListStatus;
+  allowListStatus?: boolean;
 }
-
-export type UmaProviderAllowListStatus = 'ALLOWED' | 'BLOCKED' | 'NOT_LISTED';
 
 export interface ExternalAccountReceiverLookup {
   lookupId: LookupId;

@@ -31,11 +31,23 @@ export const UmaReceiverLookup = z
   .meta({ id: 'UmaReceiverLookup' });
 export type UmaReceiverLookup = z.infer<typeof UmaReceiverLookup>;
 
-/** Query of the receiver lookup: the paying customer (or the platform when absent) and, optionally, its UMA address. */
-export const UmaReceiverLookupQuery = z.object({
-  customerId: CustomerId.optional(),
-  senderUmaAddress: UmaAddress.optional(),
-});
+/**
+ * Query of both receiver lookups: who pays, as the paying customer (`customerId`), the UMA address it pays from
+ * (`senderUmaAddress`), or both. One of them is required (400 INVALID_INPUT naming both); the platform paying for
+ * itself names an UMA address.
+ */
+export const UmaReceiverLookupQuery = z
+  .object({
+    customerId: CustomerId.optional(),
+    senderUmaAddress: UmaAddress.optional(),
+  })
+  .superRefine((value, ctx) => {
+    if (value.customerId !== undefined || value.senderUmaAddress !== undefined) return;
+    // Both fields are named, so the 400 says which ones could satisfy it (REFERENCE §9 and §23: one is required).
+    for (const field of ['customerId', 'senderUmaAddress'] as const) {
+      ctx.addIssue({ code: 'custom', path: [field], message: 'customerId or senderUmaAddress is required: name the paying customer or the UMA address it pays from' });
+    }
+  }, onEveryObject);
 
 /** `POST /sandbox/uma/receive`: an UMA payment arrives for a customer of the platform. */
 export const SandboxUmaReceiveRequest = z
@@ -62,6 +74,7 @@ export const umaEndpoints = {
     params: z.object({ receiverUmaAddress: cappedString(MAX_LENGTH.handle) }), query: UmaReceiverLookupQuery,
     summary: 'Look up an UMA receiver before quoting a payment to it',
     description:
+      'Needs `customerId` or `senderUmaAddress` (400 INVALID_INPUT naming both). ' +
       'Malformed address: 400 INVALID_UMA_ADDRESS. No receiver at that address: 404 UMA_NOT_FOUND. The sandbox knows the ' +
       "customers of this platform (at its umaDomain) and the sandbox receivers `$success.<cur>`, `$pending.long.<cur>` and " +
       '`$fail.compliance.<cur>` at the sandbox UMA domain, and sandbox receivers that fail as a counterparty would: ' +

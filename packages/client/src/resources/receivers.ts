@@ -5,7 +5,7 @@ import type { QueryParams, ResultOf } from '../core/endpoint.js';
 import type { RequestOptions } from '../core/types.js';
 import { APIResource } from './resource.js';
 
-/** Query of {@link Receivers.lookupUma}: the paying `customerId` (the platform pays when absent) and `senderUmaAddress`. */
+/** Query of {@link Receivers.lookupUma}: the paying `customerId`, the `senderUmaAddress` it pays from, or both (one is required). */
 export type UmaLookupParams = LookupUmaReceiverQuery;
 /** Who receives at an UMA address: the `lookupId` to quote with, the currencies it takes and the payer data it asks for. */
 export type { UmaReceiverLookup };
@@ -31,6 +31,7 @@ export class Receivers extends APIResource {
    * });
    * ```
    *
+   * Without `customerId` or `senderUmaAddress` it rejects with a {@link BadRequestError} (`INVALID_INPUT`, naming both).
    * A malformed address rejects with a {@link BadRequestError} (`INVALID_UMA_ADDRESS`), an address nobody receives at
    * with a {@link NotFoundError} (`UMA_NOT_FOUND`). A counterparty that fails rejects with a
    * {@link PreconditionFailedError} (`UNSUPPORTED_UMA_VERSION`), a {@link FailedDependencyError} (`LNURLP_REQUEST_FAILED`,
@@ -57,7 +58,8 @@ export class Receivers extends APIResource {
    * });
    * ```
    *
-   * An unknown account rejects with a {@link NotFoundError} (`REFERENCE_NOT_FOUND`).
+   * An unknown account rejects with a {@link NotFoundError} (`REFERENCE_NOT_FOUND`); a query without `customerId` or
+   * `senderUmaAddress` with a {@link BadRequestError} (`INVALID_INPUT`).
    */
   lookupExternalAccount(accountId: string, query: ExternalAccountLookupParams = {}, options?: RequestOptions): APIPromise<ExternalAccountReceiverLookup> {
     return this._client.call(lookupEndpoints.lookupExternalAccount, { params: { accountId }, query }, options);

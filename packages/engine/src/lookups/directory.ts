@@ -3,7 +3,7 @@
  * providers of `GET /uma-providers`, and the networks and fees of `POST /crypto/estimate-withdrawal-fee`. Fixed values,
  * so tests and docs can state them.
  */
-import type { Discovery, UmaProviderAllowListStatus, Vasp } from '@railyard/contract';
+import type { Discovery, Vasp } from '@railyard/contract';
 import { SANDBOX_UMA_DOMAIN } from '../sandbox/magic-values.js';
 
 const bank = (country: string, currency: string, bankName: string, displayName: string): Discovery => ({ bankName, displayName, country, currency });
@@ -85,20 +85,21 @@ export interface UmaProviderRow {
   readonly supportedRegions: readonly string[];
   readonly supportedCurrencies: readonly string[];
   readonly lei: string;
-  readonly allowListStatus: UmaProviderAllowListStatus;
+  /** On the allow list of every sandbox platform: its users can be paid. The others are the "blocked" providers. */
+  readonly allowListStatus: boolean;
 }
 
 /**
  * UMA providers, in the order they joined (the default `desc` order lists the last first). The sandbox's own provider
- * serves the sandbox receivers (`$success.usd@…` and the others); one provider is blocked, to exercise the filter.
+ * serves the sandbox receivers (`$success.usd@…` and the others); two are not on the allow list, to exercise the filter.
  */
 export const UMA_PROVIDERS: readonly UmaProviderRow[] = [
-  { name: 'Railyard Sandbox UMA', domain: SANDBOX_UMA_DOMAIN, supportedRegions: ['US', 'MX', 'GB', 'DE', 'FR', 'BR'], supportedCurrencies: ['USD', 'EUR', 'MXN', 'GBP', 'BRL'], lei: '5493001SANDBOXUMA001', allowListStatus: 'ALLOWED' },
-  { name: 'Northwind Pay', domain: 'northwindpay.example', supportedRegions: ['US', 'CA'], supportedCurrencies: ['USD', 'CAD'], lei: '5493002NORTHWIND0002', allowListStatus: 'ALLOWED' },
-  { name: 'Remesa Rápida', domain: 'remesarapida.example', supportedRegions: ['MX', 'GT', 'CO'], supportedCurrencies: ['MXN', 'GTQ', 'COP'], lei: '5493003REMESARAPID03', allowListStatus: 'ALLOWED' },
-  { name: 'Euro Wallet Co', domain: 'eurowallet.example', supportedRegions: ['DE', 'FR', 'ES', 'NL', 'IT'], supportedCurrencies: ['EUR'], lei: '5493004EUROWALLET004', allowListStatus: 'NOT_LISTED' },
-  { name: 'Lagos Link', domain: 'lagoslink.example', supportedRegions: ['NG', 'GH', 'KE'], supportedCurrencies: ['NGN', 'GHS', 'KES'], lei: '5493005LAGOSLINK0005', allowListStatus: 'ALLOWED' },
-  { name: 'Shadow Remit', domain: 'shadowremit.example', supportedRegions: ['US', 'PH'], supportedCurrencies: ['USD', 'PHP'], lei: '5493006SHADOWREMIT6', allowListStatus: 'BLOCKED' },
+  { name: 'Railyard Sandbox UMA', domain: SANDBOX_UMA_DOMAIN, supportedRegions: ['US', 'MX', 'GB', 'DE', 'FR', 'BR'], supportedCurrencies: ['USD', 'EUR', 'MXN', 'GBP', 'BRL'], lei: '5493001SANDBOXUMA001', allowListStatus: true },
+  { name: 'Northwind Pay', domain: 'northwindpay.example', supportedRegions: ['US', 'CA'], supportedCurrencies: ['USD', 'CAD'], lei: '5493002NORTHWIND0002', allowListStatus: true },
+  { name: 'Remesa Rápida', domain: 'remesarapida.example', supportedRegions: ['MX', 'GT', 'CO'], supportedCurrencies: ['MXN', 'GTQ', 'COP'], lei: '5493003REMESARAPID03', allowListStatus: true },
+  { name: 'Euro Wallet Co', domain: 'eurowallet.example', supportedRegions: ['DE', 'FR', 'ES', 'NL', 'IT'], supportedCurrencies: ['EUR'], lei: '5493004EUROWALLET004', allowListStatus: false },
+  { name: 'Lagos Link', domain: 'lagoslink.example', supportedRegions: ['NG', 'GH', 'KE'], supportedCurrencies: ['NGN', 'GHS', 'KES'], lei: '5493005LAGOSLINK0005', allowListStatus: true },
+  { name: 'Shadow Remit', domain: 'shadowremit.example', supportedRegions: ['US', 'PH'], supportedCurrencies: ['USD', 'PHP'], lei: '5493006SHADOWREMIT6', allowListStatus: false },
 ];
 
 /** The asset a network's fee is paid in: its decimals and its sandbox price in US dollars (a decimal string, exact). */

@@ -48,19 +48,25 @@ describe('VASPs and UMA providers', () => {
     expect((await call('GET', '/vasps?limit=0')).status).toBe(400);
   });
 
-  it('filters UMA providers by country, currency and blocking, newest first by default, with Currency objects', async () => {
+  it('filters UMA providers by country, currency and the allow list, newest first by default, with Currency objects', async () => {
     const all = (await call('GET', '/uma-providers')).body;
     expect(all).toMatchObject({ hasMore: false, totalCount: UMA_PROVIDERS.length });
     expect(all.data.map((p: Json) => p.name)).toEqual(UMA_PROVIDERS.map((p) => p.name).reverse());
     const sandbox = (await call('GET', '/uma-providers?sortOrder=asc&limit=1')).body;
     expect(sandbox).toMatchObject({ hasMore: true, totalCount: UMA_PROVIDERS.length, nextCursor: expect.any(String) });
     expect(sandbox.data[0]).toMatchObject({
-      name: 'Railyard Sandbox UMA', domain: SANDBOX_UMA_DOMAIN, allowListStatus: 'ALLOWED', lei: '5493001SANDBOXUMA001',
+      name: 'Railyard Sandbox UMA', domain: SANDBOX_UMA_DOMAIN, allowListStatus: true, lei: '5493001SANDBOXUMA001',
       supportedCurrencies: expect.arrayContaining([{ code: 'USD', name: 'US Dollar', symbol: '$', decimals: 2 }]),
     });
     expect((await call('GET', '/uma-providers?countryCode=US')).body.data.map((p: Json) => p.name)).toEqual(['Shadow Remit', 'Northwind Pay', 'Railyard Sandbox UMA']);
     expect((await call('GET', '/uma-providers?countryCode=US&hasBlockedProviders=false')).body.data.map((p: Json) => p.name)).toEqual(['Northwind Pay', 'Railyard Sandbox UMA']);
     expect((await call('GET', '/uma-providers?currencyCode=MXN')).body.totalCount).toBe(2);
+    // Blocked means not on the allow list: hasBlockedProviders=false leaves out every provider answering false.
+    const allowed = (await call('GET', '/uma-providers?hasBlockedProviders=false&limit=100')).body.data as Json[];
+    expect(allowed.map((p) => p.name)).toEqual(UMA_PROVIDERS.filter((p) => p.allowListStatus).map((p) => p.name).reverse());
+    expect(allowed.every((p) => p.allowListStatus === true)).toBe(true);
+    expect((await call('GET', '/uma-providers?countryCode=DE')).body.data.map((p: Json) => [p.name, p.allowListStatus]))
+      .toEqual([['Euro Wallet Co', false], ['Railyard Sandbox UMA', true]]);
   });
 });
 
@@ -108,13 +114,27 @@ describe('external-account receiver lookup', () => {
   });
 
   it('404 REFERENCE_NOT_FOUND for an unknown account, the UMA lookup’s 400 and 404 for its sender fields', async () => {
-    const { bank } = await customerWithAccounts();
-    const unknown = await call('GET', '/receiver/external-account/ExternalAccount:00000000-0000-4000-8000-000000000000');
+    const { customer, bank } = await customerWithAccounts();
+    const unknown = await call('GET', `/receiver/external-account/ExternalAccount:00000000-0000-4000-8000-000000000000?customerId=${customer}`);
     expect([unknown.status, unknown.body.code]).toEqual([404, 'REFERENCE_NOT_FOUND']);
     const badSender = await call('GET', `/receiver/external-account/${bank}?senderUmaAddress=alice`);
     expect([badSender.status, badSender.body.details.errors[0].field]).toEqual([400, 'senderUmaAddress']);
     expect((await call('GET', `/receiver/external-account/${bank}?customerId=Customer:00000000-0000-4000-8000-000000000000`)).status).toBe(404);
-    expect((await call('GET', `/receiver/external-account/${bank}`)).status).toBe(200);
+    expect((await call('GET', `/receiver/external-account/${bank}?senderUmaAddress=${encodeURIComponent('$platform@payer.example')}`)).status).toBe(200);
+  });
+
+  it('needs customerId or senderUmaAddress, as the UMA lookup does: 400 naming both, before anything is looked up', async () => {
+    const { bank } = await customerWithAccounts();
+    const stored = () => (engine.sandbox().snapshot().collections.umaLookups ?? []).length;
+    const before = stored();
+    for (const path of [`/receiver/external-account/${bank}`, `/receiver/uma/${encodeURIComponent(`$success.usd@${SANDBOX_UMA_DOMAIN}`)}`]) {
+      const refused = await call('GET', path);
+      expect([refused.status, refused.body.code], path).toEqual([400, 'INVALID_INPUT']);
+      expect(refused.body.details.errors.map((e: Json) => e.field)).toEqual(['customerId', 'senderUmaAddress']);
+    }
+    // An unknown account without a sender: the 400 comes first, as every validation error does.
+    expect((await call('GET', '/receiver/external-account/ExternalAccount:00000000-0000-4000-8000-000000000000')).status).toBe(400);
+    expect(stored()).toBe(before);
   });
 });
 

@@ -44,14 +44,14 @@ const providerView = (row: UmaProviderRow): UmaProvider => ({
 });
 
 /**
- * `GET /uma-providers`: those serving the country and the currency asked; blocked ones unless `hasBlockedProviders`
- * is false. `desc` (the default) lists the last to join first.
+ * `GET /uma-providers`: those serving the country and the currency asked; those not on the allow list too unless
+ * `hasBlockedProviders` is false. `desc` (the default) lists the last to join first.
  */
 export function listUmaProviders(query: z.output<typeof UmaProviderQuery>): Page<UmaProvider> {
   const country = query.countryCode?.toUpperCase();
   const matching = UMA_PROVIDERS.filter((row) => (country === undefined || row.supportedRegions.includes(country))
     && (query.currencyCode === undefined || row.supportedCurrencies.includes(query.currencyCode))
-    && (query.hasBlockedProviders !== false || row.allowListStatus !== 'BLOCKED'));
+    && (query.hasBlockedProviders !== false || row.allowListStatus));
   const ordered = query.sortOrder === 'asc' ? matching : [...matching].reverse();
   return pageOfList(ordered.map(providerView), query);
 }

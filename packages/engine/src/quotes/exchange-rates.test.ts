@@ -27,7 +27,23 @@ describe('exchange rates', () => {
     expect(all.find((r) => r.destinationCurrency.code === 'USDC')!.destinationPaymentRail).toBeNull();
     expect((await call('GET', '/exchange-rates?sourceCurrency=XYZ')).body.code).toBe('INVALID_CURRENCY');
     expect((await call('GET', '/exchange-rates?sourceCurrency=USD&destinationCurrency=XYZ')).body.code).toBe('INVALID_CURRENCY');
-    expect((await call('GET', '/exchange-rates')).status).toBe(400);
+  });
+
+  it('without sourceCurrency answers the rates from every currency the platform supports, each into the others', async () => {
+    const engine = createEngine();
+    const call = (path: string) => callApi(engine, 'GET', path);
+    const all = (await call('/exchange-rates')).body.data as Json[];
+    const supported = ((await call('/config')).body.supportedCurrencies as Json[]).map((c) => c.currencyCode);
+    expect([...new Set(all.map((r) => r.sourceCurrency.code))]).toEqual(supported);
+    expect(all.some((r) => r.sourceCurrency.code === r.destinationCurrency.code)).toBe(false);
+    for (const source of supported) {
+      const one = (await call(`/exchange-rates?sourceCurrency=${source}`)).body.data;
+      expect(all.filter((r) => r.sourceCurrency.code === source), source).toEqual(one);
+    }
+    const toEur = (await call('/exchange-rates?destinationCurrency=EUR&sendingAmount=2500')).body.data as Json[];
+    expect(toEur.map((r) => r.sourceCurrency.code)).toEqual(supported.filter((c) => c !== 'EUR'));
+    expect(toEur.every((r) => r.destinationCurrency.code === 'EUR' && r.sendingAmount === 2_500)).toBe(true);
+    expect((await call('/exchange-rates?destinationCurrency=XYZ')).body.code).toBe('INVALID_CURRENCY');
   });
 
   it('takes several destination currencies repeated, comma-joined (as generated SDKs send them) or both', async () => {

@@ -117,7 +117,8 @@ describe('$payer.data.<cur>', () => {
   });
 
   it('the platform paying has no customer record: only senderCustomerInfo covers the field', async () => {
-    const looked = await call('GET', `/receiver/uma/${encodeURIComponent(address)}`);
+    // The platform names the address it pays from: a lookup needs customerId or senderUmaAddress.
+    const looked = await call('GET', `/receiver/uma/${encodeURIComponent(address)}?senderUmaAddress=${encodeURIComponent('$platform@payer.example')}`);
     const body = {
       source: { sourceType: 'REALTIME_FUNDING', currency: 'USD' }, destination: { destinationType: 'UMA_ADDRESS', umaAddress: address },
       lookupId: looked.body.lookupId, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1_000,
