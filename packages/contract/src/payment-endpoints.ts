@@ -30,7 +30,11 @@ export const TransferInRequest = z
   .object({
     source: z.object({ accountId: anyResourceId('ExternalAccount') }),
     destination: z.object({ accountId: anyResourceId('InternalAccount') }),
-    amount: MinorUnits.min(1),
+    /**
+     * Minor units to pull. Optional in the schema, as in the API, but a pull needs it: the balance of an external
+     * account is not known to the service, so a request without it is refused with `400 INVALID_INPUT` on `amount`.
+     */
+    amount: MinorUnits.min(1).optional(),
   })
   .meta({ id: 'TransferInRequest' });
 export type TransferInRequest = z.input<typeof TransferInRequest>;
@@ -40,7 +44,11 @@ export const TransferOutRequest = z
   .object({
     source: z.object({ accountId: anyResourceId('InternalAccount') }),
     destination: z.object({ accountId: anyResourceId('ExternalAccount'), paymentRail: PaymentRail.optional() }),
-    amount: MinorUnits.min(1),
+    /**
+     * Minor units to send. Omitted: the source's whole available `balance` at the time of the request (an agent's
+     * policy weighs that amount); an empty source is `409 CONFLICT` with `details.reason` `INSUFFICIENT_BALANCE`.
+     */
+    amount: MinorUnits.min(1).optional(),
     remittanceInformation: cappedString(REMITTANCE_INFORMATION_MAX).optional(),
     purposeOfPayment: PurposeOfPayment.optional(),
   })

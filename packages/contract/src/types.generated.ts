@@ -1728,7 +1728,7 @@ export interface TransferInRequest {
   destination: {
     accountId: string;
   };
-  amount: number;
+  amount?: number;
 }
 
 export interface TransferOutRequest {
@@ -1739,7 +1739,7 @@ export interface TransferOutRequest {
     accountId: string;
     paymentRail?: PaymentRail;
   };
-  amount: number;
+  amount?: number;
   remittanceInformation?: string;
   purposeOfPayment?: PurposeOfPayment;
 }

@@ -401,3 +401,33 @@ describe('policy currencies the sandbox cannot price (issue 32, hole 10)', () =>
     expect([threshold.status, threshold.body.details.errors[0].field]).toEqual([400, 'approvalThresholds.currency']);
   });
 });
+
+describe('agent transfers without an amount', () => {
+  const sweep = (token: string) => asAgent(token, 'POST', '/agents/me/transfer-out', { source: { accountId: usd }, destination: { accountId: bank } });
+  const balance = async () => (await call('GET', `/customers/internal-accounts?customerId=${customer.id}`)).body.data[0].balance.amount;
+
+  it('weighs the whole balance it would send: refused past the per-transaction limit, nothing moved', async () => {
+    const { token } = await connected({ ...POLICY, spendingLimits: { currency: 'USD', perTransactionLimit: 499_999 } });
+    const refused = await sweep(token);
+    expect(refused).toMatchObject({ status: 403, body: { details: { rule: 'spendingLimits.perTransactionLimit' } } });
+    expect(await balance()).toBe(500_000);
+  });
+
+  it('runs with the balance as its amount, counted as spend; an approval later sends the amount it showed', async () => {
+    const { token } = await connected();
+    const { token: waiting, agent } = await connected({ ...POLICY, spendingLimits: { currency: 'USD', perTransactionLimit: 500_000 }, approvalThresholds: { currency: 'USD', amount: 100 } });
+    const pending = await sweep(waiting);
+    expect(pending).toMatchObject({ status: 201, body: { status: 'PENDING_APPROVAL', transferDetails: { amount: 500_000, currency: 'USD' } } });
+    // The balance grows meanwhile: the approved action still sends the 500,000 it showed.
+    await call('POST', `/sandbox/internal-accounts/${usd}/fund`, { amount: 1_000 });
+    const approved = await call('POST', `/agents/${agent.id}/actions/${pending.body.id}/approve`);
+    expect(approved).toMatchObject({ status: 200, body: { status: 'APPROVED', transaction: { sentAmount: { amount: 500_000 } } } });
+    expect(await balance()).toBe(1_000);
+    const ran = await sweep(token);
+    expect(ran).toMatchObject({ status: 201, body: { status: 'APPROVED', transferDetails: { amount: 1_000 }, transaction: { sentAmount: { amount: 1_000 } } } });
+    expect((await asAgent(token, 'GET', '/agents/me')).body.usage).toMatchObject({ dailySpend: 1_000, dailyTransactionCount: 1 });
+    expect(await sweep(token)).toMatchObject({ status: 409, body: { code: 'CONFLICT', details: { reason: 'INSUFFICIENT_BALANCE' } } });
+    const pull = await asAgent(token, 'POST', '/agents/me/transfer-in', { source: { accountId: bank }, destination: { accountId: usd } });
+    expect(pull).toMatchObject({ status: 400, body: { code: 'INVALID_INPUT', details: { errors: [{ field: 'amount' }] } } });
+  });
+});

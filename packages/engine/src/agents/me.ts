@@ -10,7 +10,7 @@ import type { TenantContext } from '../core/context.js';
 import { conflict, notFound } from '../core/errors.js';
 import { onField } from '../core/store.js';
 import { createExternalAccount, deleteExternalAccount, findExternalAccount, listExternalAccounts } from '../external-accounts/external-accounts.js';
-import { assertExecutable, checkExecutionSignature, placeQuote, planQuote, retrieveQuote, type QuotePlan } from '../quotes/quotes.js';
+import { assertExecutable, checkExecutionSignature, placeQuote, planQuote, retrieveQuote, transferInAmount, transferOutAmount, type QuotePlan } from '../quotes/quotes.js';
 import { findTransaction, listTransactions } from '../transactions/transactions.js';
 import { listOwnActions, startAction, weighAction } from './actions.js';
 import { findAgentRecord, type AgentRecord } from './agents.js';
@@ -165,17 +165,23 @@ export function ownTransferIn(tenant: TenantContext, agentId: string, request: z
   ownExternalAccount(tenant, agent, request.source.accountId);
   const destination = ownInternalAccount(tenant, agent, request.destination.accountId);
   return startAction(tenant, agent, { type: 'TRANSFER_IN', request }, {
-    amount: request.amount, currency: destination.balance.currency.code, accountIds: [request.source.accountId, request.destination.accountId],
+    amount: transferInAmount(request), currency: destination.balance.currency.code, accountIds: [request.source.accountId, request.destination.accountId],
   });
 }
 
-/** `POST /agents/me/transfer-out` (CREATE_TRANSFERS): from the customer's internal account to their external account. */
+/**
+ * `POST /agents/me/transfer-out` (CREATE_TRANSFERS): from the customer's internal account to their external account;
+ * without `amount`, its whole available balance.
+ */
 export function ownTransferOut(tenant: TenantContext, agentId: string, request: z.output<typeof TransferOutRequest>) {
   const agent = transferring(tenant, agentId);
   const source = ownInternalAccount(tenant, agent, request.source.accountId);
   ownExternalAccount(tenant, agent, request.destination.accountId);
-  return startAction(tenant, agent, { type: 'TRANSFER_OUT', request }, {
-    amount: request.amount, currency: source.balance.currency.code, accountIds: [request.source.accountId, request.destination.accountId],
+  // An omitted amount is resolved now (the source's whole balance) and kept in what the action runs: the policy weighs
+  // the money that moves, and an approval later sends that amount, not whatever the balance has become.
+  const amount = transferOutAmount(tenant, request);
+  return startAction(tenant, agent, { type: 'TRANSFER_OUT', request: { ...request, amount } }, {
+    amount, currency: source.balance.currency.code, accountIds: [request.source.accountId, request.destination.accountId],
   });
 }
 

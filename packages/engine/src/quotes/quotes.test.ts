@@ -385,6 +385,30 @@ describe('deprecated transfers (REFERENCE §9)', () => {
     expect((await call('POST', '/transfer-out', { source: { accountId: source }, destination: { accountId: account.id }, amount: 0 })).status).toBe(400);
   });
 
+  it('/transfer-out without an amount sends the whole available balance; an empty source is 409 with nothing created', async () => {
+    const { source, account } = await payout(usdBank('123456789'));
+    const sent = await call('POST', '/transfer-out', { source: { accountId: source }, destination: { accountId: account.id } });
+    expect(sent).toMatchObject({ status: 201, body: { status: 'PROCESSING', sentAmount: { amount: 1_000_000 } } });
+    expect(await balance(source)).toBe(0);
+    const transactions = (await call('GET', '/transactions?limit=100')).body.data.length;
+    const empty = await call('POST', '/transfer-out', { source: { accountId: source }, destination: { accountId: account.id } });
+    expect(empty).toMatchObject({ status: 409, body: { code: 'CONFLICT', details: { reason: 'INSUFFICIENT_BALANCE', balance: 0 } } });
+    expect((await call('GET', '/transactions?limit=100')).body.data.length).toBe(transactions);
+    const unknown = await call('POST', '/transfer-out', { source: { accountId: 'InternalAccount:00000000-0000-4000-8000-000000000000' }, destination: { accountId: account.id } });
+    expect(unknown.status).toBe(404);
+  });
+
+  it('/transfer-in without an amount is a 400 on amount that says why, listed with the other invalid fields', async () => {
+    const payer = await customer();
+    const pulled = await externalAccount(payer.id, 'USD', usdBank('900100001'));
+    const refused = await call('POST', '/transfer-in', { source: { accountId: pulled.id }, destination: { accountId: payer.accounts.USD!.id } });
+    expect(refused).toMatchObject({ status: 400, body: { code: 'INVALID_INPUT', details: { errors: [{ field: 'amount', constraint: { required: true } }] } } });
+    expect(refused.body.details.errors[0].message).toMatch(/balance of an external account is not known/);
+    expect(await balance(payer.accounts.USD!.id)).toBe(0);
+    const both = await call('POST', '/transfer-in', { source: { accountId: 'nope' }, destination: { accountId: payer.accounts.USD!.id } });
+    expect(both.body.details.errors.map((e: { field: string }) => e.field).sort()).toEqual(['amount', 'source.accountId']);
+  });
+
   it('/transfer-in pulls from a pullable external account; other account types are refused', async () => {
     const payer = await customer();
     const pulled = await externalAccount(payer.id, 'USD', usdBank('900100001'));

@@ -3,7 +3,7 @@
  * by `execute` from an internal or pullable external account, or, for real-time funding, when the money arrives
  * (`POST /sandbox/send` in the sandbox). A quote's status is its transaction's status, so the two never disagree.
  */
-import type { OutgoingTransaction, Quote, QuoteRequest as QuoteRequestInput, Transaction } from '@railyard/contract';
+import type { FieldError, OutgoingTransaction, Quote, QuoteRequest as QuoteRequestInput, Transaction } from '@railyard/contract';
 import {
   OnChainNetwork, WALLET_SIGNATURE_HEADER, Quote as QuoteSchema, QuoteAuthorizeRequest, QuoteRequest, SandboxSendRequest, ScaChallenge as ScaChallengeSchema, TransferInRequest, TransferOutRequest,
 } from '@railyard/contract';
@@ -17,7 +17,7 @@ import { answerScaChallenge, assertNotLocked, assertScaChallengeIssuable, isScaC
 import { paysTrustedBeneficiary } from '../sca/trust.js';
 import { midRate } from '../config/exchange-rates.js';
 import type { TenantContext } from '../core/context.js';
-import { ApiError, conflict, invalidField, notFound, rateLimited } from '../core/errors.js';
+import { ApiError, conflict, invalidField, invalidInput, notFound, rateLimited } from '../core/errors.js';
 import { findCustomer } from '../customers/customers.js';
 import { standingFeeOf, umaDomainOf } from '../platforms/config.js';
 import { CROSS_CURRENCY_DESTINATION_OUTCOMES, INTERNAL_TRANSFER_OUTCOME, SERVER_ERROR_TRIGGERS, SettlementOutcome, TRANSFER_OUTCOMES, lookupSuffix } from '../sandbox/magic-values.js';
@@ -579,6 +579,48 @@ export function sandboxSend(tenant: TenantContext, request: z.output<typeof Sand
 
 
 /**
+ * The refusal of a transfer-in without `amount`. The reference's schema leaves it optional and says nothing of what an
+ * omitted amount means; a pull is an ACH debit, whose authorization states its amount, and no balance of an external
+ * account is known to the service, so there is nothing to pull "all of" (the destination's balance says nothing about
+ * the source's). Refused, with why, rather than pulling a made-up sum out of someone's bank account.
+ */
+const TRANSFER_IN_AMOUNT_REQUIRED: FieldError = {
+  field: 'amount',
+  message: 'is required to pull from an external account: the balance of an external account is not known to the service, so there is no whole balance to pull',
+  constraint: { required: true },
+};
+
+/**
+ * The binding check of `POST /transfer-in`: the omitted amount, listed with the schema's errors in one 400. (An
+ * agent's transfer-in refuses it in the domain, after its policy: a request the policy refuses is a 403 first.)
+ */
+export function transferInChecks(body: unknown): FieldError[] {
+  const amount = typeof body === 'object' && body !== null ? (body as { amount?: unknown }).amount : undefined;
+  return amount === undefined ? [TRANSFER_IN_AMOUNT_REQUIRED] : [];
+}
+
+/** A transfer-in's amount: 400 on `amount` when it was omitted (see {@link TRANSFER_IN_AMOUNT_REQUIRED}). */
+export function transferInAmount(request: z.output<typeof TransferInRequest>): number {
+  if (request.amount === undefined) throw invalidInput([TRANSFER_IN_AMOUNT_REQUIRED]);
+  return request.amount;
+}
+
+/**
+ * A transfer-out's amount: the one sent, else the source's whole available `balance` now. An empty source is 409
+ * CONFLICT (`reason: INSUFFICIENT_BALANCE`, as a payment larger than the balance is), not a zero payment.
+ */
+export function transferOutAmount(tenant: TenantContext, request: z.output<typeof TransferOutRequest>): number {
+  if (request.amount !== undefined) return request.amount;
+  const { balance } = findInternalAccount(tenant, request.source.accountId);
+  if (balance.amount < 1) {
+    throw conflict(`Internal account ${request.source.accountId} holds nothing to send: a transfer-out without an amount sends its whole available balance`, 'CONFLICT', {
+      reason: 'INSUFFICIENT_BALANCE', balance: balance.amount,
+    });
+  }
+  return balance.amount;
+}
+
+/**
  * `POST /transfer-in` (deprecated, REFERENCE §9): a pull from an external account into an internal account, as
  * `POST /quotes` with `immediatelyExecute` would make it. Returns the transaction.
  */
@@ -586,17 +628,20 @@ export function transferIn(tenant: TenantContext, request: z.output<typeof Trans
   const quote = createQuote(tenant, {
     source: { sourceType: 'ACCOUNT', accountId: request.source.accountId },
     destination: { destinationType: 'ACCOUNT', accountId: request.destination.accountId },
-    lockedCurrencySide: 'SENDING', lockedCurrencyAmount: request.amount, immediatelyExecute: true,
+    lockedCurrencySide: 'SENDING', lockedCurrencyAmount: transferInAmount(request), immediatelyExecute: true,
   }, origin);
   return findTransaction(tenant, quote.transactionId);
 }
 
-/** `POST /transfer-out` (deprecated, REFERENCE §9): a payout from an internal account, as an immediately executed quote. */
+/**
+ * `POST /transfer-out` (deprecated, REFERENCE §9): a payout from an internal account, as an immediately executed quote.
+ * Without `amount` it sends the source's whole available balance ({@link transferOutAmount}).
+ */
 export function transferOut(tenant: TenantContext, request: z.output<typeof TransferOutRequest>, origin: QuoteOrigin = {}): Transaction {
   const quote = createQuote(tenant, {
     source: { sourceType: 'ACCOUNT', accountId: request.source.accountId },
     destination: { destinationType: 'ACCOUNT', accountId: request.destination.accountId, ...(request.destination.paymentRail ? { paymentRail: request.destination.paymentRail } : {}) },
-    lockedCurrencySide: 'SENDING', lockedCurrencyAmount: request.amount, immediatelyExecute: true,
+    lockedCurrencySide: 'SENDING', lockedCurrencyAmount: transferOutAmount(tenant, request), immediatelyExecute: true,
     ...(request.remittanceInformation === undefined ? {} : { remittanceInformation: request.remittanceInformation }),
     ...(request.purposeOfPayment === undefined ? {} : { purposeOfPayment: request.purposeOfPayment }),
   }, origin);
