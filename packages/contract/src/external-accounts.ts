@@ -4,6 +4,7 @@ import {
   Address, CountryCode, CurrencyCode, Email, IdParam, IsoDate, MAX_LENGTH, Timestamp, cappedString, onEveryObject, resourceId,
 } from './common.js';
 import { CustomerId } from './customers.js';
+import type { FieldError } from './errors.js';
 import { defineEndpoint } from './endpoint.js';
 import { PageQuery, pageOf } from './pagination.js';
 import { oncePer } from './once-per.js';
@@ -77,18 +78,53 @@ const text = (max = 255) => cappedString(max).min(1);
 const nameText = text(MAX_LENGTH.name);
 /** Identifiers the reference does not limit (registration numbers, tax ids, bank codes, an iban without pattern). */
 const idText = text(MAX_LENGTH.id);
-/** A beneficiary's phone number: the API's generic pattern. */
-const beneficiaryPhone = cappedString(MAX_LENGTH.id).regex(/^\+[0-9]{6,14}$/, { message: 'must be a phone number of the form +<digits>' });
+/**
+ * A beneficiary's `email`, `phoneNumber` and `countryOfResidence`: plain strings, as the reference types them, capped
+ * at the lengths the customer fields have. Their forms are checked on a platform in strict mode only
+ * ({@link checkBeneficiaryFormats}).
+ */
+const beneficiaryEmail = cappedString(MAX_LENGTH.handle);
+const beneficiaryPhone = cappedString(MAX_LENGTH.id);
+const beneficiaryCountry = cappedString(MAX_LENGTH.id);
 const beneficiaryType = <T extends 'INDIVIDUAL' | 'BUSINESS'>(type: T) => z.literal(type);
+
+/** The generic phone pattern of the API, which a strict platform checks a beneficiary's `phoneNumber` against. */
+const BENEFICIARY_PHONE_PATTERN = /^\+[0-9]{6,14}$/;
+
+/** The form checks of a strict platform, per beneficiary field: the field's own schema and the error it gives. */
+const BENEFICIARY_FORMATS: readonly { field: 'email' | 'phoneNumber' | 'countryOfResidence'; schema: z.ZodType; message: string; constraint: FieldError['constraint'] }[] = [
+  { field: 'email', schema: Email, message: 'must be an email address', constraint: { format: 'email' } },
+  {
+    field: 'phoneNumber', schema: z.string().regex(BENEFICIARY_PHONE_PATTERN), message: 'must be a phone number of the form +<digits>',
+    constraint: { pattern: BENEFICIARY_PHONE_PATTERN.source },
+  },
+  { field: 'countryOfResidence', schema: CountryCode, message: 'must be an ISO 3166-1 alpha-2 country code', constraint: { format: 'iso3166-1-alpha-2' } },
+];
+
+/**
+ * The form errors of an accountInfo's beneficiary (`accountInfo.beneficiary.<field>`): an email address, a phone number
+ * `+<digits>`, an ISO 3166-1 alpha-2 country. Only a platform in strict mode checks them; fields that are absent or
+ * not strings are left to the schema.
+ */
+export function checkBeneficiaryFormats(accountInfo: unknown): FieldError[] {
+  const beneficiary = typeof accountInfo === 'object' && accountInfo !== null ? (accountInfo as { beneficiary?: unknown }).beneficiary : undefined;
+  if (typeof beneficiary !== 'object' || beneficiary === null) return [];
+  const errors: FieldError[] = [];
+  for (const { field, schema, message, constraint } of BENEFICIARY_FORMATS) {
+    const value = (beneficiary as Record<string, unknown>)[field];
+    if (typeof value === 'string' && !schema.safeParse(value).success) errors.push({ field: `accountInfo.beneficiary.${field}`, message, constraint });
+  }
+  return errors;
+}
 
 const individualFields = {
   beneficiaryType: beneficiaryType('INDIVIDUAL'),
   fullName: nameText,
   birthDate: IsoDate.optional(),
   nationality: CountryCode.optional(),
-  email: Email.optional(),
+  email: beneficiaryEmail.optional(),
   phoneNumber: beneficiaryPhone.optional(),
-  countryOfResidence: CountryCode.optional(),
+  countryOfResidence: beneficiaryCountry.optional(),
   address: Address.optional(),
 };
 type IndividualField = 'birthDate' | 'nationality' | 'email' | 'phoneNumber' | 'countryOfResidence' | 'address';
@@ -98,9 +134,9 @@ const businessFields = {
   legalName: nameText,
   registrationNumber: idText.optional(),
   taxId: idText.optional(),
-  email: Email.optional(),
+  email: beneficiaryEmail.optional(),
   phoneNumber: beneficiaryPhone.optional(),
-  countryOfResidence: CountryCode.optional(),
+  countryOfResidence: beneficiaryCountry.optional(),
   address: Address.optional(),
 };
 
@@ -124,7 +160,7 @@ export const BeneficiaryRequest = z
 const walletIndividualFields = {
   beneficiaryType: beneficiaryType('INDIVIDUAL'),
   fullName: text(),
-  countryOfResidence: CountryCode,
+  countryOfResidence: beneficiaryCountry,
 };
 /** The wallet form: an individual gives only name and country of residence (both required). */
 export const WalletBeneficiary = z

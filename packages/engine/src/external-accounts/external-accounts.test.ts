@@ -142,6 +142,42 @@ describe('checksums: accepted by default (the reference\'s own examples fail sev
   });
 });
 
+describe('beneficiary email, phoneNumber and countryOfResidence: plain strings, as the reference types them', () => {
+  const strict = { clientId: 'strict-beneficiary', clientSecret: 'strict-secret' };
+  const onStrict = (method: string, path: string, body?: unknown) => callApi(engine, method, path, body, undefined, strict);
+  const loose = { email: 'alice at example', phoneNumber: '555-0100 ext. 2', countryOfResidence: 'Wonderland' };
+  const infoWith = (extra: Json, type = 'INDIVIDUAL') => ({
+    ...validInfo('USD_ACCOUNT'), beneficiary: type === 'INDIVIDUAL' ? { ...beneficiary, ...extra } : { beneficiaryType: 'BUSINESS', legalName: 'Acme', ...extra },
+  });
+
+  it('any string within its cap on a lenient platform, for individuals, businesses and the wallet form; kept as sent', async () => {
+    for (const type of ['INDIVIDUAL', 'BUSINESS']) {
+      const created = await call('POST', '/customers/external-accounts', { customerId: await newCustomer(), currency: 'USD', accountInfo: infoWith(loose, type) });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      expect(created.body.accountInfo.beneficiary).toMatchObject(loose);
+    }
+    const wallet = { ...validInfo('SOLANA_WALLET'), beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Alice Liddell', countryOfResidence: 'Wonderland' } };
+    expect((await call('POST', '/customers/external-accounts', { customerId: await newCustomer(), currency: 'USDC', accountInfo: wallet })).status).toBe(201);
+    const long = await call('POST', '/customers/external-accounts', { customerId: await newCustomer(), currency: 'USD', accountInfo: infoWith({ email: 'a'.repeat(321) }) });
+    expect(long.body.details.errors).toEqual([expect.objectContaining({ field: 'accountInfo.beneficiary.email', constraint: { maxLength: 320 } })]);
+  });
+
+  it('checked by their forms on a strict platform: every field at once, with the constraint; well-formed values pass', async () => {
+    engine.createPlatform({ ...strict, strict: true });
+    const customerId = (await onStrict('POST', '/customers', alice)).body.id;
+    const refused = await onStrict('POST', '/customers/external-accounts', { customerId, currency: 'USD', accountInfo: infoWith(loose) });
+    expect(refused.status).toBe(400);
+    expect(refused.body.details.errors).toEqual([
+      { field: 'accountInfo.beneficiary.email', message: 'must be an email address', constraint: { format: 'email' } },
+      { field: 'accountInfo.beneficiary.phoneNumber', message: 'must be a phone number of the form +<digits>', constraint: { pattern: '^\\+[0-9]{6,14}$' } },
+      { field: 'accountInfo.beneficiary.countryOfResidence', message: 'must be an ISO 3166-1 alpha-2 country code', constraint: { format: 'iso3166-1-alpha-2' } },
+    ]);
+    expect((await onStrict('GET', '/customers/external-accounts')).body.totalCount).toBe(0);
+    const fine = { email: 'alice@example.com', phoneNumber: '+15555550100', countryOfResidence: 'GB' };
+    expect((await onStrict('POST', '/customers/external-accounts', { customerId, currency: 'USD', accountInfo: infoWith(fine, 'BUSINESS') })).status).toBe(201);
+  });
+});
+
 describe('beneficiary name verification (1xx suffixes)', () => {
   const rows = Object.entries(BENEFICIARY_VERIFICATION_TRIGGERS).filter(([suffix]) => suffix !== '105');
   it.each(rows)('suffix %s', async (suffix, outcome) => {

@@ -13,7 +13,7 @@
  *   later status changes go through {@link setExternalAccountStatus}, which emits EXTERNAL_ACCOUNT.STATUS_UPDATED.
  */
 import {
-  ACCOUNT_INFO_TABLE, checkAccountInfo, isWalletAccountType, type BeneficiaryVerificationStatus, type ExternalAccount,
+  ACCOUNT_INFO_TABLE, checkAccountInfo, checkBeneficiaryFormats, isWalletAccountType, type BeneficiaryVerificationStatus, type ExternalAccount,
   type ExternalAccountCreateRequest, type ExternalAccountListQuery, type ExternalAccountStatus, type FieldError, type Page,
   type PlatformExternalAccountListQuery,
 } from '@railyard/contract';
@@ -71,14 +71,17 @@ function beneficiaryVerification(info: Info): Pick<ExternalAccount, 'beneficiary
 }
 
 /**
- * Domain checks for the binding's `check` hook: every invalid identifier field at once; checksums too on a platform in
- * strict mode.
+ * Domain checks for the binding's `check` hook: every invalid identifier field at once; on a platform in strict mode
+ * checksums too, and the forms of the beneficiary's email, phone number and country of residence (plain strings in
+ * the reference, so any string elsewhere).
  */
 export function createChecks(tenant: TenantContext, body: unknown): FieldError[] {
   const info = (body as { accountInfo?: unknown } | null)?.accountInfo;
   if (typeof info !== 'object' || info === null) return [];
   const accountType = (info as { accountType?: unknown }).accountType;
-  return typeof accountType === 'string' ? checkAccountInfo(accountType, info as Record<string, unknown>, { strict: tenant.platform.strict }) : [];
+  const strict = tenant.platform.strict;
+  const identifiers = typeof accountType === 'string' ? checkAccountInfo(accountType, info as Record<string, unknown>, { strict }) : [];
+  return strict ? [...identifiers, ...checkBeneficiaryFormats(info)] : identifiers;
 }
 
 const ownerOf = (account: ExternalAccount) => account.customerId ?? undefined;
