@@ -47,7 +47,8 @@ describeOverTransports('bulk import', (scope) => {
     expect(job).toMatchObject({ status: 'COMPLETED', progress: { total: 7, processed: 7, successful: 4, failed: 3 }, completedAt: expect.any(String) });
     expect(job.errors.map((e) => [e.correlationId, e.code])).toEqual([['emp-4', 'INVALID_INPUT'], ['emp-1', 'CONFLICT'], ['8', 'INVALID_INPUT']]);
     const [badRow, duplicate, nameless] = job.errors;
-    expect((badRow!.details!.errors as { field: string }[]).map((e) => e.field).sort()).toEqual(['birthDate', 'umaAddress']);
+    // The import adds the `$` its address lacks: only the date (February 30th) is wrong.
+    expect((badRow!.details!.errors as { field: string }[]).map((e) => e.field).sort()).toEqual(['birthDate']);
     expect(duplicate!.message).toContain('emp-1');
     expect(nameless!.details!.errors).toEqual([
       expect.objectContaining({ field: 'platformCustomerId', constraint: { required: true } }),

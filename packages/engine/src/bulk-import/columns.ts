@@ -97,12 +97,18 @@ export function rowRequest(columns: HeaderMap, fields: readonly string[]): { bod
       continue;
     }
     if (column.path === undefined || (type !== undefined && column.readFor !== undefined && !column.readFor.includes(type))) continue;
-    setAt(body, column.path, value);
+    setAt(body, column.path, name === 'umaAddress' ? withDollar(value) : value);
   }
   // A business without any businessInfo cell: its legal name is reported as the missing column, not `businessInfo`.
   if (type === 'BUSINESS') body.businessInfo ??= {};
   return { body, missing };
 }
+
+/**
+ * An UMA address with its leading `$`, added when the cell lacks it: the reference's own example file writes its
+ * addresses without one (`john.doe@uma.domain.com`). `POST /customers` then checks the rest of the address.
+ */
+export const withDollar = (address: string): string => (address.startsWith('$') ? address : `$${address}`);
 
 /** Sets a dot path of a plain object, making the objects on the way. */
 function setAt(target: Record<string, unknown>, path: string, value: string): void {
