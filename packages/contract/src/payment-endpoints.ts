@@ -107,6 +107,13 @@ export const paymentEndpoints = {
     alsoResponds: [{ status: 202, description: 'Real-time funding in an SCA region: PENDING_AUTHORIZATION with a scaChallenge', schema: Quote }],
     errors: [403, 404, 409, 410, 412, 424, 429, 501],
   }),
+  // The path the latest published reference SDK still calls: served so that SDK works unchanged (issue 33).
+  listQuotes: defineEndpoint({
+    operationId: 'listQuotes', method: 'GET', path: '/quotes', tag: quotesTag, query: PageQuery, deprecated: true,
+    summary: "Deprecated: list the platform's quotes, newest first (read each with GET /quotes/{quoteId}, or its transaction)",
+    description: 'Every quote of the platform, as GET /quotes/{quoteId} shows it; paged with `limit` and `cursor`.',
+    response: { status: 200, description: 'A page of quotes', schema: pageOf(Quote) },
+  }),
   getQuote: defineEndpoint({
     operationId: 'getQuote', method: 'GET', path: '/quotes/{quoteId}', tag: quotesTag, params: quoteParams,
     summary: 'Retrieve a quote', response: { status: 200, description: 'The quote', schema: Quote }, errors: [404],
@@ -115,13 +122,6 @@ export const paymentEndpoints = {
     operationId: 'executeQuote', method: 'POST', path: '/quotes/{quoteId}/execute', tag: quotesTag, params: quoteParams,
     body: QuoteExecuteRequest, bodyOptional: true,
     summary: 'Send the payment of a quote from an internal or pullable external account',
-  // The path the latest published reference SDK still calls: served so that SDK works unchanged (issue 33).
-  listQuotes: defineEndpoint({
-    operationId: 'listQuotes', method: 'GET', path: '/quotes', tag: quotesTag, query: PageQuery, deprecated: true,
-    summary: "Deprecated: list the platform's quotes, newest first (read each with GET /quotes/{quoteId}, or its transaction)",
-    description: 'Every quote of the platform, as GET /quotes/{quoteId} shows it; paged with `limit` and `cursor`.',
-    response: { status: 200, description: 'A page of quotes', schema: pageOf(Quote) },
-  }),
     description:
       'Debits the source and moves the quote to PROCESSING (the sandbox then settles it), or to PENDING_AUTHORIZATION with a ' +
       '`scaChallenge` for customers in an SCA region. Executed or expired quotes: 409. Real-time funding quotes are never ' +
