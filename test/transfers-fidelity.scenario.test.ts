@@ -61,16 +61,13 @@ describeOverTransports('transfers, beneficiaries and bulk import as the referenc
     expect((await client.transactions.list({ limit: 100 })).data.length).toBe(before);
   });
 
-  it('transfer-in without an amount: refused with a 400 on amount that says why, nothing pulled', async () => {
+  it('transfer-in without an amount pulls the most one pull may carry: the single-transaction maximum of the currency', async () => {
     const client = await platform(scope);
     const { usd, bank, balance } = await customerWithMoney(client, 500);
-    const refused = await failure(client.transfers.in({ source: { accountId: bank }, destination: { accountId: usd } }));
-    expect(refused).toBeInstanceOf(BadRequestError);
-    expect(refused).toMatchObject({ status: 400, code: 'INVALID_INPUT' });
-    const errors = (refused as BadRequestError).details!.errors as { field: string; message: string }[];
-    expect(errors).toEqual([expect.objectContaining({ field: 'amount', message: expect.stringMatching(/balance of an external account/) })]);
-    expect(await balance()).toBe(500);
-    // With an amount it pulls as before.
+    const pulled = await client.transfers.in({ source: { accountId: bank }, destination: { accountId: usd } });
+    expect(pulled).toMatchObject({ status: 'PROCESSING', sentAmount: { amount: 100_000_000, currency: { code: 'USD' } } });
+    expect(await balance()).toBe(100_000_500);
+    // With an amount it pulls that amount, as before.
     expect(await client.transfers.in({ source: { accountId: bank }, destination: { accountId: usd }, amount: 250 })).toMatchObject({ sentAmount: { amount: 250 } });
   });
 
@@ -94,8 +91,9 @@ describeOverTransports('transfers, beneficiaries and bulk import as the referenc
     expect((await waiting.bot.me()).usage).toMatchObject({ dailySpend: 30_000 });
     const empty = await failure(waiting.bot.transfers.out({ source: { accountId: usd }, destination: { accountId: bank } }));
     expect(empty).toMatchObject({ status: 409, code: 'CONFLICT', details: { reason: 'INSUFFICIENT_BALANCE' } });
+    // A pull without an amount is weighed as the currency's maximum (1,000,000.00 USD): past this policy's limit.
     const pull = await failure(waiting.bot.transfers.in({ source: { accountId: bank }, destination: { accountId: usd } }));
-    expect(pull).toMatchObject({ status: 400, code: 'INVALID_INPUT' });
+    expect(pull).toMatchObject({ status: 403, details: { rule: 'spendingLimits.perTransactionLimit' } });
   });
 
   it('beneficiary email, phoneNumber and countryOfResidence: any string on a lenient platform, checked on a strict one', async () => {

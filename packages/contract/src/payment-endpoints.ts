@@ -31,8 +31,9 @@ export const TransferInRequest = z
     source: z.object({ accountId: anyResourceId('ExternalAccount') }),
     destination: z.object({ accountId: anyResourceId('InternalAccount') }),
     /**
-     * Minor units to pull. Optional in the schema, as in the API, but a pull needs it: the balance of an external
-     * account is not known to the service, so a request without it is refused with `400 INVALID_INPUT` on `amount`.
+     * Minor units to pull. Omitted: as much as one pull may carry, the platform's single-transaction maximum for the
+     * source's currency (`maxAmount` of its `supportedCurrencies` entry; the sandbox's banks keep no balance for an
+     * external account). An agent's policy weighs that amount.
      */
     amount: MinorUnits.min(1).optional(),
   })

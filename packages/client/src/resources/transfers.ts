@@ -23,7 +23,8 @@ export type TransferOutParams = TransferOutRequest;
  */
 export class Transfers extends APIResource {
   /**
-   * Pulls money from a pullable external account (an ACH debit of a `USD_ACCOUNT`) into an internal account.
+   * Pulls money from a pullable external account (an ACH debit of a `USD_ACCOUNT`) into an internal account. Without
+   * `amount` it pulls the platform's single-transaction maximum for the currency (the most one pull may carry).
    *
    * Always sent with an `Idempotency-Key`, like {@link Quotes.execute}: the caller's, else a generated one repeated on
    * every retry, so a retry after a lost response never pulls twice.
@@ -38,6 +39,7 @@ export class Transfers extends APIResource {
 
   /**
    * Pays from an internal account to an external account (its default rail unless `destination.paymentRail` is given).
+   * Without `amount` it sends the source's whole available balance (an empty source rejects with a 409).
    * A payment that would pass the daily volume limit rejects with a {@link RateLimitError}
    * (`DAILY_VOLUME_LIMIT_EXCEEDED`).
    *

@@ -427,7 +427,16 @@ describe('agent transfers without an amount', () => {
     expect(ran).toMatchObject({ status: 201, body: { status: 'APPROVED', transferDetails: { amount: 1_000 }, transaction: { sentAmount: { amount: 1_000 } } } });
     expect((await asAgent(token, 'GET', '/agents/me')).body.usage).toMatchObject({ dailySpend: 1_000, dailyTransactionCount: 1 });
     expect(await sweep(token)).toMatchObject({ status: 409, body: { code: 'CONFLICT', details: { reason: 'INSUFFICIENT_BALANCE' } } });
+  });
+
+  it('a pull without an amount is weighed as the most one pull may carry (the USD maximum): past the limit, refused', async () => {
+    const { token } = await connected({ ...POLICY, spendingLimits: { currency: 'USD', perTransactionLimit: 99_999_999 } });
     const pull = await asAgent(token, 'POST', '/agents/me/transfer-in', { source: { accountId: bank }, destination: { accountId: usd } });
-    expect(pull).toMatchObject({ status: 400, body: { code: 'INVALID_INPUT', details: { errors: [{ field: 'amount' }] } } });
+    expect(pull).toMatchObject({ status: 403, body: { details: { rule: 'spendingLimits.perTransactionLimit' } } });
+    expect(await balance()).toBe(500_000);
+    const { token: generous } = await connected({ ...POLICY, spendingLimits: { currency: 'USD', perTransactionLimit: 100_000_000 } });
+    const pulled = await asAgent(generous, 'POST', '/agents/me/transfer-in', { source: { accountId: bank }, destination: { accountId: usd } });
+    expect(pulled).toMatchObject({ status: 201, body: { status: 'APPROVED', transferDetails: { amount: 100_000_000 } } });
+    expect(await balance()).toBe(100_500_000);
   });
 });

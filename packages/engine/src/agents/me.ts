@@ -164,8 +164,10 @@ export function ownTransferIn(tenant: TenantContext, agentId: string, request: z
   const agent = transferring(tenant, agentId);
   ownExternalAccount(tenant, agent, request.source.accountId);
   const destination = ownInternalAccount(tenant, agent, request.destination.accountId);
-  return startAction(tenant, agent, { type: 'TRANSFER_IN', request }, {
-    amount: transferInAmount(request), currency: destination.balance.currency.code, accountIds: [request.source.accountId, request.destination.accountId],
+  // As for a transfer-out: the omitted amount is resolved now, weighed, shown and sent as such on approval.
+  const amount = transferInAmount(tenant, request);
+  return startAction(tenant, agent, { type: 'TRANSFER_IN', request: { ...request, amount } }, {
+    amount, currency: destination.balance.currency.code, accountIds: [request.source.accountId, request.destination.accountId],
   });
 }
 

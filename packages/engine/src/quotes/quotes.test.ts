@@ -398,15 +398,19 @@ describe('deprecated transfers (REFERENCE §9)', () => {
     expect(unknown.status).toBe(404);
   });
 
-  it('/transfer-in without an amount is a 400 on amount that says why, listed with the other invalid fields', async () => {
+  it('/transfer-in without an amount pulls the most one pull may carry: the platform\'s single-transaction maximum', async () => {
     const payer = await customer();
     const pulled = await externalAccount(payer.id, 'USD', usdBank('900100001'));
-    const refused = await call('POST', '/transfer-in', { source: { accountId: pulled.id }, destination: { accountId: payer.accounts.USD!.id } });
-    expect(refused).toMatchObject({ status: 400, body: { code: 'INVALID_INPUT', details: { errors: [{ field: 'amount', constraint: { required: true } }] } } });
-    expect(refused.body.details.errors[0].message).toMatch(/balance of an external account is not known/);
-    expect(await balance(payer.accounts.USD!.id)).toBe(0);
-    const both = await call('POST', '/transfer-in', { source: { accountId: 'nope' }, destination: { accountId: payer.accounts.USD!.id } });
-    expect(both.body.details.errors.map((e: { field: string }) => e.field).sort()).toEqual(['amount', 'source.accountId']);
+    const received = await call('POST', '/transfer-in', { source: { accountId: pulled.id }, destination: { accountId: payer.accounts.USD!.id } });
+    expect(received).toMatchObject({ status: 201, body: { status: 'PROCESSING', sentAmount: { amount: 100_000_000, currency: { code: 'USD' } } } });
+    expect(await balance(payer.accounts.USD!.id)).toBe(100_000_000);
+    // A lower maximum in the platform's terms is the amount pulled.
+    const terms = (await call('GET', '/config')).body.supportedCurrencies.map((c: { currencyCode: string; maxAmount: number }) => (c.currencyCode === 'USD' ? { ...c, maxAmount: 2_500 } : c));
+    expect((await call('PATCH', '/config', { supportedCurrencies: terms })).status).toBe(200);
+    const capped = await call('POST', '/transfer-in', { source: { accountId: pulled.id }, destination: { accountId: payer.accounts.USD!.id } });
+    expect(capped.body.sentAmount.amount).toBe(2_500);
+    const unknown = await call('POST', '/transfer-in', { source: { accountId: 'ExternalAccount:00000000-0000-4000-8000-000000000000' }, destination: { accountId: payer.accounts.USD!.id } });
+    expect(unknown.status).toBe(404);
   });
 
   it('/transfer-in pulls from a pullable external account; other account types are refused', async () => {

@@ -19,7 +19,8 @@ import { midRate } from '../config/exchange-rates.js';
 import type { TenantContext } from '../core/context.js';
 import { ApiError, conflict, invalidField, invalidInput, notFound, rateLimited } from '../core/errors.js';
 import { findCustomer } from '../customers/customers.js';
-import { standingFeeOf, umaDomainOf } from '../platforms/config.js';
+import { findExternalAccount } from '../external-accounts/external-accounts.js';
+import { currencyTermsOf, standingFeeOf, umaDomainOf } from '../platforms/config.js';
 import { CROSS_CURRENCY_DESTINATION_OUTCOMES, INTERNAL_TRANSFER_OUTCOME, SERVER_ERROR_TRIGGERS, SettlementOutcome, TRANSFER_OUTCOMES, lookupSuffix } from '../sandbox/magic-values.js';
 import { partiesOf } from '../transactions/incoming.js';
 import { requestSandboxPayment } from '../uma/uma.js';
@@ -579,30 +580,16 @@ export function sandboxSend(tenant: TenantContext, request: z.output<typeof Sand
 
 
 /**
- * The refusal of a transfer-in without `amount`. The reference's schema leaves it optional and says nothing of what an
- * omitted amount means; a pull is an ACH debit, whose authorization states its amount, and no balance of an external
- * account is known to the service, so there is nothing to pull "all of" (the destination's balance says nothing about
- * the source's). Refused, with why, rather than pulling a made-up sum out of someone's bank account.
+ * A transfer-in's amount: the one sent, else as much as one pull may carry, the platform's single-transaction maximum
+ * for the source's currency. The reference leaves `amount` optional and gives an omitted one no meaning; the sandbox's
+ * banks keep no balance for an external account (a pull fails only by its magic suffix), so "pull everything" is the
+ * most one pull may take. An agent's policy weighs that amount like any other.
  */
-const TRANSFER_IN_AMOUNT_REQUIRED: FieldError = {
-  field: 'amount',
-  message: 'is required to pull from an external account: the balance of an external account is not known to the service, so there is no whole balance to pull',
-  constraint: { required: true },
-};
-
-/**
- * The binding check of `POST /transfer-in`: the omitted amount, listed with the schema's errors in one 400. (An
- * agent's transfer-in refuses it in the domain, after its policy: a request the policy refuses is a 403 first.)
- */
-export function transferInChecks(body: unknown): FieldError[] {
-  const amount = typeof body === 'object' && body !== null ? (body as { amount?: unknown }).amount : undefined;
-  return amount === undefined ? [TRANSFER_IN_AMOUNT_REQUIRED] : [];
-}
-
-/** A transfer-in's amount: 400 on `amount` when it was omitted (see {@link TRANSFER_IN_AMOUNT_REQUIRED}). */
-export function transferInAmount(request: z.output<typeof TransferInRequest>): number {
-  if (request.amount === undefined) throw invalidInput([TRANSFER_IN_AMOUNT_REQUIRED]);
-  return request.amount;
+export function transferInAmount(tenant: TenantContext, request: z.output<typeof TransferInRequest>): number {
+  if (request.amount !== undefined) return request.amount;
+  const { currency } = findExternalAccount(tenant, request.source.accountId);
+  // A currency the platform does not offer is refused by the quote, whatever the amount.
+  return currencyTermsOf(tenant, currency)?.maxAmount ?? 1;
 }
 
 /**
@@ -628,7 +615,7 @@ export function transferIn(tenant: TenantContext, request: z.output<typeof Trans
   const quote = createQuote(tenant, {
     source: { sourceType: 'ACCOUNT', accountId: request.source.accountId },
     destination: { destinationType: 'ACCOUNT', accountId: request.destination.accountId },
-    lockedCurrencySide: 'SENDING', lockedCurrencyAmount: transferInAmount(request), immediatelyExecute: true,
+    lockedCurrencySide: 'SENDING', lockedCurrencyAmount: transferInAmount(tenant, request), immediatelyExecute: true,
   }, origin);
   return findTransaction(tenant, quote.transactionId);
 }

@@ -10,7 +10,7 @@ import { listExchangeRates } from './exchange-rates.js';
 import { listQuotes } from './list.js';
 import {
   authorizeQuote, createQuote, executeQuoteFromApi, EXPIRE_JOB, expireJob, resendQuoteAuthorization, retrieveQuote, sandboxSend, SCA_TIMEOUT_JOB, scaTimeoutJob,
-  transferIn, transferInChecks, transferOut,
+  transferIn, transferOut,
 } from './quotes.js';
 
 /** HTTP bindings of quotes, transactions and UMA (SPEC §4.5, §4.6; REFERENCE §4, §9, §13). */
@@ -27,7 +27,7 @@ export const paymentRoutes = [
   bind(e.resendQuoteAuthorization, ({ tenant, params }) => resendQuoteAuthorization(tenant, params.quoteId)),
   bind(e.sandboxSend, ({ tenant, body }) => sandboxSend(tenant, body)),
   bind(e.listExchangeRates, ({ tenant, query }) => listExchangeRates(tenant, query)),
-  bind(e.transferIn, ({ tenant, body }) => transferIn(tenant, body), ({ body }) => transferInChecks(body)),
+  bind(e.transferIn, ({ tenant, body }) => transferIn(tenant, body)),
   bind(e.transferOut, ({ tenant, body }) => transferOut(tenant, body)),
   bind(e.listTransactions, ({ tenant, query }) => listTransactions(tenant, query)),
   bind(e.getTransaction, ({ tenant, params }) => findTransaction(tenant, params.transactionId)),
