@@ -1,5 +1,6 @@
 import { buildOpenApiDocument, endpoints, type PlatformCreateRequest, type TypedWebhookEvent, type WebhookEventType } from '@railyard/contract';
 import { accountRoutes } from './accounts/routes.js';
+import { openPlatformAccounts } from './accounts/internal-accounts.js';
 import { type Clock, RealClock, VirtualClock } from './core/clock.js';
 import { type OutboxEvent, TenantContext } from './core/context.js';
 import { IdempotencyKeys } from './core/idempotency.js';
@@ -238,6 +239,8 @@ export function createEngine(options: EngineOptions = {}): Engine {
       const platformScheduler = schedulerOf(platform);
       context = new TenantContext(platform, store.tenant(platform.id), platformScheduler.clock, ids, platformScheduler, dispatcher, directory, secrets);
       contexts.set(platform.id, context);
+      // Before the platform's first request is served: no request, a read included, ever sees them appear.
+      openPlatformAccounts(context);
     }
     return context;
   };
@@ -267,6 +270,8 @@ export function createEngine(options: EngineOptions = {}): Engine {
     clientSecret: DEFAULT_CREDENTIALS.clientSecret,
     ...options.platform,
   });
+  // The default platform is served from the start: its own accounts are there before anything else draws an id.
+  tenant(defaultPlatform);
 
   const credentialLookup = { platforms, tenantOf: tenant, directory };
   const throttle = options.authThrottle === false ? undefined : new FailureThrottle(options.authThrottle);

@@ -3,8 +3,8 @@ import { CURRENCIES } from '../config/currencies.js';
 import { createEngine } from '../engine.js';
 import { callApi, type Json } from '../testing/requests.js';
 
-// The platform's own internal accounts: one per currency it supports, there from the platform's first read on, through
-// resets and restores.
+// The platform's own internal accounts: one per currency it supports, there before the platform's first request is
+// served (so no read changes state), through resets and restores.
 
 const platformAccounts = async (engine: ReturnType<typeof createEngine>, query = '', as?: { clientId: string; clientSecret: string }) => {
   const listed = await callApi(engine, 'GET', `/platform/internal-accounts${query}`, undefined, undefined, as);
@@ -38,6 +38,15 @@ describe('platform internal accounts', () => {
     expect(await platformAccounts(engine, '?currency=GBP&type=INTERNAL_CRYPTO')).toEqual([]);
   });
 
+  it('are there before the first request, so a read changes no state', async () => {
+    const engine = createEngine();
+    const other = engine.createPlatform({ name: 'fresh' });
+    const before = JSON.stringify((await callApi(engine, 'GET', '/_sandbox/snapshot', undefined, undefined, other)).body.collections);
+    expect(JSON.parse(before).internalAccounts).toHaveLength(Object.keys(CURRENCIES).length);
+    await platformAccounts(engine, '', other);
+    expect(JSON.stringify((await callApi(engine, 'GET', '/_sandbox/snapshot', undefined, undefined, other)).body.collections)).toBe(before);
+  });
+
   it('takes sandbox funding, and a platform fee lands in the listed account of the sending currency', async () => {
     const engine = createEngine();
     const [usd] = await platformAccounts(engine, '?currency=USD');
@@ -61,7 +70,7 @@ describe('platform internal accounts', () => {
     sandbox.restore(snapshot);
     expect((await platformAccounts(engine)).map((a) => a.id)).toEqual(before.map((a) => a.id));
 
-    // A snapshot made before platforms held their accounts: the accounts are opened on the first read after it.
+    // A snapshot made before platforms held their accounts: the restore opens them.
     const older = structuredClone(snapshot) as { collections: Record<string, unknown[]> };
     older.collections.internalAccounts = [];
     sandbox.restore(older);

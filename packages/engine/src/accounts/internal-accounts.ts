@@ -69,19 +69,20 @@ export function listCustomerInternalAccounts(
 }
 
 /**
- * The platform's own internal accounts, oldest first: one in every currency it supports, as the reference makes them
- * when a platform is configured. They are opened the first time anything asks for them (this list, a platform fee, the
- * list after a reset or a restore of a snapshot without them), not when the platform is created: an engine may hold
- * 100,000 platforms, most never reading them, and nothing can name an account before this list has shown it. A currency
- * the configuration adds gets its account on the next read; an account is never closed here (it may hold money).
+ * Opens the platform's own internal accounts, one in every currency it supports that it holds none in yet, as the
+ * reference makes them when a platform is configured. The engine calls it when it first serves the platform (not when
+ * the platform is created: an engine may hold 100,000 platforms that never make a request) and after a reset or a
+ * restore, so every request, reads included, finds them there and no read changes state.
  */
-export function platformInternalAccounts(tenant: TenantContext): InternalAccount[] {
+export function openPlatformAccounts(tenant: TenantContext): void {
   const held = accounts(tenant).findBy('customerId', undefined);
   const supported = settingsOf(tenant).supportedCurrencies;
-  if (supported.length <= held.length && supported.every((c) => held.some((a) => a.balance.currency.code === c.currencyCode))) return held;
+  if (supported.every((c) => held.some((a) => a.balance.currency.code === c.currencyCode))) return;
   openInternalAccounts(tenant, undefined, supported.map((c) => c.currencyCode).filter((code) => CURRENCIES[code] !== undefined));
-  return accounts(tenant).findBy('customerId', undefined);
 }
+
+/** The platform's own internal accounts, oldest first (see {@link openPlatformAccounts}). */
+export const platformInternalAccounts = (tenant: TenantContext): InternalAccount[] => accounts(tenant).findBy('customerId', undefined);
 
 /** `GET /platform/internal-accounts`: the platform's own accounts, not paged. */
 export function listPlatformInternalAccounts(

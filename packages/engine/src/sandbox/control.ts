@@ -13,6 +13,7 @@ import { toFieldErrors } from '../core/field-errors.js';
 import { postedTotals, type LedgerEntry } from '../ledger/ledger.js';
 import { credentialKeysOf, JOBS, SNAPSHOT_COLLECTIONS } from './snapshot-collections.js';
 import { stablecoinStateErrors } from '../stablecoins/operations.js';
+import { openPlatformAccounts } from '../accounts/internal-accounts.js';
 import { API_TOKENS } from '../tokens/tokens.js';
 import { AGENTS } from '../agents/agents.js';
 
@@ -42,6 +43,7 @@ export function advanceClock(tenant: TenantContext, ms: number): ClockState {
 export function reset(tenant: TenantContext): void {
   tenant.store.clear();
   tenant.scheduler.importTenant(tenant.platform.id, []);
+  openPlatformAccounts(tenant);
 }
 
 /** The platform's state: the store's own records (as JSON over HTTP; see {@link frozenSnapshot} in process). */
@@ -207,6 +209,8 @@ function importState(tenant: TenantContext, state: Record<string, unknown[]>, jo
   tenant.scheduler.importTenant(tenant.platform.id, jobs.map((job) => ({ ...job, tenantId: tenant.platform.id })));
   // The platform's own restored credentials are found again through the directory (in a server that did not know them).
   tenant.directory.claim(tenant.platform.id, credentialKeysOf(tenant));
+  // A snapshot made before platforms held their own accounts gets them now, as a new platform has them.
+  openPlatformAccounts(tenant);
   tenant.scheduler.runDueNow();
 }
 
