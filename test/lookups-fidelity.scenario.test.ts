@@ -67,6 +67,8 @@ describeOverTransports('lookups (reference fidelity)', (scope) => {
       }
       expect(accounts.find((a) => a.balance.currency.code === 'USD')!.type).toBe('INTERNAL_FIAT');
       expect(accounts.find((a) => a.balance.currency.code === 'USDC')!.type).toBe('INTERNAL_CRYPTO');
+      // A platform holds no embedded wallet: its USDB account is crypto held for it, with no wallet privacy.
+      expect(accounts.find((a) => a.balance.currency.code === 'USDB')).toMatchObject({ type: 'INTERNAL_CRYPTO' });
       // The same accounts on every read: nothing is opened twice.
       expect((await raw('GET', '/platform/internal-accounts', undefined, credentials)).body.data.map((a: Json) => a.id).sort())
         .toEqual(accounts.map((a) => a.id).sort());

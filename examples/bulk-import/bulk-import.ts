@@ -1,13 +1,16 @@
 import type { RailyardClient } from '@railyard/client';
 
-/** A small customer file: three individuals (one with a KYC trigger), a business, and two rows the import refuses. */
+/**
+ * A small customer file: three individuals (one with a KYC trigger; Alan's UMA address written without its `$`, which
+ * the import adds), a business, and two rows the import refuses.
+ */
 export const CUSTOMERS_CSV = [
   'umaAddress,platformCustomerId,customerType,fullName,birthDate,addressLine1,city,state,postalCode,country,email,businessLegalName',
   '$ada@example.com,user-1,INDIVIDUAL,Ada Lovelace,1815-12-10,12 St James Sq,London,London,SW1Y 4JH,GB,ada@example.com,',
-  '$alan@example.com,user-2,INDIVIDUAL,Alan Turing,1912-06-23,2 Bletchley Park,Milton Keynes,Bucks,MK3 6EB,GB,,',
+  'alan@example.com,user-2,INDIVIDUAL,Alan Turing,1912-06-23,2 Bletchley Park,Milton Keynes,Bucks,MK3 6EB,GB,,',
   '$grace@example.com,user-3,INDIVIDUAL,Grace Review001,1906-12-09,1 Navy Way,Arlington,VA,22202,US,,',
   '$acme@example.com,biz-1,BUSINESS,,,"100 Market St, Floor 3",San Francisco,CA,94105,US,,Acme Corp',
-  'no-dollar@example.com,user-4,INDIVIDUAL,No Dollar,1990-01-01,1 Main St,Springfield,IL,62701,US,,',
+  'not-an-address,user-4,INDIVIDUAL,No Address,1990-01-01,1 Main St,Springfield,IL,62701,US,,',
   '$dup@example.com,user-1,INDIVIDUAL,Ada Again,1815-12-10,12 St James Sq,London,London,SW1Y 4JH,GB,,',
 ].join('\n');
 

@@ -45,7 +45,7 @@ export const UmaReceiverLookupQuery = z
     if (value.customerId !== undefined || value.senderUmaAddress !== undefined) return;
     // Both fields are named, so the 400 says which ones could satisfy it (REFERENCE §9 and §23: one is required).
     for (const field of ['customerId', 'senderUmaAddress'] as const) {
-      ctx.addIssue({ code: 'custom', path: [field], message: 'customerId or senderUmaAddress is required: name the paying customer or the UMA address it pays from' });
+      ctx.addIssue({ code: 'custom', path: [field], message: 'customerId or senderUmaAddress is required: name the paying customer, or the UMA address of the sender' });
     }
   }, onEveryObject);
 

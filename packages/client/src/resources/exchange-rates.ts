@@ -6,7 +6,7 @@ import type { RequestOptions } from '../core/types.js';
 import { APIResource } from './resource.js';
 
 /**
- * Query of {@link ExchangeRates.list}: `sourceCurrency`, optionally one `destinationCurrency` or several (an array is
+ * Query of {@link ExchangeRates.list}: optionally `sourceCurrency` (else every currency the platform supports), one `destinationCurrency` or several (an array is
  * sent as a repeated query key), and `sendingAmount` in sending minor units (default 10000).
  */
 export type ExchangeRateListParams = ListExchangeRatesQuery;
@@ -22,8 +22,9 @@ export type ExchangeRate = ExchangeRateList['data'][number];
 /** Indicative exchange rates, fees included. Quotes fix the real amounts; these only estimate them. */
 export class ExchangeRates extends APIResource {
   /**
-   * Rates from a source currency (`GET /exchange-rates`), to the given destination currencies or, without
-   * `destinationCurrency`, to every currency the service quotes. Rates are cached for about five minutes (`updatedAt`).
+   * Rates from a source currency (`GET /exchange-rates`), or without `sourceCurrency` from every currency the platform
+   * supports, to the given destination currencies or, without `destinationCurrency`, to every currency the service
+   * quotes (same-currency pairs left out). Rates are cached for about five minutes (`updatedAt`).
    *
    * ```ts
    * const { data } = await client.exchangeRates.list({ sourceCurrency: 'USD', destinationCurrency: ['EUR', 'GBP'], sendingAmount: 10_000 });
@@ -32,7 +33,7 @@ export class ExchangeRates extends APIResource {
    *
    * An unknown currency rejects with a {@link BadRequestError} (`INVALID_CURRENCY`).
    */
-  list(query: ExchangeRateListParams, options?: RequestOptions): APIPromise<ExchangeRateList> {
+  list(query: ExchangeRateListParams = {}, options?: RequestOptions): APIPromise<ExchangeRateList> {
     return this._client.call(paymentEndpoints.listExchangeRates, { query }, options);
   }
 }
