@@ -1,18 +1,12 @@
 import { ConflictError } from '@railyard/client';
 import { expect, it } from 'vitest';
+import { MARIE, PIERRE_IBAN } from './support/eu-payee.js';
 import { describeOverTransports } from './support/transports.js';
 
 // Trusted beneficiaries through the typed client (REFERENCE §2.3, §9): an EU customer trusts a payee with an SMS code,
 // cannot delete it while trusted, and untrusts it the same way.
-const marie = {
-  customerType: 'INDIVIDUAL' as const, platformCustomerId: 'marie', fullName: 'Marie Curie', birthDate: '1867-11-07', nationality: 'FR',
-  email: 'marie@example.com', phoneNumber: '+33612345678', currencies: ['EUR'],
-  address: { line1: '36 Quai de Béthune', city: 'Paris', postalCode: '75004', country: 'FR' },
-};
-const pierre = {
-  accountType: 'EUR_ACCOUNT' as const, iban: 'FR1420041010050500013M02606',
-  beneficiary: { beneficiaryType: 'INDIVIDUAL' as const, fullName: 'Pierre Curie', countryOfResidence: 'FR' },
-};
+const marie = MARIE;
+const pierre = PIERRE_IBAN;
 
 describeOverTransports('beneficiary trust', (scope) => {
   it('trusts with the SMS code, guards deletion, then untrusts', async () => {

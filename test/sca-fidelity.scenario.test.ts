@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
 import type { RailyardClient } from '@railyard/client';
 import { rawCaller } from './support/raw-api.js';
+import { MARIE, PIERRE_IBAN } from './support/eu-payee.js';
 import { ROOT_CREDENTIALS, describeOverTransports, type TransportScope } from './support/transports.js';
 
 // SCA as the reference documents it (issue 33, items 4 and 5), over every transport:
@@ -8,15 +9,8 @@ import { ROOT_CREDENTIALS, describeOverTransports, type TransportScope } from '.
 // - a payment to a beneficiary the customer trusts is sent without the per-payment challenge, and untrusting the
 //   account brings the challenge back (REFERENCE §9: trust exists so payments to that account skip the ceremony).
 
-const marie = {
-  customerType: 'INDIVIDUAL' as const, platformCustomerId: 'marie', fullName: 'Marie Curie', birthDate: '1867-11-07', nationality: 'FR',
-  email: 'marie@example.com', phoneNumber: '+33612345678', currencies: ['EUR'],
-  address: { line1: '36 Quai de Béthune', city: 'Paris', postalCode: '75004', country: 'FR' },
-};
-const pierre = {
-  accountType: 'EUR_ACCOUNT' as const, iban: 'FR1420041010050500013M02606',
-  beneficiary: { beneficiaryType: 'INDIVIDUAL' as const, fullName: 'Pierre Curie', countryOfResidence: 'FR' },
-};
+const marie = MARIE;
+const pierre = PIERRE_IBAN;
 
 /** A fresh regulated platform: its customers are APPROVED at creation, so money moves at once. */
 async function regulatedPlatform(scope: TransportScope): Promise<{ client: RailyardClient; credentials: { clientId: string; clientSecret: string } }> {
