@@ -57,6 +57,18 @@ describeOverTransports('deprecated aliases', (scope) => {
     expect((await call('GET', '/customers/kyc-link?platformCustomerId=ada-1815')).status).toBe(201);
   });
 
+  it('GET /customers/kyc-link creates a link, so it replays under an Idempotency-Key and HEAD (which changes nothing) is 405', async () => {
+    await scope.client.customers.create({ customerType: 'INDIVIDUAL', platformCustomerId: 'ada-once', fullName: 'Ada Lovelace' });
+    const first = await call('GET', '/customers/kyc-link?platformCustomerId=ada-once', { headers: { 'Idempotency-Key': 'link-once' } });
+    const again = await call('GET', '/customers/kyc-link?platformCustomerId=ada-once', { headers: { 'Idempotency-Key': 'link-once' } });
+    expect([first.status, again.status]).toEqual([201, 201]);
+    expect(again.json.token).toBe(first.json.token);
+    const head = await call('HEAD', '/customers/kyc-link?platformCustomerId=ada-once');
+    expect([head.status, head.headers.get('allow')]).toEqual([405, 'GET']);
+    const links = (await call('GET', '/_sandbox/snapshot')).json.collections.kycLinks as unknown[];
+    expect(links).toHaveLength(1);
+  });
+
   it('GET /customers/kyc-link: a missing platformCustomerId is 400, an unknown one 404, an unverified contact 409, a bad redirectUri 400', async () => {
     const missing = await call('GET', '/customers/kyc-link');
     expect(missing.status).toBe(400);

@@ -7,7 +7,8 @@ import { ROOT_CREDENTIALS, describeOverTransports, type TransportScope } from '.
 // Fidelity to the reference (issue 33, items 10–12), over every transport:
 // - POST /transfer-in, /transfer-out and /agents/me/transfer-in|out require only `source` and `destination`
 //   (REFERENCE §9, §20): an omitted transfer-out amount is the source's whole available balance, weighed by an
-//   agent's policy as that amount; a pull from an external account without an amount is refused with why.
+//   agent's policy as that amount; a pull from an external account without one pulls the currency's single-transaction
+//   maximum, the most one pull may carry.
 // - An external account's `beneficiary.email`, `phoneNumber` and `countryOfResidence` are plain strings in the
 //   reference (REFERENCE §3): any string on a lenient platform, format-checked on a strict one.
 // - The reference's own bulk-import example CSV (its OpenAPI description of uploadCustomersCsv) writes UMA addresses

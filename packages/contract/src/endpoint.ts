@@ -49,6 +49,11 @@ export interface Endpoint {
    * replaced it. Kept so clients written against the older paths keep working.
    */
   readonly deprecated?: boolean;
+  /**
+   * A GET that creates something (a legacy path that older clients call for what a POST now does): it takes an
+   * `Idempotency-Key` as a POST does, and HEAD, which must change nothing, is not served for it (405).
+   */
+  readonly createsState?: boolean;
   /** Error statuses the operation documents, beyond the 400/401/404/405/413/500 every operation can return. */
   readonly errors?: readonly ErrorStatus[];
   /** Railyard's `/_sandbox/` control plane: served at the root as well as under the base path. */

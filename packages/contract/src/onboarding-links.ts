@@ -152,7 +152,7 @@ export const kycLinkEndpoints = {
   }),
   // The path the latest published reference SDK still calls: served so that SDK works unchanged (issue 33).
   getKycLinkLegacy: defineEndpoint({
-    operationId: 'getKycLinkLegacy', method: 'GET', path: '/customers/kyc-link', tag, deprecated: true,
+    operationId: 'getKycLinkLegacy', method: 'GET', path: '/customers/kyc-link', tag, deprecated: true, createsState: true,
     summary: 'Deprecated: create a hosted verification link for the customer with a platformCustomerId (use POST /customers/{customerId}/kyc-link)',
     description:
       'Answers as POST /customers/{customerId}/kyc-link does for the active customer with this `platformCustomerId`: a fresh ' +

@@ -13,7 +13,7 @@ const business = { id: 'Customer:00000000-0000-4000-8000-000000000002', customer
 
 describe('userNotReady', () => {
   it('keeps the rule and names both ways out for an UNVERIFIED individual on an unregulated platform', () => {
-    const error = userNotReady(tenantOn(), individual, 'UNVERIFIED');
+    const error = userNotReady(tenantOn(), individual, 'UNVERIFIED', undefined);
     expect(error).toMatchObject({ status: 403, code: 'USER_NOT_READY' });
     expect(error.message).toMatch(new RegExp(`^Customer ${individual.id} is UNVERIFIED: money moves only for KYC-approved customers\\. `));
     expect(error.message).toContain('submit a complete packet with POST /verifications');
@@ -23,26 +23,31 @@ describe('userNotReady', () => {
   });
 
   it('tells a business what the first submission does on a regulated platform', () => {
-    const error = userNotReady(tenantOn(), business, 'UNVERIFIED');
+    const error = userNotReady(tenantOn(), business, 'UNVERIFIED', undefined);
     expect(error.message).toContain('KYB-approved');
     expect(error.message).toContain('the first POST /verifications approves most businesses without a packet');
   });
 
   it('does not suggest the platform options on a platform that already has them', () => {
     for (const platform of [{ regulated: true }, { skipPaperwork: true }]) {
-      const { message } = userNotReady(tenantOn(platform), individual, 'UNVERIFIED');
+      const { message } = userNotReady(tenantOn(platform), individual, 'UNVERIFIED', undefined);
       expect(message).toContain('POST /verifications');
       expect(message).not.toContain('regulated: true');
     }
   });
 
-  it('points a customer under review at the clock and the decision, and a rejected one nowhere', () => {
+  it('points a short review at the clock, a manual one at the decision, one from creation at a packet, a rejected one nowhere', () => {
+    const short = userNotReady(tenantOn(), individual, 'PENDING', { id: 'Verification:short', verificationStatus: 'IN_PROGRESS' }).message;
+    expect(short).toContain('Its verification Verification:short is decided after 2 s of engine time (POST /_sandbox/clock/advance)');
+    expect(short).toContain('POST /_sandbox/verifications/Verification:short/decide');
     for (const status of ['PENDING', 'HOLD'] as const) {
-      const { message } = userNotReady(tenantOn(), individual, status);
-      expect(message).toContain('POST /_sandbox/clock/advance');
-      expect(message).toContain('POST /_sandbox/verifications/{verificationId}/decide');
+      const { message } = userNotReady(tenantOn(), individual, status, { id: 'Verification:manual', verificationStatus: 'PENDING_MANUAL_REVIEW' });
+      expect(message).toContain('in manual review until the operator decides it: POST /_sandbox/verifications/Verification:manual/decide');
+      expect(message).not.toContain('clock/advance');
     }
-    expect(userNotReady(tenantOn(), individual, 'REJECTED').message).toContain('REJECTED is final');
+    const fromCreation = userNotReady(tenantOn({ regulated: true }), individual, 'PENDING', undefined).message;
+    expect(fromCreation).toContain('submit a complete packet with POST /verifications, then decide that verification');
+    expect(userNotReady(tenantOn(), individual, 'REJECTED', undefined).message).toContain('REJECTED is final');
   });
 
   it('links a section the docs have', () => {

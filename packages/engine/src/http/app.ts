@@ -275,6 +275,9 @@ export function createHttpSurface(bindings: readonly Binding[], host: HttpHost):
       return jsonReply(405, new ApiError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}; use ${allow}`).toBody(), { allow });
     }
     const binding = bindings[match.value]!;
+    if (method === 'HEAD' && binding.endpoint.createsState === true) {
+      return jsonReply(405, new ApiError(405, 'METHOD_NOT_ALLOWED', `HEAD is not allowed on ${path}, whose GET creates a resource; use GET`).toBody(), { allow: 'GET' });
+    }
     if ('unscoped' in binding) return jsonReply(binding.endpoint.response.status, binding.unscoped());
     const { endpoint, handler, check } = binding;
     route.public = endpoint.public === true;
@@ -320,7 +323,7 @@ export function createHttpSurface(bindings: readonly Binding[], host: HttpHost):
       return reply;
     };
 
-    if (key === null || !MUTATING.has(method)) return run();
+    if (key === null || !(MUTATING.has(method) || endpoint.createsState === true)) return run();
     // A credential's keys are its own: the same key from the platform, a token or an agent is another request (so a
     // replay, which answers without running the operation, answers only the credential that made it).
     return withIdempotency(host, tenant, key, principal.agentId ?? principal.tokenId, endpoint.secrets, `${method} ${path}?${url.search}\u0000${rawBody?.text ?? ''}\u0000${rawBody?.bytes ? hashBytes(rawBody.bytes, boundaryOf(incoming.header('content-type'))) : ''}`, run);

@@ -11,6 +11,7 @@ import type { TenantContext } from '../core/context.js';
 import { ApiError, invalidField } from '../core/errors.js';
 import { findCustomer, statusOf } from '../customers/customers.js';
 import { userNotReady } from '../customers/readiness.js';
+import { reviewUnderWay } from '../verification/verification.js';
 import { findExternalAccount, primaryIdentifier } from '../external-accounts/external-accounts.js';
 import { currencyTermsOf } from '../platforms/config.js';
 import { receiverForQuote, type UmaReceiver } from '../uma/uma.js';
@@ -73,7 +74,7 @@ export function assertCustomerMayPay(tenant: TenantContext, customerId: string):
   const customer = findCustomer(tenant, customerId);
   if (customer.isDeleted) throw new ApiError(410, 'CUSTOMER_DELETED', `Customer ${customerId} was deleted`);
   const status = statusOf(customer);
-  if (status !== 'APPROVED') throw userNotReady(tenant, customer, status);
+  if (status !== 'APPROVED') throw userNotReady(tenant, customer, status, reviewUnderWay(tenant, customer.id));
   if (!tenant.platform.regulated && customer.endUserTermsConsent === undefined) {
     throw new ApiError(403, 'END_USER_TERMS_NOT_ACCEPTED', `Customer ${customerId} has not accepted the end-user terms: record endUserTermsConsent with PATCH /customers/{id}`);
   }

@@ -396,6 +396,12 @@ describe('deprecated transfers (REFERENCE §9)', () => {
     expect((await call('GET', '/transactions?limit=100')).body.data.length).toBe(transactions);
     const unknown = await call('POST', '/transfer-out', { source: { accountId: 'InternalAccount:00000000-0000-4000-8000-000000000000' }, destination: { accountId: account.id } });
     expect(unknown.status).toBe(404);
+    // An empty source's payee unknown, or its customer unable to pay: that answer comes first, as with an amount.
+    const nowhere = await call('POST', '/transfer-out', { source: { accountId: source }, destination: { accountId: 'ExternalAccount:00000000-0000-4000-8000-000000000000' } });
+    expect(nowhere.status).toBe(404);
+    const owner = (await call('GET', `/customers/internal-accounts?limit=100`)).body.data.find((a: { id: string }) => a.id === source).customerId;
+    expect((await call('DELETE', `/customers/${owner}`)).status).toBeLessThan(300);
+    expect((await call('POST', '/transfer-out', { source: { accountId: source }, destination: { accountId: account.id } })).body.code).toBe('CUSTOMER_DELETED');
   });
 
   it('/transfer-in without an amount pulls the most one pull may carry: the platform\'s single-transaction maximum', async () => {

@@ -598,8 +598,11 @@ export function transferInAmount(tenant: TenantContext, request: z.output<typeof
  */
 export function transferOutAmount(tenant: TenantContext, request: z.output<typeof TransferOutRequest>): number {
   if (request.amount !== undefined) return request.amount;
-  const { balance } = findInternalAccount(tenant, request.source.accountId);
+  const { balance, customerId } = findInternalAccount(tenant, request.source.accountId);
   if (balance.amount < 1) {
+    // A payer that may not pay, or an unknown payee, is told so first, as it is when the amount is sent.
+    if (customerId !== undefined) assertCustomerMayPay(tenant, customerId);
+    findExternalAccount(tenant, request.destination.accountId);
     throw conflict(`Internal account ${request.source.accountId} holds nothing to send: a transfer-out without an amount sends its whole available balance`, 'CONFLICT', {
       reason: 'INSUFFICIENT_BALANCE', balance: balance.amount,
     });

@@ -219,6 +219,12 @@ function documentsHeldByOwners(tenant: TenantContext, customerId: string, resour
 }
 
 /** The newest verification of a customer. */
+/** The customer's verification still under review (IN_PROGRESS or PENDING_MANUAL_REVIEW), if there is one. */
+export function reviewUnderWay(tenant: TenantContext, customerId: string): Pick<Verification, 'id' | 'verificationStatus'> | undefined {
+  const latest = latestOf(tenant, customerId);
+  return latest && (latest.verificationStatus === 'IN_PROGRESS' || latest.verificationStatus === 'PENDING_MANUAL_REVIEW') ? latest : undefined;
+}
+
 function latestOf(tenant: TenantContext, customerId: string): VerificationRecord | undefined {
   const mine = verifications(tenant).findBy('customerId', customerId);
   return mine[mine.length - 1];
