@@ -22,8 +22,11 @@ const englishZodOnly: Plugin = {
   },
 };
 
+/** Native and server-only: loaded from where it is installed, never bundled (only `--data` and the sqlite entry need it). */
+const external = ['better-sqlite3'];
+
 export default <Options[]>[
-  packageBuild(['index', 'msw', 'server']),
+  { ...packageBuild(['index', 'msw', 'server', 'sqlite']), external },
   // The command line starts a process per run. The launcher (cli) and the worker entry (serve-worker) are small, and
   // CommonJS: an ES module entry starts Node's ES module loader first, in the process and again in the worker (~30 ms
   // of a cold start). The server thread's bundle (serve-thread) inlines the contract and zod, which Node would
@@ -39,6 +42,7 @@ export default <Options[]>[
   },
   {
     ...packageBuild(['serve-thread'], ['@railyard/contract', 'zod', /^@noble\//, '@scure/base']),
+    external,
     format: ['cjs'],
     dts: false,
     clean: false,

@@ -18,6 +18,7 @@ const PUBLIC_SECRET_MIN_LENGTH = 24;
 const STOP_GRACE_MS = 3_000;
 
 const USAGE = `Usage: railyard serve [--port 4100] [--host 127.0.0.1] [--clock real|virtual] [--regulated] [--skip-paperwork] [--strict] [--public] [--log] [--max-platforms 10000]
+                     [--data DIR] [--data-sync full|normal]
        railyard --version | --help
 
 Starts the Railyard sandbox over HTTP. --strict refuses request fields the API does not know (listing each one) and
@@ -33,7 +34,11 @@ defaults: it needs both set, the secret at least ${PUBLIC_SECRET_MIN_LENGTH} cha
 documented default. --max-platforms (or RAILYARD_MAX_PLATFORMS) caps the platforms the server holds (default
 ${DEFAULT_MAX_PLATFORMS}; POST /_sandbox/platforms past it is 409). RAILYARD_SECRET_KEY (at least 32 bytes of random text) is
 the key card numbers, wallet mnemonics and TOTP secrets are sealed under in the state; without it each start draws
-one, and secrets in a snapshot from another start are drawn anew when next shown. SIGTERM or SIGINT stops the server: open requests get a second, and a server thread still busy
+one, and secrets in a snapshot from another start are drawn anew when next shown. --data DIR (or RAILYARD_DATA) keeps
+the state in SQLite in DIR (created if missing): a restart, a crash included, gives back every platform, record, token,
+clock and pending job, and every answered write is on disk before its answer leaves; without RAILYARD_SECRET_KEY the
+key is made once into DIR/secret.key. A DIR another server holds is refused. --data-sync normal (or RAILYARD_DATA_SYNC)
+keeps what survives a killed process but not a power cut, for slow disks (default full). SIGTERM or SIGINT stops the server: open requests get a second, and a server thread still busy
 after ${STOP_GRACE_MS / 1000} s is terminated.`;
 
 /**
@@ -74,6 +79,8 @@ function parseServeFlags(args: string[]): ServeSettings | string {
         public: { type: 'boolean', default: false },
         log: { type: 'boolean', default: false },
         'max-platforms': { type: 'string', default: process.env.RAILYARD_MAX_PLATFORMS || String(DEFAULT_MAX_PLATFORMS) },
+        data: { type: 'string' },
+        'data-sync': { type: 'string', default: process.env.RAILYARD_DATA_SYNC || 'full' },
       },
     }));
   } catch (error) {
@@ -84,6 +91,10 @@ function parseServeFlags(args: string[]): ServeSettings | string {
   if (values.clock !== 'real' && values.clock !== 'virtual') return `--clock must be real or virtual, not ${values.clock}`;
   const maxPlatforms = Number(values['max-platforms']);
   if (!Number.isInteger(maxPlatforms) || maxPlatforms < 1) return `--max-platforms must be a whole number of at least 1, not ${values['max-platforms']}`;
+  const data = values.data ?? (process.env.RAILYARD_DATA || undefined);
+  if (data === '') return '--data needs a directory';
+  const dataSync = values['data-sync'];
+  if (dataSync !== 'full' && dataSync !== 'normal') return `--data-sync must be full or normal, not ${dataSync}`;
   const secretKey = process.env.RAILYARD_SECRET_KEY || undefined;
   if (secretKey !== undefined && new TextEncoder().encode(secretKey).length < 32) {
     return 'RAILYARD_SECRET_KEY must be at least 32 bytes of random text, e.g. RAILYARD_SECRET_KEY=$(openssl rand -base64 32)';
@@ -105,6 +116,7 @@ function parseServeFlags(args: string[]): ServeSettings | string {
     log: values.log || requestLogFromEnvironment(process.env.RAILYARD_LOG),
     maxPlatforms,
     ...(secretKey === undefined ? {} : { secretKey }),
+    ...(data === undefined ? {} : { data, dataSync }),
   };
 }
 
@@ -154,6 +166,7 @@ function serve(settings: ServeSettings): Promise<number> {
         console.log(`  client secret: ${settings.clientSecret === DEFAULT_CREDENTIALS.clientSecret ? settings.clientSecret : '(from RAILYARD_CLIENT_SECRET, not shown)'}`);
         console.log(`  clock: ${settings.clock}  regulated: ${settings.regulated}  skip paperwork: ${settings.skipPaperwork}  strict: ${settings.strict}  public: ${settings.public}`);
         console.log(`  OpenAPI: ${message.baseUrl}/_sandbox/openapi.json`);
+        console.log(`  state: ${settings.data === undefined ? 'in memory (gone when the server stops; --data DIR keeps it)' : `${settings.data} (SQLite, sync ${settings.dataSync})`}`);
       } else if (message.kind === 'failed') {
         console.error(message.message);
         resolve(1);

@@ -42,7 +42,10 @@ import { nextEvent } from './webhooks/outbox.js';
 import { webhookRoutes } from './webhooks/routes.js';
 import { authRoutes } from './auth/routes.js';
 import { delegatedKeyRoutes } from './delegated-keys/routes.js';
-import { generateWebhookKey, importWebhookKey, type WebhookKey } from './webhooks/signing.js';
+import { exportWebhookKeyPem, generateWebhookKey, importWebhookKey, type WebhookKey } from './webhooks/signing.js';
+import type { DurableBackend } from './durability/backend.js';
+import { Durability } from './durability/units.js';
+import { platformOfRow, rowOfPlatform, WEBHOOK_KEY_CONTEXT } from './durability/platform-rows.js';
 
 /** Options of {@link createEngine}. Every port has an in-memory default. */
 export interface EngineOptions {
@@ -50,6 +53,11 @@ export interface EngineOptions {
   clock?: 'virtual' | 'real' | Clock;
   /** Where state lives; in memory by default. */
   store?: Store;
+  /**
+   * A durable store behind the memory one (`@railyard/engine/sqlite`): the engine starts from what it holds, and every
+   * request's changes are in it before the request is answered. Needs `secretKey` (stored secrets are sealed under it).
+   */
+  durable?: DurableBackend;
   /** Id generator; random v4 ids by default (`sequentialIds()` gives predictable ones). */
   ids?: IdGenerator;
   /** The default platform. Its credentials default to `sandbox-client-id` / `sandbox-client-secret`. */
@@ -194,12 +202,19 @@ export interface Engine {
  * ```
  */
 export function createEngine(options: EngineOptions = {}): Engine {
-  const clock = options.clock === 'real' ? new RealClock() : options.clock === 'virtual' || options.clock === undefined ? new VirtualClock() : options.clock;
-  const store = options.store ?? createMemoryStore();
+  if (options.durable !== undefined && (options.store !== undefined || options.secretKey === undefined)) {
+    throw new TypeError('a durable engine keeps its own store and needs secretKey: give durable without store, with secretKey');
+  }
+  const durability = options.durable === undefined ? undefined : new Durability(options.durable);
+  const defaultClientId = options.platform?.clientId ?? DEFAULT_CREDENTIALS.clientId;
+  const storedDefault = options.durable?.platforms().find((row) => row.clientId === defaultClientId);
+  const clock = options.clock === 'real' ? new RealClock()
+    : options.clock === 'virtual' || options.clock === undefined ? new VirtualClock(storedDefault?.clockMs ?? undefined) : options.clock;
+  const store = options.store ?? createMemoryStore(durability === undefined ? {} : { journal: durability });
   const ids = options.ids ?? randomIds;
   const secrets = createSealer(options.secretKey);
-  const scheduler = new Scheduler(clock);
-  const platforms = new PlatformRegistry(ids, () => clock.now(), options.maxPlatforms);
+  const scheduler = new Scheduler(clock, undefined, undefined, durability?.jobJournal);
+  const platforms = new PlatformRegistry(ids, () => clock.now(), options.maxPlatforms, durability && ((platform) => durability.putPlatform(rowOfPlatform(platform, secrets))));
   const directory = new CredentialDirectory(store);
   const idempotency = new IdempotencyKeys();
   const contexts = new Map<string, TenantContext>();
@@ -207,8 +222,24 @@ export function createEngine(options: EngineOptions = {}): Engine {
   const sharedKey = options.webhooks?.signingKeyPem === undefined ? undefined : importWebhookKey(options.webhooks.signingKeyPem);
   const keyOf = (platformId: string): Promise<WebhookKey> => {
     let key = keys.get(platformId);
-    if (!key) keys.set(platformId, (key = sharedKey ?? generateWebhookKey()));
+    if (!key) keys.set(platformId, (key = sharedKey ?? (durability ? durableKeyOf(platformId) : generateWebhookKey())));
     return key;
+  };
+  /** A durable platform's key: the one it stored, or a new one, stored (sealed) before anything is signed with it. */
+  const durableKeyOf = async (platformId: string): Promise<WebhookKey> => {
+    const stored = durability!.row(platformId)?.webhookKey;
+    const pem = stored === null || stored === undefined ? undefined : secrets.open(stored, `${WEBHOOK_KEY_CONTEXT}${platformId}`);
+    if (pem !== undefined) return importWebhookKey(pem);
+    try {
+      const key = await generateWebhookKey();
+      const row = durability!.row(platformId);
+      if (row) durability!.putPlatform({ ...row, webhookKey: secrets.seal(await exportWebhookKeyPem(key), `${WEBHOOK_KEY_CONTEXT}${platformId}`) });
+      await durability!.durable();
+      return key;
+    } catch (error) {
+      keys.delete(platformId); // not kept: the next use tries again
+      throw error;
+    }
   };
   const publicEndpointsOnly = options.webhooks?.publicEndpointsOnly === true;
   // The global fetch resolves host names itself, after any check could be made: a public sandbox needs a transport
@@ -220,6 +251,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
     fetch: options.webhooks?.fetch ?? ((url, init) => globalThis.fetch(url, init)),
     keyOf,
     publicEndpointsOnly,
+    ...(durability === undefined ? {} : { afterDurable: (platformId: string, task: () => void) => durability.afterDurable(platformId, task) }),
   });
 
   // The default platform runs on the engine's clock. With a virtual clock, every other platform gets a clock of its
@@ -228,11 +260,12 @@ export function createEngine(options: EngineOptions = {}): Engine {
   const platformSchedulers: Scheduler[] = [];
   const schedulerOf = (platform: Platform): Scheduler => {
     if (platform.id === defaultPlatform.id || !(clock instanceof VirtualClock)) return scheduler;
-    const own = scheduler.withClock(new VirtualClock(clock.now()));
+    const own = scheduler.withClock(new VirtualClock(durability?.row(platform.id)?.clockMs ?? clock.now()));
     platformSchedulers.push(own);
     return own;
   };
 
+  const tenantIfServed = (platformId: string): TenantContext | undefined => contexts.get(platformId);
   const tenant = (platform: Platform): TenantContext => {
     let context = contexts.get(platform.id);
     if (!context) {
@@ -264,12 +297,33 @@ export function createEngine(options: EngineOptions = {}): Engine {
     }
   }
 
-  const defaultPlatform = platforms.create({
+  // A durable engine takes back its platforms (the default one among them, by client id) before anything else.
+  for (const row of options.durable?.platforms() ?? []) platforms.adopt(platformOfRow(row, secrets));
+  const defaultPlatform = platforms.withClientId(defaultClientId) ?? platforms.create({
     name: 'Default sandbox platform',
     clientId: DEFAULT_CREDENTIALS.clientId,
     clientSecret: DEFAULT_CREDENTIALS.clientSecret,
     ...options.platform,
   });
+  const givenSecret = options.platform?.clientSecret ?? DEFAULT_CREDENTIALS.clientSecret;
+  if (defaultPlatform.clientSecret !== givenSecret) {
+    throw new Error(`the stored default platform ${defaultClientId} has another client secret than the one given: start with the secret it was created with, or with another data store`);
+  }
+  if (options.durable && durability) {
+    durability.attach({ clockOf: (platformId) => (clock instanceof VirtualClock ? tenantIfServed(platformId)?.clock.now() : undefined) });
+    options.durable.forEachCollection((partition, collection, entries, next) => (store as ReturnType<typeof createMemoryStore>).load(partition, new Map([[collection, entries]]), new Map([[collection, next]])));
+    const jobs = options.durable.jobs();
+    for (const platform of platforms.all()) {
+      const context = tenant(platform);
+      context.scheduler.loadJobs(jobs.get(platform.id) ?? []);
+    }
+    // What came due while the server was down runs now, in order; deliveries cut short by the stop are sent again.
+    for (const platform of platforms.all()) {
+      const context = tenant(platform);
+      if (clock.mode === 'real') context.scheduler.runDueNow();
+      dispatcher.resume(context);
+    }
+  }
   // The default platform is served from the start: its own accounts are there before anything else draws an id.
   tenant(defaultPlatform);
 
@@ -307,6 +361,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
       },
       tenant, idempotency, platformById: (id) => platforms.byId(id),
       publicError: hostedErrorReply, afterRequest: () => scheduler.runSoon(),
+      ...(durability === undefined ? {} : { unit: <T>(context: TenantContext, work: () => Promise<T>) => durability.serialize(context.platform.id, work, () => scheduler.runSoon()) }),
     },
   );
 
@@ -346,6 +401,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
     close: () => {
       scheduler.stop();
       for (const own of platformSchedulers) own.stop();
+      durability?.close();
     },
   };
 }

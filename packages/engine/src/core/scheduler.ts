@@ -19,6 +19,14 @@ export type Job = z.infer<typeof JobRecord>;
 
 export type JobHandler = (job: Job) => void;
 
+/** Hears jobs come and go: what a durable store writes behind the scheduler (durability/). */
+export interface JobJournal {
+  /** A job was scheduled; `seq` orders it among jobs due at the same instant. */
+  put(job: Job, seq: number): void;
+  /** A job ran or was cancelled. */
+  delete(job: Job): void;
+}
+
 /** A job in the queue, with the order it was scheduled in (jobs due at one instant run in that order). */
 interface Queued {
   readonly job: Job;
@@ -93,14 +101,16 @@ export class Scheduler {
     readonly clock: Clock,
     private readonly handlers = new Map<string, JobHandler>(),
     private readonly followUps = new FollowUps(),
+    /** Told of every job scheduled, run or cancelled (a durable store); shared with {@link Scheduler.withClock}'s. */
+    private readonly journal?: JobJournal,
   ) {}
 
   /**
    * A scheduler of its own on `clock` (a platform's own virtual clock): its jobs wait on that clock alone, while the
-   * job handlers and the follow-up queue are this one's.
+   * job handlers, the follow-up queue and the journal are this one's.
    */
   withClock(clock: Clock): Scheduler {
-    return new Scheduler(clock, this.handlers, this.followUps);
+    return new Scheduler(clock, this.handlers, this.followUps, this.journal);
   }
 
   /** Registers the handler for a kind of job. */
@@ -156,6 +166,7 @@ export class Scheduler {
       return;
     }
     queued.cancelled = true;
+    this.journal?.delete(queued.job);
     // Cancelled jobs wait in the heap until they reach the top; rebuild before they outnumber the live ones.
     if (this.queued.length > 1024 && this.queued.length > 2 * this.pending) this.rebuild();
   }
@@ -203,6 +214,20 @@ export class Scheduler {
     this.arm();
   }
 
+  /**
+   * Puts stored jobs back as they were (ids kept), without telling the journal: for a durable store's reload. `jobs`
+   * come in the order they run (due time, then the order they were scheduled in).
+   */
+  loadJobs(jobs: readonly Job[]): void {
+    for (const job of jobs) {
+      const given = /^job-(\d{1,15})$/.exec(job.id);
+      if (given) this.counter = Math.max(this.counter, Number(given[1]));
+      const queued: Queued = { job, seq: ++this.seq, cancelled: false, ran: false };
+      this.push(queued);
+    }
+    this.arm();
+  }
+
   /** Number of jobs waiting. */
   get pending(): number {
     return this.live.size - this.ranStillMapped;
@@ -216,6 +241,12 @@ export class Scheduler {
 
   private insert(job: Job) {
     const queued: Queued = { job, seq: ++this.seq, cancelled: false, ran: false };
+    this.push(queued);
+    this.journal?.put(job, queued.seq);
+  }
+
+  private push(queued: Queued) {
+    const { job } = queued;
     this.live.set(job.id, queued);
     const index = this.queued.length;
     if (index === this.dueAt.length) this.grow();
@@ -317,6 +348,7 @@ export class Scheduler {
         next.ran = true;
         this.ranStillMapped++;
         const { job } = next;
+        this.journal?.delete(job);
         if (this.clock instanceof VirtualClock) this.clock.setTo(job.at);
         try {
           this.handlers.get(job.kind)?.(job);

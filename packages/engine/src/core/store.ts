@@ -30,6 +30,32 @@ export interface TenantStore {
   clear(): void;
 }
 
+/**
+ * Hears every change of a memory store's records: what a durable store writes behind it (durability/). Records are
+ * addressed by tenant, collection and sequence number, the number every cursor is made of, so a reload keeps cursors.
+ */
+export interface StoreJournal {
+  /** A record was inserted or replaced under `seq`. */
+  put(tenantId: string, collection: string, seq: number, record: { readonly id: string }): void;
+  /** The record under `seq` was deleted. */
+  delete(tenantId: string, collection: string, seq: number, previous: { readonly id: string }): void;
+  /** Every record of the tenant is gone (a reset, or a restore about to put its records). */
+  clear(tenantId: string): void;
+}
+
+/** A stored record with the sequence number it had: what {@link MemoryStore.load} takes back. */
+export type StoredEntry = readonly [seq: number, record: { readonly id: string }];
+
+/** The in-memory store, which can also be filled from a durable copy of itself. */
+export interface MemoryStore extends Store {
+  /**
+   * Puts stored records back under the sequence numbers they had (so cursors made before still work), without telling
+   * the journal. `next` is one past the highest number each collection ever gave out, so a record deleted at the end
+   * never has its number given again. Entries must come in ascending `seq` per collection.
+   */
+  load(tenantId: string, collections: ReadonlyMap<string, readonly StoredEntry[]>, next?: ReadonlyMap<string, number>): void;
+}
+
 /** A record with its insertion sequence number: the stable sort key of every list. */
 export interface Entry<T> {
   readonly seq: number;
@@ -198,7 +224,7 @@ class MemoryCollection<T extends { id: string }> implements Collection<T> {
   private lastCreated = -Infinity;
   private readonly counts = new Map<string, KeptCount<T>>();
 
-  constructor(options?: CollectionOptions<T>) {
+  constructor(options?: CollectionOptions<T>, private readonly journal?: CollectionJournal) {
     if (options) this.configure(options);
   }
 
@@ -240,6 +266,7 @@ class MemoryCollection<T extends { id: string }> implements Collection<T> {
     for (const index of this.indexes.values()) addKeys(index, record, seq);
     this.noteCreated(record);
     for (const kept of this.counts.values()) if (kept.matches(record)) kept.count++;
+    this.journal?.put(seq, record);
     return record;
   }
 
@@ -259,6 +286,7 @@ class MemoryCollection<T extends { id: string }> implements Collection<T> {
     if (this.createdAt && this.createdAt(previous) !== this.createdAt(record)) this.chronological = false;
     for (const kept of this.counts.values()) kept.count += Number(kept.matches(record)) - Number(kept.matches(previous));
     this.slots.set(seq, record);
+    this.journal?.put(seq, record);
     return record;
   }
 
@@ -271,7 +299,35 @@ class MemoryCollection<T extends { id: string }> implements Collection<T> {
     this.order.delete(seq);
     for (const index of this.indexes.values()) removeKeys(index, record, seq);
     for (const kept of this.counts.values()) if (kept.matches(record)) kept.count--;
+    this.journal?.delete(seq, record);
     return true;
+  }
+
+  /**
+   * Puts a stored record back under its sequence number (numbers given out in between, deleted since, stay empty).
+   * For {@link MemoryStore.load}, on a collection filled in ascending order.
+   */
+  placeAt(seq: number, record: T): void {
+    if (seq < this.slots.length) throw new Error(`sequence number ${seq} of ${record.id} is not after the last one placed`);
+    while (this.slots.length < seq) this.slots.push(undefined);
+    const known = this.seqOf.size;
+    this.seqOf.set(record.id, seq);
+    if (this.seqOf.size === known) throw new Error(`duplicate id ${record.id}`);
+    deepFreeze(record);
+    this.slots.push(record);
+    this.order.add(seq);
+    for (const index of this.indexes.values()) addKeys(index, record, seq);
+    this.noteCreated(record);
+  }
+
+  /** Makes sure no number below `next` is given out again. */
+  reserveUpTo(next: number): void {
+    while (this.slots.length < next) this.slots.push(undefined);
+  }
+
+  /** Tells the journal every record, under its number (after an import swapped them in). */
+  journalAll(): void {
+    if (this.journal) this.slots.forEach((record, seq) => this.journal!.put(seq, record));
   }
 
   *values() {
@@ -440,13 +496,27 @@ class MemoryCollection<T extends { id: string }> implements Collection<T> {
   }
 }
 
+/** What one collection tells the store's journal. */
+interface CollectionJournal {
+  put(seq: number, record: { readonly id: string }): void;
+  delete(seq: number, previous: { readonly id: string }): void;
+}
+
 class MemoryTenantStore implements TenantStore {
   private readonly collections = new Map<string, MemoryCollection<{ id: string }>>();
+
+  constructor(private readonly tenantId: string, private readonly journal: StoreJournal | undefined) {}
+
+  private journalOf(name: string): CollectionJournal | undefined {
+    const { journal, tenantId } = this;
+    if (journal === undefined) return undefined;
+    return { put: (seq, record) => journal.put(tenantId, name, seq, record), delete: (seq, previous) => journal.delete(tenantId, name, seq, previous) };
+  }
 
   collection<T extends { id: string }>(name: string, options?: CollectionOptions<T>): Collection<T> {
     let found = this.collections.get(name) as MemoryCollection<T> | undefined;
     if (!found) {
-      found = new MemoryCollection<T>(options);
+      found = new MemoryCollection<T>(options, this.journalOf(name));
       this.collections.set(name, found as unknown as MemoryCollection<{ id: string }>);
     } else if (options) {
       found.configure(options);
@@ -472,27 +542,47 @@ class MemoryTenantStore implements TenantStore {
       staged.set(name, collection);
     }
     this.clear();
-    for (const [name, collection] of staged) (this.collection(name) as MemoryCollection<{ id: string }>).adopt(collection);
+    for (const [name, collection] of staged) {
+      const target = this.collection(name) as MemoryCollection<{ id: string }>;
+      target.adopt(collection);
+      target.journalAll();
+    }
   }
 
   clear(): void {
     // Collections stay registered (services may hold them), with their indexes; only their records go.
     for (const collection of this.collections.values()) collection.adopt(collection.emptyLike());
+    this.journal?.clear(this.tenantId);
+  }
+
+  load(collections: ReadonlyMap<string, readonly StoredEntry[]>, next?: ReadonlyMap<string, number>): void {
+    for (const name of new Set([...collections.keys(), ...(next?.keys() ?? [])])) {
+      const target = this.collection(name) as MemoryCollection<{ id: string }>;
+      const staged = target.emptyLike();
+      for (const [seq, record] of collections.get(name) ?? []) staged.placeAt(seq, record);
+      staged.reserveUpTo(next?.get(name) ?? 0);
+      target.adopt(staged);
+    }
   }
 }
 
-/** The default store: everything in memory. */
-export function createMemoryStore(): Store {
-  const tenants = new Map<string, TenantStore>();
+/**
+ * The default store: everything in memory. With a `journal`, every change is also told to it (a durable store writes
+ * them behind the memory one, which stays what every read is served from).
+ */
+export function createMemoryStore(options: { journal?: StoreJournal } = {}): MemoryStore {
+  const tenants = new Map<string, MemoryTenantStore>();
+  const tenant = (tenantId: string): MemoryTenantStore => {
+    let found = tenants.get(tenantId);
+    if (!found) {
+      found = new MemoryTenantStore(tenantId, options.journal);
+      tenants.set(tenantId, found);
+    }
+    return found;
+  };
   return {
-    tenant(tenantId) {
-      let found = tenants.get(tenantId);
-      if (!found) {
-        found = new MemoryTenantStore();
-        tenants.set(tenantId, found);
-      }
-      return found;
-    },
+    tenant,
+    load: (tenantId, collections, next) => tenant(tenantId).load(collections, next),
   };
 }
 

@@ -200,6 +200,11 @@ export interface HttpHost {
   publicError?(error: ApiError): WireReply;
   /** Runs the follow-up work a request queued, once its reply is built (see `TenantContext.afterResponse`). */
   afterRequest?(): void;
+  /**
+   * Runs a request's work (once its body is read) as one unit of the platform's state: a durable engine runs a
+   * platform's requests one at a time and answers once their changes are stored. Absent: the work runs as it is.
+   */
+  unit?<T>(tenant: TenantContext, work: () => Promise<T>): Promise<T>;
   readonly idempotency: IdempotencyKeys;
 }
 
@@ -323,10 +328,13 @@ export function createHttpSurface(bindings: readonly Binding[], host: HttpHost):
       return reply;
     };
 
-    if (key === null || !(MUTATING.has(method) || endpoint.createsState === true)) return run();
-    // A credential's keys are its own: the same key from the platform, a token or an agent is another request (so a
-    // replay, which answers without running the operation, answers only the credential that made it).
-    return withIdempotency(host, tenant, key, principal.agentId ?? principal.tokenId, endpoint.secrets, `${method} ${path}?${url.search}\u0000${rawBody?.text ?? ''}\u0000${rawBody?.bytes ? hashBytes(rawBody.bytes, boundaryOf(incoming.header('content-type'))) : ''}`, run);
+    const perform = (): Promise<WireReply> => {
+      if (key === null || !(MUTATING.has(method) || endpoint.createsState === true)) return run();
+      // A credential's keys are its own: the same key from the platform, a token or an agent is another request (so a
+      // replay, which answers without running the operation, answers only the credential that made it).
+      return withIdempotency(host, tenant, key, principal.agentId ?? principal.tokenId, endpoint.secrets, `${method} ${path}?${url.search}\u0000${rawBody?.text ?? ''}\u0000${rawBody?.bytes ? hashBytes(rawBody.bytes, boundaryOf(incoming.header('content-type'))) : ''}`, run);
+    };
+    return host.unit === undefined ? perform() : host.unit(tenant, perform);
   }
 
   // Called as the global fetch is: a Request, or a URL with its init. A Request alone is served as it is (no copy).

@@ -44,7 +44,20 @@ export class PlatformRegistry {
     private readonly now: () => number,
     /** The most platforms this engine holds: creating one more is refused (409), so one credential cannot fill the server. */
     private readonly maxPlatforms = DEFAULT_MAX_PLATFORMS,
+    /** Told of every platform created (a durable store keeps it). */
+    private readonly created?: (platform: Platform) => void,
   ) {}
+
+  /** Takes back a platform created before (by a durable store's reload), keeping its id and credentials. */
+  adopt(platform: Platform): void {
+    this.byClientId.set(platform.clientId, platform);
+    this.byPlatformId.set(platform.id, platform);
+  }
+
+  /** The platform with this client id. */
+  withClientId(clientId: string): Platform | undefined {
+    return this.byClientId.get(clientId);
+  }
 
   create(options: PlatformCreateRequest = {}): Platform {
     if (this.byPlatformId.size >= this.maxPlatforms) {
@@ -72,6 +85,7 @@ export class PlatformRegistry {
     };
     this.byClientId.set(clientId, platform);
     this.byPlatformId.set(id, platform);
+    this.created?.(platform);
     return platform;
   }
 

@@ -41,6 +41,10 @@ export interface ServeSettings {
   readonly maxPlatforms: number;
   /** `RAILYARD_SECRET_KEY`: what stored secrets are sealed under (a random key per start when absent). */
   readonly secretKey?: string;
+  /** `--data DIR` (or `RAILYARD_DATA`): state on SQLite in DIR, kept across restarts. */
+  readonly data?: string;
+  /** `--data-sync` (or `RAILYARD_DATA_SYNC`): `full` (a commit survives a power cut) or `normal` (a killed process). */
+  readonly dataSync?: 'full' | 'normal';
 }
 
 /** What the server thread reports to the launcher. */

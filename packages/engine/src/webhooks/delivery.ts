@@ -57,6 +57,11 @@ export interface DispatcherOptions {
   readonly keyOf: (platformId: string) => Promise<WebhookKey>;
   /** A public sandbox: see `EngineOptions.webhooks.publicEndpointsOnly`. */
   readonly publicEndpointsOnly?: boolean;
+  /**
+   * Defers `task` until the platform's changes so far are durable (a durable engine): no receiver ever gets an event
+   * that a crash could take back. Runs it at once when absent.
+   */
+  readonly afterDurable?: (platformId: string, task: () => void) => void;
 }
 
 const ok = (status: number | undefined) => status !== undefined && status >= 200 && status < 300;
@@ -187,8 +192,23 @@ export class WebhookDispatcher implements EventSink {
     }
   }
 
+  /**
+   * Attempts every event whose delivery was under way when the state was stored (a durable engine's restart): at
+   * least once, with the same event id. An event waiting for its retry job is left to that job.
+   */
+  resume(tenant: TenantContext): void {
+    const retrying = new Set(tenant.scheduler.exportTenant(tenant.platform.id).filter((job) => job.kind === RETRY_JOB).map((job) => (job.payload as { eventId: string }).eventId));
+    for (const event of eventsOf(tenant).values()) {
+      if (event.delivery?.status === 'PENDING' && !retrying.has(event.id)) this.start(tenant, event.id);
+    }
+  }
+
   private start(tenant: TenantContext, eventId: string): void {
-    const run = this.attempt(tenant, eventId).finally(() => this.running.delete(run));
+    const { afterDurable } = this.options;
+    const attempt = afterDurable === undefined
+      ? this.attempt(tenant, eventId)
+      : new Promise<void>((resolve) => afterDurable(tenant.platform.id, resolve)).then(() => this.attempt(tenant, eventId));
+    const run = attempt.finally(() => this.running.delete(run));
     this.running.add(run);
   }
 

@@ -34,6 +34,11 @@ async function withPublicPem(privateKey: CryptoKey, publicKey: CryptoKey): Promi
   return { privateKey, publicKeyPem: pem('PUBLIC KEY', await crypto.subtle.exportKey('spki', publicKey)) };
 }
 
+/** The private half as PKCS#8 PEM (for a durable store, which keeps it sealed). */
+export async function exportWebhookKeyPem(key: WebhookKey): Promise<string> {
+  return pem('PRIVATE KEY', await crypto.subtle.exportKey('pkcs8', key.privateKey));
+}
+
 /** A fresh key pair. */
 export async function generateWebhookKey(): Promise<WebhookKey> {
   const pair = await crypto.subtle.generateKey(ALGORITHM, true, ['sign', 'verify']);

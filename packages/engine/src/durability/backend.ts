@@ -1,0 +1,62 @@
+/**
+ * The port a durable store implements (SQLite in ./sqlite.ts): what it keeps, and the one way the engine writes to
+ * it, a batch of whole request units committed together. The engine keeps serving from memory; the backend is where
+ * that memory comes back from after a restart. No Node import here: the engine core stays browser-safe.
+ */
+import type { Job } from '../core/scheduler.js';
+import type { StoredEntry } from '../core/store.js';
+
+/** A platform as stored: its record (client secret sealed) and what lives beside its records. */
+export interface StoredPlatform {
+  readonly id: string;
+  readonly clientId: string;
+  /** The platform's JSON, its `clientSecret` sealed (core/secrets.ts) under the engine's key. */
+  readonly record: string;
+  /** A virtual clock's time, epoch ms; null for a platform on the real clock (or not moved yet). */
+  readonly clockMs: number | null;
+  /** The webhook signing key, PKCS#8 PEM sealed; null until the platform first signs. */
+  readonly webhookKey: string | null;
+}
+
+/** What changed in one store partition (a platform's state, or the credential directory). */
+export interface PartitionChanges {
+  readonly partition: string;
+  /** Every stored record of the partition goes first (a reset, or a restore): the records below then follow. */
+  readonly cleared: boolean;
+  /** Records put (JSON text) or deleted (null), by collection and sequence number. */
+  readonly records: readonly (readonly [collection: string, seq: number, body: string | null])[];
+  /** One past the highest sequence number each collection touched has given out. */
+  readonly next: readonly (readonly [collection: string, next: number])[];
+  /** Jobs scheduled (with their order) or gone (null), by id. */
+  readonly jobs: readonly (readonly [id: string, job: StoredJob | null])[];
+}
+
+/** A job as stored: the job and its place among jobs due at the same instant. */
+export interface StoredJob {
+  readonly job: Job;
+  readonly seq: number;
+}
+
+/** One commit: everything sealed since the last one, applied all together or not at all. */
+export interface CommitBatch {
+  /** Platforms created, or whose clock or webhook key changed (the whole row each time). */
+  readonly platforms: readonly StoredPlatform[];
+  readonly partitions: readonly PartitionChanges[];
+}
+
+/** A durable store behind the engine's memory. */
+export interface DurableBackend {
+  /** Every platform, in the order they were created. */
+  platforms(): StoredPlatform[];
+  /**
+   * Calls `visit` once per stored collection with its records in ascending sequence order, and one past the highest
+   * number it ever gave out.
+   */
+  forEachCollection(visit: (partition: string, collection: string, entries: StoredEntry[], next: number) => void): void;
+  /** Every waiting job, by partition, each partition's in the order they run. */
+  jobs(): Map<string, Job[]>;
+  /** Applies a batch atomically; once it returns (or its promise resolves) the batch is durable. Throws if it is not. */
+  commit(batch: CommitBatch): void | Promise<void>;
+  /** Lets go of the files or connections. */
+  close(): void;
+}

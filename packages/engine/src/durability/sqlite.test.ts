@@ -1,0 +1,83 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createEngine, type Engine } from '../engine.js';
+import { callApi, type Json } from '../testing/requests.js';
+import { DataStoreRefusal, openSqliteStore, SQLITE_SCHEMA_VERSION } from './sqlite.js';
+
+const dirs: string[] = [];
+const freshDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'railyard-sqlite-'));
+  dirs.push(dir);
+  return dir;
+};
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+const open = (dir: string, clock: 'virtual' | 'real' = 'virtual'): Engine => {
+  const store = openSqliteStore(dir);
+  return createEngine({ clock, durable: store, secretKey: store.secretKey, platform: { regulated: true } });
+};
+const call = (engine: Engine, method: string, path: string, body?: unknown, headers?: Record<string, string>, credentials?: { clientId: string; clientSecret: string }) =>
+  callApi(engine, method, path, body, headers, credentials);
+
+describe('an engine on a SQLite data directory', () => {
+  it('comes back after a restart with its platforms, records, cursors, tokens, agents, clocks and jobs', async () => {
+    const dir = freshDir();
+    const first = open(dir);
+    const customers: Json[] = [];
+    for (let i = 0; i < 5; i++) customers.push((await call(first, 'POST', '/customers', { customerType: 'INDIVIDUAL', fullName: `Ada ${i}`, currencies: ['USD'] })).body);
+    expect((await call(first, 'DELETE', `/customers/${customers[4]!.id}`)).status).toBeLessThan(300);
+    const token = (await call(first, 'POST', '/tokens', { name: 'viewer', permissions: ['VIEW'] })).body;
+    const other = (await call(first, 'POST', '/_sandbox/platforms', { name: 'B', regulated: true })).body;
+    const otherCredentials = { clientId: other.clientId, clientSecret: other.clientSecret };
+    const inB = (await call(first, 'POST', '/customers', { customerType: 'INDIVIDUAL', fullName: 'Bea', currencies: ['USD'] }, undefined, otherCredentials)).body;
+    expect((await call(first, 'POST', '/_sandbox/clock/advance', { ms: 3_600_000 }, undefined, otherCredentials)).status).toBe(200);
+    const page = (await call(first, 'GET', '/customers?limit=2')).body;
+    const snapshot = (await call(first, 'GET', '/_sandbox/snapshot')).body;
+    const clockB = (await call(first, 'GET', '/_sandbox/clock', undefined, undefined, otherCredentials)).body;
+    const publicKey = await first.webhooks.publicKey();
+    first.close();
+
+    const second = open(dir);
+    expect(second.defaultPlatform.id).toBe(first.defaultPlatform.id);
+    const again = (await call(second, 'GET', '/_sandbox/snapshot')).body;
+    expect({ ...again, takenAt: undefined }).toEqual({ ...snapshot, takenAt: undefined });
+    expect((await call(second, 'GET', `/customers?limit=2&cursor=${encodeURIComponent(page.nextCursor)}`)).body.data.map((c: Json) => c.id))
+      .toEqual([customers[1]!.id, customers[0]!.id]);
+    expect((await call(second, 'GET', '/customers', undefined, undefined, { clientId: token.clientId, clientSecret: token.clientSecret })).status).toBe(200);
+    expect((await call(second, 'GET', `/customers/${inB.id}`, undefined, undefined, otherCredentials)).body.fullName).toBe('Bea');
+    expect((await call(second, 'GET', '/_sandbox/clock', undefined, undefined, otherCredentials)).body).toEqual(clockB);
+    expect(await second.webhooks.publicKey()).toBe(publicKey);
+    // A new record takes the next number, never one a deleted record had.
+    const next = (await call(second, 'POST', '/customers', { customerType: 'INDIVIDUAL', fullName: 'Later', currencies: ['USD'] })).body;
+    expect((await call(second, 'GET', '/customers?limit=1')).body.data[0].id).toBe(next.id);
+    second.close();
+  });
+
+  it('refuses a directory another engine holds, a newer schema, and another secret key, each in one line', () => {
+    const dir = freshDir();
+    const held = openSqliteStore(dir);
+    expect(() => openSqliteStore(dir)).toThrow(new DataStoreRefusal(`the data directory ${dir} is in use by another railyard (pid ${process.pid}): stop it, or give another --data`));
+    held.close();
+    expect(() => openSqliteStore(dir, { secretKey: 'k'.repeat(40) })).toThrow(/is sealed under another secret key/);
+    const store = openSqliteStore(dir);
+    store.close();
+
+    const newer = freshDir();
+    const made = openSqliteStore(newer);
+    made.close();
+    // Bump the stored schema past this version's, as a later railyard would have written it.
+    const Database = require('better-sqlite3');
+    const db = new Database(join(newer, 'railyard.db'));
+    db.prepare("UPDATE railyard_meta SET value = ? WHERE key = 'schema_version'").run(String(SQLITE_SCHEMA_VERSION + 1));
+    db.close();
+    expect(() => openSqliteStore(newer)).toThrow(`the data in ${newer} has schema ${SQLITE_SCHEMA_VERSION + 1}; this railyard reads up to schema ${SQLITE_SCHEMA_VERSION}: upgrade railyard`);
+
+    const foreign = freshDir();
+    writeFileSync(join(foreign, 'railyard.db'), 'not a database at all, just some text long enough to be a header');
+    expect(() => openSqliteStore(foreign)).toThrow(DataStoreRefusal);
+  });
+});

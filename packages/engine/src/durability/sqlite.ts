@@ -1,0 +1,231 @@
+/**
+ * The SQLite store behind `railyard serve --data DIR` (better-sqlite3, server-side only: neither the engine's main
+ * entry, its msw handlers nor the browser bundle load it). One file, `DIR/railyard.db`, in WAL mode, held by one
+ * process at a time (an exclusive lock, taken at open, that the OS lets go when the process dies, a kill -9 included).
+ * Records are kept as the JSON text the engine made, under the sequence number every cursor is made of.
+ */
+import { randomBytes } from 'node:crypto';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import type { Job } from '../core/scheduler.js';
+import { createSealer } from '../core/secrets.js';
+import type { StoredEntry } from '../core/store.js';
+import type { CommitBatch, DurableBackend, StoredPlatform } from './backend.js';
+
+/** The schema this version writes, and reads (older ones are migrated, newer ones refused). */
+export const SQLITE_SCHEMA_VERSION = 1;
+
+/** The migrations from each older schema to the next, in order (none yet: schema 1 is the first). */
+const MIGRATIONS: readonly ((db: BetterSqlite3.Database) => void)[] = [];
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS railyard_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS railyard_platforms (
+  id TEXT PRIMARY KEY, client_id TEXT NOT NULL UNIQUE, record TEXT NOT NULL, clock_ms INTEGER, webhook_key TEXT, created_order INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS railyard_records (
+  partition TEXT NOT NULL, collection TEXT NOT NULL, seq INTEGER NOT NULL, body TEXT NOT NULL, PRIMARY KEY (partition, collection, seq)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS railyard_seqs (
+  partition TEXT NOT NULL, collection TEXT NOT NULL, next INTEGER NOT NULL, PRIMARY KEY (partition, collection)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS railyard_jobs (
+  partition TEXT NOT NULL, id TEXT NOT NULL, at REAL NOT NULL, seq INTEGER NOT NULL, kind TEXT NOT NULL, payload TEXT NOT NULL,
+  PRIMARY KEY (partition, id)
+) WITHOUT ROWID;
+`;
+
+/** Options of {@link openSqliteStore}. */
+export interface SqliteStoreOptions {
+  /**
+   * The key stored secrets are sealed under (`RAILYARD_SECRET_KEY`). Without it, the key in `DIR/secret.key` is used,
+   * made (random, readable by its owner only) on first start. A store sealed under one key refuses to open under another.
+   */
+  readonly secretKey?: string;
+  /**
+   * `full` (default): every commit is flushed to the disk before the requests in it are answered, so an answered
+   * write survives a power cut. `normal`: it survives the process being killed, not a power cut (faster on slow disks).
+   */
+  readonly sync?: 'full' | 'normal';
+  /** The engine version writing (kept in the file, to word a refusal by a later version). */
+  readonly version?: string;
+}
+
+/** A data directory open for one engine: the backend to give `createEngine({ durable })`, and the key to seal under. */
+export interface SqliteStore extends DurableBackend {
+  /** The secret key the engine must seal under (given, or the directory's own). */
+  readonly secretKey: string;
+  /** The database file. */
+  readonly file: string;
+}
+
+/** Why a data directory cannot be opened, in one line (the server prints it and does not start). */
+export class DataStoreRefusal extends Error {
+  override readonly name = 'DataStoreRefusal';
+}
+
+/**
+ * Opens (creating if needed) the data directory `dir`. Refuses, with a {@link DataStoreRefusal}, a directory another
+ * process has open, a file from a newer schema, or a key other than the one the data was sealed under.
+ */
+export function openSqliteStore(dir: string, options: SqliteStoreOptions = {}): SqliteStore {
+  const root = resolve(dir);
+  try {
+    mkdirSync(root, { recursive: true });
+  } catch (error) {
+    throw new DataStoreRefusal(`cannot create the data directory ${root}: ${(error as Error).message}`);
+  }
+  const file = join(root, 'railyard.db');
+  const pidFile = join(root, 'railyard.pid');
+  let db: BetterSqlite3.Database;
+  try {
+    db = new BetterSqlite3(file, { timeout: 0 });
+    db.pragma('journal_mode = WAL');
+    // The lock is taken by the first write and kept until close: a second process is refused at its first statement.
+    db.pragma('locking_mode = EXCLUSIVE');
+    db.exec('BEGIN IMMEDIATE; COMMIT');
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') {
+      const pid = existsSync(pidFile) ? readFileSync(pidFile, 'utf8').trim() : '';
+      throw new DataStoreRefusal(`the data directory ${root} is in use by another railyard${pid ? ` (pid ${pid})` : ''}: stop it, or give another --data`);
+    }
+    throw new DataStoreRefusal(`cannot open ${file}: ${(error as Error).message}`);
+  }
+  try {
+    db.pragma(`synchronous = ${options.sync === 'normal' ? 'NORMAL' : 'FULL'}`);
+    writeFileSync(pidFile, `${process.pid}\n`);
+    prepareSchema(db, root, options.version ?? 'unknown');
+    const secretKey = options.secretKey ?? directoryKey(root);
+    checkKey(db, root, secretKey);
+    return Object.assign(backendOver(db, () => rmSync(pidFile, { force: true })), { secretKey, file });
+  } catch (error) {
+    db.close();
+    throw error instanceof DataStoreRefusal ? error : new DataStoreRefusal(`cannot use ${file}: ${(error as Error).message}`);
+  }
+}
+
+function prepareSchema(db: BetterSqlite3.Database, root: string, version: string): void {
+  const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[];
+  if (tables.length > 0 && !tables.includes('railyard_meta')) {
+    throw new DataStoreRefusal(`${join(root, 'railyard.db')} is not a Railyard data file (it holds tables ${tables.slice(0, 3).join(', ')}): give an empty directory`);
+  }
+  db.exec(SCHEMA);
+  const stored = db.prepare("SELECT value FROM railyard_meta WHERE key = 'schema_version'").pluck().get() as string | undefined;
+  if (stored === undefined) {
+    db.prepare("INSERT INTO railyard_meta (key, value) VALUES ('schema_version', ?), ('created_by', ?)").run(String(SQLITE_SCHEMA_VERSION), version);
+    return;
+  }
+  const schema = Number(stored);
+  if (!(schema <= SQLITE_SCHEMA_VERSION)) {
+    const writer = db.prepare("SELECT value FROM railyard_meta WHERE key = 'written_by'").pluck().get() as string | undefined;
+    throw new DataStoreRefusal(`the data in ${root} has schema ${stored}${writer ? ` (written by railyard ${writer})` : ''}; this railyard reads up to schema ${SQLITE_SCHEMA_VERSION}: upgrade railyard`);
+  }
+  db.transaction(() => {
+    for (let from = schema; from < SQLITE_SCHEMA_VERSION; from++) MIGRATIONS[from - 1]!(db);
+    db.prepare("INSERT INTO railyard_meta (key, value) VALUES ('schema_version', ?), ('written_by', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value")
+      .run(String(SQLITE_SCHEMA_VERSION), version);
+  })();
+}
+
+/** The directory's own key: read from `secret.key`, or made there (owner-only) on first start. */
+function directoryKey(root: string): string {
+  const path = join(root, 'secret.key');
+  if (existsSync(path)) return readFileSync(path, 'utf8').trim();
+  const key = randomBytes(32).toString('base64');
+  const fd = openSync(path, 'wx', 0o600);
+  try {
+    writeSync(fd, `${key}\n`);
+  } finally {
+    closeSync(fd);
+  }
+  return key;
+}
+
+/** Refuses a key other than the one the data was sealed under (its key id is kept; the key never is). */
+function checkKey(db: BetterSqlite3.Database, root: string, secretKey: string): void {
+  const keyId = createSealer(secretKey).keyId;
+  const stored = db.prepare("SELECT value FROM railyard_meta WHERE key = 'key_id'").pluck().get() as string | undefined;
+  if (stored === undefined) db.prepare("INSERT INTO railyard_meta (key, value) VALUES ('key_id', ?)").run(keyId);
+  else if (stored !== keyId) {
+    throw new DataStoreRefusal(`the data in ${root} is sealed under another secret key (key id ${stored}, given ${keyId}): start with the RAILYARD_SECRET_KEY it was made with${existsSync(join(root, 'secret.key')) ? ', or without one (to use DIR/secret.key)' : ''}`);
+  }
+}
+
+function backendOver(db: BetterSqlite3.Database, onClose: () => void): DurableBackend {
+  const upsertPlatform = db.prepare(`INSERT INTO railyard_platforms (id, client_id, record, clock_ms, webhook_key, created_order)
+    VALUES (@id, @clientId, @record, @clockMs, @webhookKey, (SELECT COALESCE(MAX(created_order), 0) + 1 FROM railyard_platforms))
+    ON CONFLICT (id) DO UPDATE SET record = excluded.record, clock_ms = excluded.clock_ms, webhook_key = excluded.webhook_key`);
+  const clearPartition = db.prepare('DELETE FROM railyard_records WHERE partition = ?');
+  const putRecord = db.prepare('INSERT INTO railyard_records (partition, collection, seq, body) VALUES (?, ?, ?, ?) ON CONFLICT (partition, collection, seq) DO UPDATE SET body = excluded.body');
+  const deleteRecord = db.prepare('DELETE FROM railyard_records WHERE partition = ? AND collection = ? AND seq = ?');
+  const putNext = db.prepare('INSERT INTO railyard_seqs (partition, collection, next) VALUES (?, ?, ?) ON CONFLICT (partition, collection) DO UPDATE SET next = MAX(next, excluded.next)');
+  const putJob = db.prepare('INSERT INTO railyard_jobs (partition, id, at, seq, kind, payload) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (partition, id) DO UPDATE SET at = excluded.at, seq = excluded.seq, kind = excluded.kind, payload = excluded.payload');
+  const deleteJob = db.prepare('DELETE FROM railyard_jobs WHERE partition = ? AND id = ?');
+  const commit = db.transaction((batch: CommitBatch) => {
+    for (const row of batch.platforms) upsertPlatform.run(row);
+    for (const part of batch.partitions) {
+      if (part.cleared) clearPartition.run(part.partition);
+      for (const [collection, seq, body] of part.records) {
+        if (body === null) deleteRecord.run(part.partition, collection, seq);
+        else putRecord.run(part.partition, collection, seq, body);
+      }
+      for (const [collection, next] of part.next) putNext.run(part.partition, collection, next);
+      for (const [id, stored] of part.jobs) {
+        if (stored === null) deleteJob.run(part.partition, id);
+        else putJob.run(part.partition, id, stored.job.at, stored.seq, stored.job.kind, JSON.stringify(stored.job.payload ?? null));
+      }
+    }
+  });
+  let open = true;
+  return {
+    platforms: () => (db.prepare('SELECT id, client_id AS clientId, record, clock_ms AS clockMs, webhook_key AS webhookKey FROM railyard_platforms ORDER BY created_order').all() as StoredPlatform[]),
+    forEachCollection(visit) {
+      const next = new Map<string, number>();
+      for (const [partition, collection, value] of db.prepare('SELECT partition, collection, next FROM railyard_seqs').raw().iterate() as Iterable<[string, string, number]>) {
+        next.set(`${partition}\u0000${collection}`, value);
+      }
+      let current: { partition: string; collection: string; entries: StoredEntry[] } | undefined;
+      const flush = () => {
+        if (!current) return;
+        const key = `${current.partition}\u0000${current.collection}`;
+        visit(current.partition, current.collection, current.entries, next.get(key) ?? 0);
+        next.delete(key);
+      };
+      const rows = db.prepare('SELECT partition, collection, seq, body FROM railyard_records ORDER BY partition, collection, seq').raw().iterate() as Iterable<[string, string, number, string]>;
+      for (const [partition, collection, seq, body] of rows) {
+        if (current?.partition !== partition || current.collection !== collection) {
+          flush();
+          current = { partition, collection, entries: [] };
+        }
+        current.entries.push([seq, JSON.parse(body) as { id: string }]);
+      }
+      flush();
+      // Collections whose records were all deleted still keep their numbers.
+      for (const [key, value] of next) {
+        const [partition, collection] = key.split('\u0000') as [string, string];
+        visit(partition, collection, [], value);
+      }
+    },
+    jobs() {
+      const jobs = new Map<string, Job[]>();
+      for (const [partition, id, at, kind, payload] of db.prepare('SELECT partition, id, at, kind, payload FROM railyard_jobs ORDER BY partition, at, seq').raw().iterate() as Iterable<[string, string, number, string, string]>) {
+        let list = jobs.get(partition);
+        if (!list) jobs.set(partition, (list = []));
+        list.push({ id, tenantId: partition, at, kind, payload: JSON.parse(payload) as unknown });
+      }
+      return jobs;
+    },
+    commit: (batch) => {
+      if (!open) throw new Error('the data store is closed');
+      commit(batch);
+    },
+    close: () => {
+      if (!open) return;
+      open = false;
+      db.close();
+      onClose();
+    },
+  };
+}
