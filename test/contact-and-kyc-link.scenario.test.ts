@@ -74,6 +74,6 @@ describeOverTransports('contact verification and kyc-link', (scope) => {
 /** Opens a kycUrl as a browser would: no credentials. */
 async function fetchPage(transport: Transport, url: string): Promise<{ status: number; text: string }> {
   // In process there is no network: the page is also served under the base path, which the raw fetch reaches.
-  const response = transport.name === 'in-process' ? await transport.raw(new URL(url).pathname, { method: 'GET' }) : await fetch(url);
+  const response = new URL(url).hostname === 'in-process.test' ? await transport.raw(new URL(url).pathname, { method: 'GET' }) : await fetch(url);
   return { status: response.status, text: await response.text() };
 }

@@ -1,6 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { openSqliteStore } from '@railyard/engine/sqlite';
+import { IN_MEMORY_DISPATCH, type WireRequest } from '@railyard/contract';
 import { createClient, type ClientOptions, type RailyardClient } from '@railyard/client';
 import { createEngine, type Engine } from '@railyard/engine';
 import { createHandlers } from '@railyard/engine/msw';
@@ -46,6 +51,75 @@ export function inProcess(): Transport {
     clientFor: (credentials) => createClient({ baseUrl: IN_PROCESS_BASE, ...credentials, fetch: engine.fetch, sandbox: true }),
     clientOptions: () => ({ baseUrl: IN_PROCESS_BASE, fetch: engine.fetch, sandbox: true }),
     ...inProcessRaw(engine),
+  };
+}
+
+/** The engine's platforms' snapshots, by platform id, as JSON would carry them (without the time each was taken). */
+function snapshotsOf(engine: Engine): Map<string, unknown> {
+  return new Map(engine.platforms().map((platform) => [platform.id, JSON.parse(JSON.stringify({ ...engine.sandbox(platform).snapshot(), takenAt: undefined }))]));
+}
+
+/** The path of the first place two JSON values differ, with both values there; undefined when they are equal. */
+function firstDifference(a: unknown, b: unknown, path: string): string | undefined {
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) {
+    return JSON.stringify(a) === JSON.stringify(b) ? undefined : `${path || '(root)'}: ${JSON.stringify(a)?.slice(0, 300)} became ${JSON.stringify(b)?.slice(0, 300)}`;
+  }
+  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])];
+  for (const key of keys) {
+    const found = firstDifference((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key], `${path}.${key}`);
+    if (found !== undefined) return found;
+  }
+  // Records keep their keys' order (replies are compared as text); which collection a snapshot lists first does not matter.
+  if (path !== '.collections' && JSON.stringify(Object.keys(a)) !== JSON.stringify(Object.keys(b))) return `${path}: keys ${Object.keys(a).join(',')} became ${Object.keys(b).join(',')}`;
+  return undefined;
+}
+
+/**
+ * In process, on a SQLite data directory (the store of `railyard serve --data`). When the suite ends the engine is
+ * closed and started again from the directory, and every platform's state must come back exactly as it was.
+ */
+export function inProcessOnSqlite(): Transport {
+  let dir: string | undefined;
+  let engine: Engine | undefined;
+  const open = () => {
+    const store = openSqliteStore(dir!, { sync: 'normal' });
+    return createEngine({ platform: ROOT_CREDENTIALS, durable: store, secretKey: store.secretKey });
+  };
+  // The engine changes when the suite ends; the clients made before reach whichever is running, as in-process ones do.
+  const fetchOf = Object.assign((input: string | URL | Request, init?: RequestInit) => engine!.fetch(input, init), {
+    [IN_MEMORY_DISPATCH]: (wire: WireRequest) => (engine!.fetch as unknown as Record<symbol, (wire: WireRequest) => Promise<unknown>>)[IN_MEMORY_DISPATCH]!(wire),
+  });
+  return {
+    name: 'sqlite',
+    get engine() {
+      return engine;
+    },
+    async start() {
+      dir = mkdtempSync(join(tmpdir(), 'railyard-scenarios-'));
+      engine = open();
+    },
+    async stop() {
+      if (!engine) return;
+      try {
+        await engine.webhooks.settled();
+        const before = snapshotsOf(engine);
+        engine.close();
+        engine = open();
+        const after = snapshotsOf(engine);
+        engine.close();
+        engine = undefined;
+        for (const [id, snapshot] of before) {
+          const difference = firstDifference(snapshot, after.get(id), '');
+          if (difference !== undefined) throw new Error(`platform ${id} did not come back from the data directory as it was: at ${difference}`);
+        }
+        if (after.size !== before.size) throw new Error(`${before.size} platforms were stored, ${after.size} came back`);
+      } finally {
+        rmSync(dir!, { recursive: true, force: true });
+      }
+    },
+    clientFor: (credentials) => createClient({ baseUrl: IN_PROCESS_BASE, ...credentials, fetch: fetchOf, sandbox: true }),
+    clientOptions: () => ({ baseUrl: IN_PROCESS_BASE, fetch: fetchOf, sandbox: true }),
+    raw: (path, init) => engine!.fetch(new Request(`${IN_PROCESS_BASE}${path}`, init)),
   };
 }
 
@@ -128,7 +202,7 @@ export function overHttp(): Transport {
 }
 
 /** Every transport, for `describe.each`. */
-export const TRANSPORTS: (() => Transport)[] = [inProcess, viaMsw, overHttp];
+export const TRANSPORTS: (() => Transport)[] = [inProcess, viaMsw, overHttp, inProcessOnSqlite];
 
 /** The reliability checks' transports: the engine itself, and the built server over real sockets (msw adds nothing there). */
 export const ENGINE_AND_SERVER: (() => Transport)[] = [inProcess, overHttp];

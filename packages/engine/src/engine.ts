@@ -168,6 +168,8 @@ export interface Engine {
   readonly clock: Clock;
   /** The platform created at start. */
   readonly defaultPlatform: Platform;
+  /** Every platform of the engine, the default one first, in the order they were created. */
+  platforms(): readonly Platform[];
   /** Creates another platform (tenant) with its own credentials and options. */
   createPlatform(options?: PlatformCreateRequest): ReturnType<typeof publicPlatform>;
   /** Control-plane moves for a platform (default: the default platform). */
@@ -378,6 +380,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
     handle: http.handle,
     clock,
     defaultPlatform,
+    platforms: () => [defaultPlatform, ...platforms.all().filter((platform) => platform !== defaultPlatform)],
     createPlatform: (opts) => publicPlatform(platforms.create(opts)),
     sandbox(p) {
       const t = tenant(platformOf(p));

@@ -81,3 +81,32 @@ describe('an engine on a SQLite data directory', () => {
     expect(() => openSqliteStore(foreign)).toThrow(DataStoreRefusal);
   });
 });
+
+describe('when the data store fails', () => {
+  it('answers 503 SERVICE_UNAVAILABLE with Retry-After while commits fail, keeps what it could not store, and stores it once they work again', async () => {
+    const dir = freshDir();
+    const store = openSqliteStore(dir);
+    let down = false;
+    const flaky = { ...store, commit: (batch: Parameters<typeof store.commit>[0]) => {
+      if (down) throw new Error('disk I/O error');
+      return store.commit(batch);
+    } };
+    const engine = createEngine({ durable: flaky, secretKey: store.secretKey });
+    const before = (await call(engine, 'POST', '/customers', { customerType: 'INDIVIDUAL', fullName: 'Before', currencies: ['USD'] })).body;
+    down = true;
+    const refused = await call(engine, 'POST', '/customers', { customerType: 'INDIVIDUAL', fullName: 'During', currencies: ['USD'] });
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('1');
+    expect(refused.body).toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE' });
+    // A read would show what is not stored yet: it waits for the store too.
+    expect((await call(engine, 'GET', '/customers')).status).toBe(503);
+    down = false;
+    const listed = (await call(engine, 'GET', '/customers')).body.data.map((c: Json) => c.fullName);
+    expect(listed).toEqual(['During', 'Before']);
+    engine.close();
+    const again = open(dir);
+    expect((await call(again, 'GET', '/customers')).body.data.map((c: Json) => c.id)).toContain(before.id);
+    expect((await call(again, 'GET', '/customers')).body.data.map((c: Json) => c.fullName)).toEqual(['During', 'Before']);
+    again.close();
+  });
+});

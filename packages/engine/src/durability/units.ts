@@ -89,6 +89,8 @@ export class Durability implements StoreJournal {
   private scheduled = false;
   private committing = false;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Whether the last commit failed (told once on stderr, not per request). */
+  private failing = false;
   private facts: PlatformFacts = { clockOf: () => undefined };
 
   constructor(private readonly backend: DurableBackend) {
@@ -276,7 +278,9 @@ export class Durability implements StoreJournal {
       this.committing = false;
       this.backlog = units;
       for (const row of rows) if (!this.pendingRows.has(row.id)) this.pendingRows.set(row.id, row);
-      const refusal = unavailable(error);
+      if (!this.failing) console.error(`[railyard] could not commit to the data store (${reasonOf(error)}): requests answer 503 until it works again`);
+      this.failing = true;
+      const refusal = unavailable();
       for (const waiter of waiters) waiter.reject(refusal);
       if (!this.retryTimer) {
         this.retryTimer = setTimeout(() => {
@@ -288,6 +292,8 @@ export class Durability implements StoreJournal {
       return;
     }
     this.committing = false;
+    if (this.failing) console.error('[railyard] the data store works again');
+    this.failing = false;
     for (const row of rows) this.rows.set(row.id, row);
     for (const waiter of waiters) waiter.resolve();
     for (const unit of units) for (const task of unit.whenDurable) task();
@@ -313,10 +319,10 @@ function batchOf(units: readonly Unit[], platforms: readonly StoredPlatform[]): 
   return { platforms, partitions: Array.from(parts.values(), (part) => part.changes()) };
 }
 
+const reasonOf = (cause: unknown) => (cause instanceof Error ? cause.message : String(cause));
+
 /** The 503 a reply gets when what it would show could not be made durable. */
-function unavailable(cause: unknown): ApiError {
-  const reason = cause instanceof Error ? cause.message : String(cause);
-  console.error(`[railyard] could not commit to the data store: ${reason}`);
+function unavailable(): ApiError {
   return new ApiError(503, 'SERVICE_UNAVAILABLE', 'The sandbox could not store this request durably (its data store is unavailable); it may or may not have been applied: retry it, with the same Idempotency-Key where it takes one', undefined, {
     'retry-after': String(RETRY_AFTER_SECONDS),
   });
