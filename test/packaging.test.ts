@@ -91,8 +91,13 @@ describe('package dependencies', () => {
       const files = readdirSync(dist).filter((file) => /\.(c|m)?js$/.test(file));
       expect(files.length).toBeGreaterThan(0);
       const loaded = new Set(files.flatMap((file) => runtimeImports(readFileSync(join(dist, file), 'utf8'))));
-      const declared = new Set([...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {})]);
+      const declared = new Set([...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {}), ...Object.keys(manifest.optionalDependencies ?? {})]);
       expect([...loaded].sort()).toEqual([...declared].sort());
+      // An optional dependency is loaded only by the entry that needs it (the data store of `railyard serve --data`).
+      for (const optional of Object.keys(manifest.optionalDependencies ?? {})) {
+        const loaders = files.filter((file) => runtimeImports(readFileSync(join(dist, file), 'utf8')).includes(optional));
+        expect(loaders.sort(), optional).toEqual(['serve-thread.cjs', 'sqlite.cjs', 'sqlite.js']);
+      }
     });
   }
 });
