@@ -13,6 +13,7 @@ export default defineConfig({
       { find: /^@railyard\/contract\/wallet-crypto$/, replacement: src('contract', 'wallet-crypto/index.ts') },
       { find: /^@railyard\/engine\/msw$/, replacement: src('engine', 'msw.ts') },
       { find: /^@railyard\/engine\/server$/, replacement: src('engine', 'server.ts') },
+      { find: /^@railyard\/engine\/sqlite$/, replacement: src('engine', 'sqlite.ts') },
       { find: /^@railyard\/engine$/, replacement: src('engine') },
       { find: /^@railyard\/client$/, replacement: src('client') },
       { find: /^@railyard\/wallet$/, replacement: src('wallet') },

@@ -33,6 +33,7 @@ interface Manifest {
   typesVersions?: Record<string, Record<string, string[]>>;
   dependencies?: Record<string, string>;
   peerDependencies?: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
 }
 
 const readJson = <T>(path: string): T => JSON.parse(readFileSync(path, 'utf8')) as T;
@@ -154,7 +155,7 @@ describe('packed packages', () => {
         const text = packedFile('package.json');
         expect(text).not.toContain('workspace:');
         const packedManifest = JSON.parse(text) as Manifest;
-        for (const [name, range] of Object.entries({ ...packedManifest.dependencies, ...packedManifest.peerDependencies })) {
+        for (const [name, range] of Object.entries({ ...packedManifest.dependencies, ...packedManifest.peerDependencies, ...packedManifest.optionalDependencies })) {
           const sibling = packages.find(({ manifest: other }) => other.name === name);
           if (sibling) expect(range).toBe(sibling.manifest.version);
         }

@@ -21,10 +21,11 @@ export const PINNED = (() => {
   }
 })();
 
-/** Runs `node args` as a child (on core 1 when pinned) and resolves once it prints "listening on <url>". */
-export function startChild(args, { env = {}, nodeFlags = [] } = {}) {
-  const command = PINNED ? 'taskset' : process.execPath;
-  const argv = PINNED ? ['-c', '1', process.execPath, ...nodeFlags, ...args] : [...nodeFlags, ...args];
+/** Runs `node args` as a child (on core 1 when pinned, unless `pin` is false) and resolves once it prints "listening on <url>". */
+export function startChild(args, { env = {}, nodeFlags = [], pin = true } = {}) {
+  const pinned = PINNED && pin;
+  const command = pinned ? 'taskset' : process.execPath;
+  const argv = pinned ? ['-c', '1', process.execPath, ...nodeFlags, ...args] : [...nodeFlags, ...args];
   const child = spawn(command, argv, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let out = '';
@@ -38,9 +39,9 @@ export function startChild(args, { env = {}, nodeFlags = [] } = {}) {
 }
 
 /** Runs a script as a child and returns the JSON it prints on its last line. */
-export function runJsonChild(args, nodeFlags = []) {
+export function runJsonChild(args, nodeFlags = [], env = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...nodeFlags, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [...nodeFlags, ...args], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
     let out = '';
     child.stdout.on('data', (chunk) => (out += chunk));
     child.once('exit', (code) => {

@@ -1,7 +1,7 @@
 // `pnpm bench`: throughput and latency in process and over HTTP (beside a bare node:http server), lists and memory at
 // 1k, 100k and 1M records, snapshots, the virtual clock and start-up; each figure against its target, PASS or FAIL.
 // Runs the built packages. HTTP load comes from this process (autocannon, on core 0 when the machine has two); each
-// server runs in a child process (on core 1). Sections: BENCH_ONLY=inprocess,wallet,http,scale,state,adversarial,size (default all).
+// server runs in a child process (on core 1). Sections: BENCH_ONLY=inprocess,wallet,http,durable,scale,state,adversarial,size (default all); BENCH_DURABLE_SEED (1M) sizes the --data restart.
 // BENCH_OUT=file.json writes every figure.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,12 +17,14 @@ import { SessionKey, encryptOtp } from '@railyard/wallet';
 import { createPublicKey, verify as nodeVerify } from 'node:crypto';
 
 import { GZIP_TARGETS, KB, REPORTED_PACKAGES, formatBundleSize, measureBrowserBundle } from '../support/bundle-size.mjs';
+import { durableServers, restartTime } from './durable.mjs';
 import { AUTH, CREDENTIALS, PINNED, bankAccountBody, customerBody, median, payOutQuoteBody, runJsonChild, startChild } from './lib.mjs';
 
 const HTTP_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const INPROCESS_CALLS = Number(process.env.BENCH_CALLS ?? 20000);
 const LIST_SEED = Number(process.env.BENCH_LIST_SEED ?? 1_000_000);
-const SECTIONS = new Set((process.env.BENCH_ONLY ?? 'inprocess,wallet,http,scale,state,adversarial,size').split(','));
+const SECTIONS = new Set((process.env.BENCH_ONLY ?? 'inprocess,wallet,http,durable,scale,state,adversarial,size').split(','));
+const DURABLE_SEED = Number(process.env.BENCH_DURABLE_SEED ?? 1_000_000);
 const here = (file) => fileURLToPath(new URL(file, import.meta.url));
 
 const rows = [];
@@ -214,6 +216,31 @@ async function overHttp() {
   }
 }
 
+/** `railyard serve --data` beside the in-memory server, in turns; then the restart of a data directory at scale. */
+async function durable() {
+  const servers = await durableServers();
+  try {
+    const headers = { authorization: AUTH, 'content-type': 'application/json' };
+    const ids = {};
+    for (const [name, server] of [['memory', servers.memory], ['data', servers.durable]]) {
+      const client = createClient({ baseUrl: server.url, ...CREDENTIALS });
+      ids[name] = (await client.customers.create(customerBody)).id;
+      for (let i = 0; i < 200; i++) await client.customers.create(customerBody);
+    }
+    await interleaved([
+      ['in-memory server GET customer', { url: `${servers.memory.url}/customers/${encodeURIComponent(ids.memory)}`, headers }],
+      ['--data server GET customer', { url: `${servers.durable.url}/customers/${encodeURIComponent(ids.data)}`, headers }],
+      ['in-memory server POST customer', { url: `${servers.memory.url}/customers`, method: 'POST', headers, body: JSON.stringify(customerBody) }],
+      ['--data server POST customer', { url: `${servers.durable.url}/customers`, method: 'POST', headers, body: JSON.stringify(customerBody) }],
+    ]);
+  } finally {
+    await servers.stop();
+  }
+  const restart = await restartTime(DURABLE_SEED);
+  console.log(`  restart of --data holding ${restart.count} customers (${restart.records} records): ${restart.restartMs.toFixed(0)} ms to its first answer (seeded in ${(restart.seedMs / 1000).toFixed(0)} s, stored in ${(restart.storeMs / 1000).toFixed(0)} s)`);
+  return restart;
+}
+
 /** Lists and memory at 1k, 100k and 1M records (a child with a large heap). */
 async function scale() {
   const result = await runJsonChild([here('./scale.mjs')], ['--expose-gc', '--max-old-space-size=8192']);
@@ -273,6 +300,7 @@ const coldStart = SECTIONS.has('state') ? await runJsonChild([here('./cold-start
 if (SECTIONS.has('inprocess')) await inProcess();
 if (SECTIONS.has('wallet')) await walletAuth();
 if (SECTIONS.has('http')) await overHttp();
+const restarted = SECTIONS.has('durable') ? await durable() : undefined;
 const scaled = SECTIONS.has('scale') ? await scale() : undefined;
 const stated = SECTIONS.has('state') ? await state(coldStart) : undefined;
 const hostile = SECTIONS.has('adversarial') ? adversarial() : undefined;
@@ -305,6 +333,13 @@ target(`GET /customers (20) at ${LIST_SEED} customers >= 0.25x bare, p99 < 5 ms`
   (r, b) => ratio(r, b) >= 0.25 && r.p99 < 5, share);
 target('standalone pay-out flows >= 200 per second', [byName['standalone server pay-out flow (quote, execute, settle)']], (r) => r.rps >= 200, (r) => `${Math.round(r.rps)} flows/s`);
 
+target('--data POST customer >= 0.5x in-memory, p99 < 10 ms', [byName['--data server POST customer'], byName['in-memory server POST customer']],
+  (d, m) => ratio(d, m) >= 0.5 && d.p99 < 10, (d, m) => `${ratio(d, m).toFixed(2)}x (${rps(d)}, p99 ${d.p99} ms)`);
+target('--data GET customer >= 0.9x in-memory', [byName['--data server GET customer'], byName['in-memory server GET customer']],
+  (d, m) => ratio(d, m) >= 0.9, (d, m) => `${ratio(d, m).toFixed(2)}x (${rps(d)}, p99 ${d.p99} ms)`);
+if (restarted) {
+  target(`restart of --data with ${restarted.count} customers answers <= 30 s`, [restarted], (r) => r.ok && r.restartMs <= 30_000, (r) => `${(r.restartMs / 1000).toFixed(1)} s${r.ok ? '' : ' (WRONG answer)'}`);
+}
 if (scaled) {
   // The 1k and largest platforms measured in turns (scale.mjs), so both figures come from the same minutes.
   for (const pair of scaled.paired) {
@@ -339,5 +374,5 @@ if (bundles) {
 
 console.log('\nTargets');
 for (const [name, ok, value] of checks) console.log(`  ${ok ? 'PASS' : 'FAIL'}  ${name.padEnd(72)} ${value}`);
-if (process.env.BENCH_OUT) writeFileSync(process.env.BENCH_OUT, JSON.stringify({ pinned: PINNED, rows, scale: scaled, state: stated, bundles, targets: checks }, null, 2));
+if (process.env.BENCH_OUT) writeFileSync(process.env.BENCH_OUT, JSON.stringify({ pinned: PINNED, rows, durable: restarted, scale: scaled, state: stated, bundles, targets: checks }, null, 2));
 process.exitCode = checks.every(([, ok]) => ok) ? 0 : 1;

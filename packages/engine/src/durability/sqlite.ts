@@ -19,16 +19,18 @@ export const SQLITE_SCHEMA_VERSION = 1;
 /** The migrations from each older schema to the next, in order (none yet: schema 1 is the first). */
 const MIGRATIONS: readonly ((db: BetterSqlite3.Database) => void)[] = [];
 
+// Records are keyed by a small number per (partition, collection) and their sequence number: short integer keys keep
+// the B-tree compact and inserts cheap, where a text key repeating the platform id cost several times more.
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS railyard_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS railyard_platforms (
   id TEXT PRIMARY KEY, client_id TEXT NOT NULL UNIQUE, record TEXT NOT NULL, clock_ms INTEGER, webhook_key TEXT, created_order INTEGER NOT NULL
 );
+CREATE TABLE IF NOT EXISTS railyard_collections (
+  id INTEGER PRIMARY KEY, partition TEXT NOT NULL, collection TEXT NOT NULL, next INTEGER NOT NULL DEFAULT 0, UNIQUE (partition, collection)
+);
 CREATE TABLE IF NOT EXISTS railyard_records (
-  partition TEXT NOT NULL, collection TEXT NOT NULL, seq INTEGER NOT NULL, body TEXT NOT NULL, PRIMARY KEY (partition, collection, seq)
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS railyard_seqs (
-  partition TEXT NOT NULL, collection TEXT NOT NULL, next INTEGER NOT NULL, PRIMARY KEY (partition, collection)
+  collection_id INTEGER NOT NULL, seq INTEGER NOT NULL, body TEXT NOT NULL, PRIMARY KEY (collection_id, seq)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS railyard_jobs (
   partition TEXT NOT NULL, id TEXT NOT NULL, at REAL NOT NULL, seq INTEGER NOT NULL, kind TEXT NOT NULL, payload TEXT NOT NULL,
@@ -157,55 +159,60 @@ function backendOver(db: BetterSqlite3.Database, onClose: () => void): DurableBa
   const upsertPlatform = db.prepare(`INSERT INTO railyard_platforms (id, client_id, record, clock_ms, webhook_key, created_order)
     VALUES (@id, @clientId, @record, @clockMs, @webhookKey, (SELECT COALESCE(MAX(created_order), 0) + 1 FROM railyard_platforms))
     ON CONFLICT (id) DO UPDATE SET record = excluded.record, clock_ms = excluded.clock_ms, webhook_key = excluded.webhook_key`);
-  const clearPartition = db.prepare('DELETE FROM railyard_records WHERE partition = ?');
-  const putRecord = db.prepare('INSERT INTO railyard_records (partition, collection, seq, body) VALUES (?, ?, ?, ?) ON CONFLICT (partition, collection, seq) DO UPDATE SET body = excluded.body');
-  const deleteRecord = db.prepare('DELETE FROM railyard_records WHERE partition = ? AND collection = ? AND seq = ?');
-  const putNext = db.prepare('INSERT INTO railyard_seqs (partition, collection, next) VALUES (?, ?, ?) ON CONFLICT (partition, collection) DO UPDATE SET next = MAX(next, excluded.next)');
-  const putJob = db.prepare('INSERT INTO railyard_jobs (partition, id, at, seq, kind, payload) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (partition, id) DO UPDATE SET at = excluded.at, seq = excluded.seq, kind = excluded.kind, payload = excluded.payload');
+  const addCollection = db.prepare('INSERT INTO railyard_collections (partition, collection) VALUES (?, ?) RETURNING id').pluck();
+  const clearPartition = db.prepare('DELETE FROM railyard_records WHERE collection_id IN (SELECT id FROM railyard_collections WHERE partition = ?)');
+  const putRecord = db.prepare('INSERT OR REPLACE INTO railyard_records (collection_id, seq, body) VALUES (?, ?, ?)');
+  const deleteRecord = db.prepare('DELETE FROM railyard_records WHERE collection_id = ? AND seq = ?');
+  const putNext = db.prepare('UPDATE railyard_collections SET next = MAX(next, ?) WHERE id = ?');
+  const putJob = db.prepare('INSERT OR REPLACE INTO railyard_jobs (partition, id, at, seq, kind, payload) VALUES (?, ?, ?, ?, ?, ?)');
   const deleteJob = db.prepare('DELETE FROM railyard_jobs WHERE partition = ? AND id = ?');
+  const collectionIds = new Map<string, number>();
+  for (const [id, partition, collection] of db.prepare('SELECT id, partition, collection FROM railyard_collections').raw().all() as [number, string, string][]) {
+    collectionIds.set(`${partition}\u0000${collection}`, id);
+  }
+  const collectionId = (partition: string, collection: string): number => {
+    const key = `${partition}\u0000${collection}`;
+    let id = collectionIds.get(key);
+    if (id === undefined) collectionIds.set(key, (id = addCollection.get(partition, collection) as number));
+    return id;
+  };
   const commit = db.transaction((batch: CommitBatch) => {
     for (const row of batch.platforms) upsertPlatform.run(row);
     for (const part of batch.partitions) {
       if (part.cleared) clearPartition.run(part.partition);
       for (const [collection, seq, body] of part.records) {
-        if (body === null) deleteRecord.run(part.partition, collection, seq);
-        else putRecord.run(part.partition, collection, seq, body);
+        if (body === null) deleteRecord.run(collectionId(part.partition, collection), seq);
+        else putRecord.run(collectionId(part.partition, collection), seq, body);
       }
-      for (const [collection, next] of part.next) putNext.run(part.partition, collection, next);
+      for (const [collection, next] of part.next) putNext.run(next, collectionId(part.partition, collection));
       for (const [id, stored] of part.jobs) {
         if (stored === null) deleteJob.run(part.partition, id);
         else putJob.run(part.partition, id, stored.job.at, stored.seq, stored.job.kind, JSON.stringify(stored.job.payload ?? null));
       }
     }
   });
+  // A transaction that failed leaves the ids it made unknown to the file: forget them all, and read them again.
+  const committed = (batch: CommitBatch) => {
+    try {
+      commit(batch);
+    } catch (error) {
+      collectionIds.clear();
+      for (const [id, partition, collection] of db.prepare('SELECT id, partition, collection FROM railyard_collections').raw().all() as [number, string, string][]) {
+        collectionIds.set(`${partition}\u0000${collection}`, id);
+      }
+      throw error;
+    }
+  };
   let open = true;
   return {
     platforms: () => (db.prepare('SELECT id, client_id AS clientId, record, clock_ms AS clockMs, webhook_key AS webhookKey FROM railyard_platforms ORDER BY created_order').all() as StoredPlatform[]),
     forEachCollection(visit) {
-      const next = new Map<string, number>();
-      for (const [partition, collection, value] of db.prepare('SELECT partition, collection, next FROM railyard_seqs').raw().iterate() as Iterable<[string, string, number]>) {
-        next.set(`${partition}\u0000${collection}`, value);
-      }
-      let current: { partition: string; collection: string; entries: StoredEntry[] } | undefined;
-      const flush = () => {
-        if (!current) return;
-        const key = `${current.partition}\u0000${current.collection}`;
-        visit(current.partition, current.collection, current.entries, next.get(key) ?? 0);
-        next.delete(key);
-      };
-      const rows = db.prepare('SELECT partition, collection, seq, body FROM railyard_records ORDER BY partition, collection, seq').raw().iterate() as Iterable<[string, string, number, string]>;
-      for (const [partition, collection, seq, body] of rows) {
-        if (current?.partition !== partition || current.collection !== collection) {
-          flush();
-          current = { partition, collection, entries: [] };
-        }
-        current.entries.push([seq, JSON.parse(body) as { id: string }]);
-      }
-      flush();
-      // Collections whose records were all deleted still keep their numbers.
-      for (const [key, value] of next) {
-        const [partition, collection] = key.split('\u0000') as [string, string];
-        visit(partition, collection, [], value);
+      const collections = db.prepare('SELECT id, partition, collection, next FROM railyard_collections ORDER BY id').raw().all() as [number, string, string, number][];
+      const records = db.prepare('SELECT seq, body FROM railyard_records WHERE collection_id = ? ORDER BY seq').raw();
+      for (const [id, partition, collection, next] of collections) {
+        const entries: StoredEntry[] = [];
+        for (const [seq, body] of records.iterate(id) as Iterable<[number, string]>) entries.push([seq, JSON.parse(body) as { id: string }]);
+        visit(partition, collection, entries, next);
       }
     },
     jobs() {
@@ -219,7 +226,7 @@ function backendOver(db: BetterSqlite3.Database, onClose: () => void): DurableBa
     },
     commit: (batch) => {
       if (!open) throw new Error('the data store is closed');
-      commit(batch);
+      committed(batch);
     },
     close: () => {
       if (!open) return;
