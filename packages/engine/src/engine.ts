@@ -272,7 +272,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
     let context = contexts.get(platform.id);
     if (!context) {
       const platformScheduler = schedulerOf(platform);
-      context = new TenantContext(platform, store.tenant(platform.id), platformScheduler.clock, ids, platformScheduler, dispatcher, directory, secrets);
+      context = new TenantContext(platform, store.tenant(platform.id), platformScheduler.clock, ids, platformScheduler, dispatcher, directory, secrets, durability);
       contexts.set(platform.id, context);
       // Before the platform's first request is served: no request, a read included, ever sees them appear.
       openPlatformAccounts(context);
@@ -363,7 +363,9 @@ export function createEngine(options: EngineOptions = {}): Engine {
       },
       tenant, idempotency, platformById: (id) => platforms.byId(id),
       publicError: hostedErrorReply, afterRequest: () => scheduler.runSoon(),
-      ...(durability === undefined ? {} : { unit: <T>(context: TenantContext, work: () => Promise<T>) => durability.serialize(context.platform.id, work, () => scheduler.runSoon()) }),
+      ...(durability === undefined ? {} : {
+        unit: <T>(context: TenantContext, work: () => Promise<T>) => durability.serialize(context.platform.id, work, () => scheduler.runSoon()),
+      }),
     },
   );
 

@@ -41,6 +41,11 @@ export interface EmitOptions {
   readonly deliver?: boolean;
 }
 
+/** What a durable engine's units offer a request that must wait on the network (see `TenantContext.outsideUnit`). */
+export interface UnitGate {
+  outside<T>(platformId: string, work: () => Promise<T>): Promise<T>;
+}
+
 /**
  * Everything a domain operation needs, for one platform: its state, the clock, ids, the scheduler and the outbox.
  * Domain modules take this instead of reaching for globals, so they stay testable and tenant-scoped.
@@ -57,8 +62,19 @@ export class TenantContext {
     readonly directory: CredentialDirectory = new CredentialDirectory(createMemoryStore()),
     /** The engine's sealer (core/secrets.ts), under its `secretKey`. */
     sealer: Sealer = createSealer(),
+    /** How a durable engine lets other requests of the platform run while one waits on the network (durability/). */
+    private readonly units?: UnitGate,
   ) {
     this.secrets = sealedFor(sealer, platform.clientId);
+  }
+
+  /**
+   * Waits for `work` (a request to somewhere else) with the platform free for its other requests meanwhile: in a
+   * durable engine, which runs a platform's requests one at a time, the changes made so far are sealed first and the
+   * request takes its turn again after. In memory, just `work()`.
+   */
+  outsideUnit<T>(work: () => Promise<T>): Promise<T> {
+    return this.units === undefined ? work() : this.units.outside(this.platform.id, work);
   }
 
   /**

@@ -110,3 +110,27 @@ describe('when the data store fails', () => {
     again.close();
   });
 });
+
+describe('a durable engine runs a platform’s requests one at a time', () => {
+  it('but a test send waiting on its receiver holds up none of them, and a repeat of it under its Idempotency-Key waits its turn', async () => {
+    const store = openSqliteStore(freshDir());
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    const engine = createEngine({
+      durable: store, secretKey: store.secretKey,
+      webhooks: { fetch: async () => { await answered; return new Response('ok'); } },
+    });
+    const body = { url: 'https://receiver.example/hooks' };
+    const first = call(engine, 'POST', '/sandbox/webhooks/test', body, { 'idempotency-key': 'test-send' });
+    const repeat = call(engine, 'POST', '/sandbox/webhooks/test', body, { 'idempotency-key': 'test-send' });
+    // The receiver has not answered: the platform still serves its other requests.
+    const created = await call(engine, 'POST', '/customers', { customerType: 'INDIVIDUAL', fullName: 'Meanwhile', currencies: ['USD'] });
+    expect(created.status).toBe(201);
+    answer();
+    const [sent, replayed] = await Promise.all([first, repeat]);
+    expect(sent.status).toBe(200);
+    expect(replayed.body).toEqual(sent.body);
+    expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+    engine.close();
+  });
+});

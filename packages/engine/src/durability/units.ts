@@ -12,6 +12,7 @@ import { ApiError } from '../core/errors.js';
 import { DIRECTORY_PARTITION } from '../core/directory.js';
 import type { Job, JobJournal } from '../core/scheduler.js';
 import type { StoreJournal } from '../core/store.js';
+import type { UnitGate } from '../core/context.js';
 import type { CommitBatch, DurableBackend, PartitionChanges, StoredJob, StoredPlatform } from './backend.js';
 
 /** Seconds a client is told to wait (`Retry-After`) while commits fail. */
@@ -76,7 +77,7 @@ export interface PlatformFacts {
 }
 
 /** The journal of a durable engine: units, gates and group commit over a {@link DurableBackend}. */
-export class Durability implements StoreJournal {
+export class Durability implements StoreJournal, UnitGate {
   private readonly open = new Map<string, Unit>();
   private sealed: Unit[] = [];
   /** Units whose commit failed, tried again first. */
@@ -166,6 +167,21 @@ export class Durability implements StoreJournal {
     await this.durable();
     if ('error' in outcome) throw outcome.error;
     return outcome.value;
+  }
+
+  /**
+   * Runs `work` with the platform's gate let go (the unit so far sealed), then takes the platform's turn again: for a
+   * request that waits on the network, so the platform's other requests are not held up meanwhile.
+   */
+  async outside<T>(platformId: string, work: () => Promise<T>): Promise<T> {
+    if (!this.gates.get(platformId)?.held) return work();
+    this.release(platformId);
+    try {
+      return await work();
+    } finally {
+      const waited = this.acquire(platformId);
+      if (waited) await waited;
+    }
   }
 
   /** Resolves once everything sealed so far is durable (at once when nothing waits); rejects with a 503 if a commit fails. */

@@ -591,7 +591,8 @@ async function withIdempotency(
     }
     if (found.kind === 'replay') return openedForReplay(tenant, `${key}\u0000${fingerprint}`, found.response, found.sealed);
     if (found.kind === 'in-flight') {
-      await found.done;
+      // The first request may be waiting on the network with the platform free (a durable engine): wait the same way.
+      await tenant.outsideUnit(() => found.done);
       continue;
     }
     break;

@@ -17,7 +17,8 @@ export async function sendTestWebhook(tenant: TenantContext, dispatcher: Webhook
   }
   // The event is recorded only once the receiver took it: a refused test changes nothing.
   const event = tenant.draftEvent('TEST', {});
-  const result = await dispatcher.send(tenant, event, target);
+  // A receiver may take its time: the platform's other requests go on meanwhile.
+  const result = await tenant.outsideUnit(() => dispatcher.send(tenant, event, target));
   // A public sandbox shows the status a receiver answered, never its body.
   const body = dispatcher.publicEndpointsOnly ? undefined : result.body?.slice(0, MAX_SHOWN_ANSWER_CHARS);
   if (result.status === undefined || result.status < 200 || result.status >= 300) {
