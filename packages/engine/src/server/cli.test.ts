@@ -52,6 +52,37 @@ describe('railyard serve', () => {
     }
   });
 
+  it('--data DIR (or RAILYARD_DATA) keeps the state across a stop and a start, says so in the banner, and checks its flags', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'railyard-cli-data-')), 'made-if-missing');
+    const first = startCli([], { RAILYARD_DATA: dir });
+    const baseUrl = await first.ready;
+    expect(first.output()).toContain(`state: ${dir} (SQLite, sync full)`);
+    const auth = { authorization: `Basic ${btoa('sandbox-client-id:sandbox-client-secret')}`, 'content-type': 'application/json' };
+    const made = await (await fetch(`${baseUrl}/customers`, { method: 'POST', headers: auth, body: JSON.stringify({ customerType: 'INDIVIDUAL', fullName: 'Kept' }) })).json();
+    first.child.kill('SIGTERM');
+    await once(first.child, 'exit');
+    const second = startCli(['--data', dir, '--data-sync', 'normal']);
+    const again = await second.ready;
+    expect(second.output()).toContain(`state: ${dir} (SQLite, sync normal)`);
+    expect((await (await fetch(`${again}/customers/${made.id}`, { headers: auth })).json()).fullName).toBe('Kept');
+    second.child.kill('SIGTERM');
+    await once(second.child, 'exit');
+    const memory = startCli([]);
+    await memory.ready;
+    expect(memory.output()).toContain('state: in memory (gone when the server stops; --data DIR keeps it)');
+    memory.child.kill('SIGTERM');
+    await once(memory.child, 'exit');
+    for (const [args, env, message] of [
+      [['--data-sync', 'sometimes'], {}, '--data-sync must be full or normal, not sometimes'],
+      [['--data', ''], {}, '--data needs a directory'],
+    ] as const) {
+      const refusedStart = startCli([...args], env);
+      refusedStart.ready.catch(() => undefined);
+      const [code] = await once(refusedStart.child, 'exit');
+      expect([code, refusedStart.output()]).toEqual([1, expect.stringContaining(message)]);
+    }
+  });
+
   it('prints its base URL and credentials, serves the API, and stops on SIGTERM', async () => {
     const { child, ready, output } = startCli(['--clock', 'virtual', '--regulated'], { RAILYARD_CLIENT_ID: 'ci-id', RAILYARD_CLIENT_SECRET: 'ci-secret-123' });
     const baseUrl = await ready;
