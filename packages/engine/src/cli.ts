@@ -37,8 +37,9 @@ the key card numbers, wallet mnemonics and TOTP secrets are sealed under in the 
 one, and secrets in a snapshot from another start are drawn anew when next shown. --data DIR (or RAILYARD_DATA) keeps
 the state in SQLite in DIR (created if missing): a restart, a crash included, gives back every platform, record, token,
 clock and pending job, and every answered write is on disk before its answer leaves; without RAILYARD_SECRET_KEY the
-key is made once into DIR/secret.key. A DIR another server holds is refused. --data-sync normal (or RAILYARD_DATA_SYNC)
-keeps what survives a killed process but not a power cut, for slow disks (default full). SIGTERM or SIGINT stops the server: open requests get a second, and a server thread still busy
+key is made once into DIR/secret.key. A DIR another server holds is refused. An answered write survives the server being
+killed; --data-sync full (or RAILYARD_DATA_SYNC=full) also waits for the disk, so it survives a power cut (default
+normal). SIGTERM or SIGINT stops the server: open requests get a second, and a server thread still busy
 after ${STOP_GRACE_MS / 1000} s is terminated.`;
 
 /**
@@ -80,7 +81,7 @@ function parseServeFlags(args: string[]): ServeSettings | string {
         log: { type: 'boolean', default: false },
         'max-platforms': { type: 'string', default: process.env.RAILYARD_MAX_PLATFORMS || String(DEFAULT_MAX_PLATFORMS) },
         data: { type: 'string' },
-        'data-sync': { type: 'string', default: process.env.RAILYARD_DATA_SYNC || 'full' },
+        'data-sync': { type: 'string', default: process.env.RAILYARD_DATA_SYNC || 'normal' },
       },
     }));
   } catch (error) {

@@ -18,7 +18,7 @@ const report = (message: ServeReport) => port.postMessage(message);
 function engineFor(): Engine {
   const durable = settings.data === undefined ? undefined
     : (require('./durability/sqlite.js') as typeof import('./durability/sqlite.js')).openSqliteStore(settings.data, {
-      ...(settings.secretKey === undefined ? {} : { secretKey: settings.secretKey }), sync: settings.dataSync ?? 'full', version: ENGINE_VERSION,
+      ...(settings.secretKey === undefined ? {} : { secretKey: settings.secretKey }), sync: settings.dataSync ?? 'normal', version: ENGINE_VERSION,
     });
   const secretKey = durable?.secretKey ?? settings.secretKey;
   try {

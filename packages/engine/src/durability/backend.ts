@@ -57,6 +57,11 @@ export interface DurableBackend {
   jobs(): Map<string, Job[]>;
   /** Applies a batch atomically; once it returns (or its promise resolves) the batch is durable. Throws if it is not. */
   commit(batch: CommitBatch): void | Promise<void>;
+  /**
+   * The batch is applied before `commit` returns (a throw means none of it was), and its promise only waits for the
+   * disk: the next batch may be committed meanwhile (SQLite: the transaction, then an fsync off the event loop).
+   */
+  readonly appliesAtOnce?: boolean;
   /** Lets go of the files or connections. */
   close(): void;
 }

@@ -92,6 +92,11 @@ export class Durability implements StoreJournal, UnitGate {
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   /** Whether the last commit failed (told once on stderr, not per request). */
   private failing = false;
+  /** Commits applied whose wait for the disk is under way (a backend that `appliesAtOnce`), and the last of them. */
+  private syncing = 0;
+  private lastSync: Promise<void> = Promise.resolve();
+  /** Tasks of units whose wait for the disk failed: they run after the next commit that reaches it. */
+  private readonly carried: (() => void)[] = [];
   private facts: PlatformFacts = { clockOf: () => undefined };
 
   constructor(private readonly backend: DurableBackend) {
@@ -217,7 +222,7 @@ export class Durability implements StoreJournal, UnitGate {
   }
 
   private pending(): boolean {
-    return this.sealed.length > 0 || this.backlog.length > 0 || this.pendingRows.size > 0 || this.committing || [...this.open.keys()].some((id) => !this.gates.get(id)?.held);
+    return this.sealed.length > 0 || this.backlog.length > 0 || this.pendingRows.size > 0 || this.committing || this.syncing > 0 || [...this.open.keys()].some((id) => !this.gates.get(id)?.held);
   }
 
   private unitOf(platformId: string): Unit {
@@ -283,38 +288,65 @@ export class Durability implements StoreJournal, UnitGate {
     this.pendingRows.clear();
     this.waiters = [];
     if (units.length === 0 && rows.length === 0) {
-      for (const waiter of waiters) waiter.resolve();
+      // Nothing new, but what a waiter read may still be on its way to the disk.
+      this.lastSync.then(() => waiters.forEach((waiter) => waiter.resolve()), () => waiters.forEach((waiter) => waiter.reject(unavailable())));
       return;
     }
     this.committing = true;
+    let done: void | Promise<void>;
     try {
-      const done = this.backend.commit(batchOf(units, rows));
-      if (done instanceof Promise) await done;
+      done = this.backend.commit(batchOf(units, rows));
+      if (done instanceof Promise && !this.backend.appliesAtOnce) await done;
     } catch (error) {
+      // Nothing of the batch was applied: it is tried again, first, with what comes next.
       this.committing = false;
       this.backlog = units;
       for (const row of rows) if (!this.pendingRows.has(row.id)) this.pendingRows.set(row.id, row);
-      if (!this.failing) console.error(`[railyard] could not commit to the data store (${reasonOf(error)}): requests answer 503 until it works again`);
-      this.failing = true;
-      const refusal = unavailable();
-      for (const waiter of waiters) waiter.reject(refusal);
-      if (!this.retryTimer) {
-        this.retryTimer = setTimeout(() => {
-          this.retryTimer = undefined;
-          this.schedule();
-        }, RETRY_MS);
-        (this.retryTimer as { unref?: () => void }).unref?.();
-      }
+      this.failed(error, waiters);
       return;
     }
     this.committing = false;
+    for (const row of rows) this.rows.set(row.id, row);
+    if (done instanceof Promise && this.backend.appliesAtOnce) {
+      // Applied; only the wait for the disk is left, and the next batch need not wait for it.
+      const synced = done;
+      this.lastSync = synced.catch(() => undefined);
+      this.syncing++;
+      if (this.sealed.length > 0 || this.waiters.length > 0) this.schedule();
+      try {
+        await synced;
+      } catch (error) {
+        // In the file but maybe not on the disk: a later flush covers it. Its waiters are told 503 (maybe applied).
+        this.carried.push(...units.flatMap((unit) => unit.whenDurable));
+        this.failed(error, waiters);
+        return;
+      } finally {
+        this.syncing--;
+      }
+    }
     if (this.failing) console.error('[railyard] the data store works again');
     this.failing = false;
-    for (const row of rows) this.rows.set(row.id, row);
     for (const waiter of waiters) waiter.resolve();
-    for (const unit of units) for (const task of unit.whenDurable) task();
+    const tasks = [...this.carried.splice(0), ...units.flatMap((unit) => unit.whenDurable)];
+    for (const task of tasks) task();
     if (this.sealed.length > 0 || this.waiters.length > 0) this.schedule();
   }
+
+  /** A commit failed: its waiters answer 503, once it is said on stderr, and a retry is due. */
+  private failed(error: unknown, waiters: readonly { reject: (error: unknown) => void }[]): void {
+    if (!this.failing) console.error(`[railyard] could not commit to the data store (${reasonOf(error)}): requests answer 503 until it works again`);
+    this.failing = true;
+    const refusal = unavailable();
+    for (const waiter of waiters) waiter.reject(refusal);
+    if (!this.retryTimer) {
+      this.retryTimer = setTimeout(() => {
+        this.retryTimer = undefined;
+        this.schedule();
+      }, RETRY_MS);
+      (this.retryTimer as { unref?: () => void }).unref?.();
+    }
+  }
+
 }
 
 /** Runs `task` once the event loop is free: `setImmediate` where there is one (Node), else a zero timeout. */

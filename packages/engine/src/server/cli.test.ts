@@ -56,14 +56,14 @@ describe('railyard serve', () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'railyard-cli-data-')), 'made-if-missing');
     const first = startCli([], { RAILYARD_DATA: dir });
     const baseUrl = await first.ready;
-    expect(first.output()).toContain(`state: ${dir} (SQLite, sync full)`);
+    expect(first.output()).toContain(`state: ${dir} (SQLite, sync normal)`);
     const auth = { authorization: `Basic ${btoa('sandbox-client-id:sandbox-client-secret')}`, 'content-type': 'application/json' };
     const made = await (await fetch(`${baseUrl}/customers`, { method: 'POST', headers: auth, body: JSON.stringify({ customerType: 'INDIVIDUAL', fullName: 'Kept' }) })).json();
     first.child.kill('SIGTERM');
     await once(first.child, 'exit');
-    const second = startCli(['--data', dir, '--data-sync', 'normal']);
+    const second = startCli(['--data', dir, '--data-sync', 'full']);
     const again = await second.ready;
-    expect(second.output()).toContain(`state: ${dir} (SQLite, sync normal)`);
+    expect(second.output()).toContain(`state: ${dir} (SQLite, sync full)`);
     expect((await (await fetch(`${again}/customers/${made.id}`, { headers: auth })).json()).fullName).toBe('Kept');
     second.child.kill('SIGTERM');
     await once(second.child, 'exit');

@@ -43,7 +43,7 @@ export interface ServeSettings {
   readonly secretKey?: string;
   /** `--data DIR` (or `RAILYARD_DATA`): state on SQLite in DIR, kept across restarts. */
   readonly data?: string;
-  /** `--data-sync` (or `RAILYARD_DATA_SYNC`): `full` (a commit survives a power cut) or `normal` (a killed process). */
+  /** `--data-sync` (or `RAILYARD_DATA_SYNC`): `normal` (a commit survives a killed process) or `full` (a power cut too). */
   readonly dataSync?: 'full' | 'normal';
 }
 
