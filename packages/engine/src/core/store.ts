@@ -53,7 +53,7 @@ export interface MemoryStore extends Store {
    * the journal. `next` is one past the highest number each collection ever gave out, so a record deleted at the end
    * never has its number given again. Entries must come in ascending `seq` per collection.
    */
-  load(tenantId: string, collections: ReadonlyMap<string, readonly StoredEntry[]>, next?: ReadonlyMap<string, number>): void;
+  load(tenantId: string, collections: ReadonlyMap<string, Iterable<StoredEntry>>, next?: ReadonlyMap<string, number>): void;
 }
 
 /** A record with its insertion sequence number: the stable sort key of every list. */
@@ -555,7 +555,7 @@ class MemoryTenantStore implements TenantStore {
     this.journal?.clear(this.tenantId);
   }
 
-  load(collections: ReadonlyMap<string, readonly StoredEntry[]>, next?: ReadonlyMap<string, number>): void {
+  load(collections: ReadonlyMap<string, Iterable<StoredEntry>>, next?: ReadonlyMap<string, number>): void {
     for (const name of new Set([...collections.keys(), ...(next?.keys() ?? [])])) {
       const target = this.collection(name) as MemoryCollection<{ id: string }>;
       const staged = target.emptyLike();

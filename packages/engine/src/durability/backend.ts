@@ -52,7 +52,7 @@ export interface DurableBackend {
    * Calls `visit` once per stored collection with its records in ascending sequence order, and one past the highest
    * number it ever gave out.
    */
-  forEachCollection(visit: (partition: string, collection: string, entries: StoredEntry[], next: number) => void): void;
+  forEachCollection(visit: (partition: string, collection: string, entries: Iterable<StoredEntry>, next: number) => void): void;
   /** Every waiting job, by partition, each partition's in the order they run. */
   jobs(): Map<string, Job[]>;
   /** Applies a batch atomically; once it returns (or its promise resolves) the batch is durable. Throws if it is not. */

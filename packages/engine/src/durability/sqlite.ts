@@ -5,7 +5,7 @@
  * Records are kept as the JSON text the engine made, under the sequence number every cursor is made of.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, fdatasync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fdatasync, fdatasyncSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import type { Job } from '../core/scheduler.js';
@@ -101,6 +101,9 @@ export function openSqliteStore(dir: string, options: SqliteStoreOptions = {}): 
     // SQLite itself never waits for the disk on a commit (WAL, NORMAL: a commit survives the process being killed);
     // `full` adds an fsync of the WAL after each commit, off the event loop, that the commit's replies wait for.
     db.pragma('synchronous = NORMAL');
+    // Checkpoints (the WAL copied into the database file) stall the commit that triggers them by 10–25 ms: they run
+    // when the store is idle instead, or once the WAL holds a lot (see `checkpointer` below).
+    db.pragma('wal_autocheckpoint = 0');
     writeFileSync(pidFile, `${process.pid}\n`);
     prepareSchema(db, root, options.version ?? 'unknown');
     const secretKey = options.secretKey ?? directoryKey(root);
@@ -134,6 +137,38 @@ function prepareSchema(db: BetterSqlite3.Database, root: string, version: string
     db.prepare("INSERT INTO railyard_meta (key, value) VALUES ('schema_version', ?), ('written_by', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value")
       .run(String(SQLITE_SCHEMA_VERSION), version);
   })();
+}
+
+/** A checkpoint runs after this long without a commit. */
+const IDLE_CHECKPOINT_MS = 250;
+/** …or at once when this much was written since the last one (a WAL that never stops growing under constant load). */
+const WAL_CHECKPOINT_BYTES = 64 * 2 ** 20;
+
+/** Copies the WAL into the database file when commits pause, so no request waits for it (or when the WAL is large). */
+function checkpointer(db: BetterSqlite3.Database): { wrote(batch: CommitBatch): void; stop(): void } {
+  let written = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const run = () => {
+    timer = undefined;
+    written = 0;
+    try {
+      db.pragma('wal_checkpoint(PASSIVE)');
+    } catch {
+      // A checkpoint that could not run is tried again after the next commit; commits go on meanwhile.
+    }
+  };
+  return {
+    wrote(batch) {
+      for (const part of batch.partitions) for (const [, , body] of part.records) written += body === null ? 32 : body.length;
+      if (written >= WAL_CHECKPOINT_BYTES) return run();
+      if (timer) clearTimeout(timer);
+      timer = setTimeout(run, IDLE_CHECKPOINT_MS);
+      timer.unref();
+    },
+    stop() {
+      if (timer) clearTimeout(timer);
+    },
+  };
 }
 
 /** The directory's own key: read from `secret.key`, or made there (owner-only) on first start. */
@@ -208,6 +243,7 @@ function backendOver(db: BetterSqlite3.Database, wal: number | undefined, onClos
       throw error;
     }
   };
+  const checkpoint = checkpointer(db);
   let open = true;
   return {
     appliesAtOnce: true,
@@ -216,9 +252,12 @@ function backendOver(db: BetterSqlite3.Database, wal: number | undefined, onClos
       const collections = db.prepare('SELECT id, partition, collection, next FROM railyard_collections ORDER BY id').raw().all() as [number, string, string, number][];
       const records = db.prepare('SELECT seq, body FROM railyard_records WHERE collection_id = ? ORDER BY seq').raw();
       for (const [id, partition, collection, next] of collections) {
-        const entries: StoredEntry[] = [];
-        for (const [seq, body] of records.iterate(id) as Iterable<[number, string]>) entries.push([seq, JSON.parse(body) as { id: string }]);
-        visit(partition, collection, entries, next);
+        // Parsed as the store takes them: nothing but the records outlives a step (a list of a million entries would,
+        // and every young-generation collection would copy it).
+        function* entries(): Generator<StoredEntry> {
+          for (const [seq, body] of records.iterate(id) as Iterable<[number, string]>) yield [seq, JSON.parse(body) as { id: string }];
+        }
+        visit(partition, collection, entries(), next);
       }
     },
     jobs() {
@@ -233,13 +272,18 @@ function backendOver(db: BetterSqlite3.Database, wal: number | undefined, onClos
     commit: (batch) => {
       if (!open) throw new Error('the data store is closed');
       committed(batch);
+      checkpoint.wrote(batch);
       if (wal === undefined) return undefined;
       return new Promise<void>((resolve, reject) => fdatasync(wal, (error) => (error ? reject(error) : resolve())));
     },
     close: () => {
       if (!open) return;
       open = false;
-      if (wal !== undefined) closeSync(wal);
+      checkpoint.stop();
+      if (wal !== undefined) {
+        fdatasyncSync(wal); // the last commit's flush may still be on its way
+        closeSync(wal);
+      }
       db.close();
       onClose();
     },

@@ -92,6 +92,7 @@ export class Durability implements StoreJournal, UnitGate {
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   /** Whether the last commit failed (told once on stderr, not per request). */
   private failing = false;
+  private closed = false;
   /** Commits applied whose wait for the disk is under way (a backend that `appliesAtOnce`), and the last of them. */
   private syncing = 0;
   private lastSync: Promise<void> = Promise.resolve();
@@ -208,6 +209,7 @@ export class Durability implements StoreJournal, UnitGate {
 
   /** Commits what is left, synchronously when the backend is (on shutdown). */
   close(): void {
+    this.closed = true;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = undefined;
     try {
@@ -334,6 +336,7 @@ export class Durability implements StoreJournal, UnitGate {
 
   /** A commit failed: its waiters answer 503, once it is said on stderr, and a retry is due. */
   private failed(error: unknown, waiters: readonly { reject: (error: unknown) => void }[]): void {
+    if (this.closed) return; // a flush cut short by the close, which flushed itself
     if (!this.failing) console.error(`[railyard] could not commit to the data store (${reasonOf(error)}): requests answer 503 until it works again`);
     this.failing = true;
     const refusal = unavailable();
