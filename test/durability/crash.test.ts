@@ -116,8 +116,11 @@ describe('a --data server killed with SIGKILL under a mixed write load', () => {
     const workers = Array.from({ length: 8 }, async (_, worker) => {
       for (let i = worker; !killed; i += 8) await operations[i % operations.length]!(i);
     });
-    // Let the load run, then kill the server where it stands; answers that arrive after the kill do not count.
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    // Let the load run (a second at least, until each kind of write has some answered), then kill the server where it
+    // stands; answers that arrive after the kill do not count.
+    const started = Date.now();
+    const enough = () => acknowledged.customers.length > 10 && acknowledged.payments.length > 2 && acknowledged.authorizations.length > 2;
+    while (Date.now() - started < 1_000 || (!enough() && Date.now() - started < 15_000)) await new Promise((resolve) => setTimeout(resolve, 100));
     const exited = once(server.child, 'exit');
     server.child.kill('SIGKILL');
     await exited;

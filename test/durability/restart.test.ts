@@ -38,11 +38,11 @@ describe('restarting railyard serve', () => {
     const first = await serve(['--data', dir]);
     const soon = (ms: number) => new Date(Date.now() + ms).toISOString();
     const codes: string[] = [];
-    for (const ms of [600, 800]) codes.push((await first.call('POST', '/invitations', { body: { inviterUma: '$ada@example.com', expiresAt: soon(ms) } })).json.code);
+    for (const ms of [2_000, 2_200]) codes.push((await first.call('POST', '/invitations', { body: { inviterUma: '$ada@example.com', expiresAt: soon(ms) } })).json.code);
     const waiting = (await first.call('GET', '/_sandbox/snapshot')).json.collections;
     expect(waiting.jobs.map((job: { kind: string }) => job.kind)).toEqual(['invitations.expire', 'invitations.expire']);
     await first.server.stop();
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
 
     const second = await serve(['--data', dir]);
     // The snapshot reads the stored records as they are (a GET of an invitation would expire it on the spot).

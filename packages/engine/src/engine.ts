@@ -234,8 +234,9 @@ export function createEngine(options: EngineOptions = {}): Engine {
     if (pem !== undefined) return importWebhookKey(pem);
     try {
       const key = await generateWebhookKey();
-      const row = durability!.row(platformId);
-      if (row) durability!.putPlatform({ ...row, webhookKey: secrets.seal(await exportWebhookKeyPem(key), `${WEBHOOK_KEY_CONTEXT}${platformId}`) });
+      const sealed = secrets.seal(await exportWebhookKeyPem(key), `${WEBHOOK_KEY_CONTEXT}${platformId}`);
+      // The row as it is after the awaits (its clock may have moved meanwhile).
+      durability!.updatePlatform(platformId, { webhookKey: sealed });
       await durability!.durable();
       return key;
     } catch (error) {

@@ -169,7 +169,7 @@ describe('Scheduler journal and reload (a durable store behind it)', () => {
     const reloaded = new Scheduler(new VirtualClock(0));
     const again: unknown[] = [];
     reloaded.register('note', (job) => again.push([job.id, job.payload]));
-    reloaded.loadJobs(waiting);
+    reloaded.loadJobs(waiting.map((job, i) => ({ job, seq: i + 1 })));
     // Past the highest id waiting (the number of a job cancelled since may come again: no record keeps an unnamed job's id).
     expect(reloaded.schedule('a', 10, 'note', 'after')).toBe('job-2');
     reloaded.advance(10);

@@ -215,15 +215,15 @@ export class Scheduler {
   }
 
   /**
-   * Puts stored jobs back as they were (ids kept), without telling the journal: for a durable store's reload. `jobs`
-   * come in the order they run (due time, then the order they were scheduled in).
+   * Puts stored jobs back as they were (ids and scheduling order kept, so jobs due together run in the order they did
+   * before, and a later reload agrees), without telling the journal: for a durable store's reload.
    */
-  loadJobs(jobs: readonly Job[]): void {
-    for (const job of jobs) {
+  loadJobs(jobs: readonly { readonly job: Job; readonly seq: number }[]): void {
+    for (const { job, seq } of jobs) {
       const given = /^job-(\d{1,15})$/.exec(job.id);
       if (given) this.counter = Math.max(this.counter, Number(given[1]));
-      const queued: Queued = { job, seq: ++this.seq, cancelled: false, ran: false };
-      this.push(queued);
+      this.seq = Math.max(this.seq, seq);
+      this.push({ job, seq, cancelled: false, ran: false });
     }
     this.arm();
   }

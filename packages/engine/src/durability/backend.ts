@@ -53,8 +53,8 @@ export interface DurableBackend {
    * number it ever gave out.
    */
   forEachCollection(visit: (partition: string, collection: string, entries: Iterable<StoredEntry>, next: number) => void): void;
-  /** Every waiting job, by partition, each partition's in the order they run. */
-  jobs(): Map<string, Job[]>;
+  /** Every waiting job with its scheduling order, by partition, each partition's in the order they run. */
+  jobs(): Map<string, StoredJob[]>;
   /** Applies a batch atomically; once it returns (or its promise resolves) the batch is durable. Throws if it is not. */
   commit(batch: CommitBatch): void | Promise<void>;
   /**

@@ -156,3 +156,50 @@ describe('sync full: each commit waits for the disk, off the event loop', () => 
     again.close();
   });
 });
+
+describe('jobs across restarts', () => {
+  it('jobs due at the same instant keep their order through two restarts', async () => {
+    const dir = freshDir();
+    const jobOrder = async (engine: Engine) => ((await call(engine, 'GET', '/_sandbox/snapshot')).body.collections.jobs ?? []).map((job: Json) => job.payload.code);
+    const invite = async (engine: Engine, expiresAt: string) => (await call(engine, 'POST', '/invitations', { inviterUma: '$ada@example.com', expiresAt })).body.code;
+    const first = open(dir);
+    const at = new Date(first.clock.now() + 3_600_000).toISOString();
+    // Jobs scheduled and cancelled first, so the ones kept were not the first scheduled.
+    for (let i = 0; i < 4; i++) expect((await call(first, 'POST', `/invitations/${await invite(first, at)}/cancel`)).status).toBe(200);
+    const codes = [await invite(first, at), await invite(first, at)];
+    first.close();
+    const second = open(dir);
+    codes.push(await invite(second, at));
+    expect(await jobOrder(second)).toEqual(codes);
+    second.close();
+    const third = open(dir);
+    expect(await jobOrder(third)).toEqual(codes);
+    third.close();
+  });
+});
+
+describe('sync full: a reply waits for the disk', () => {
+  it('no answer leaves before the flush of its commit has finished', async () => {
+    const store = openSqliteStore(freshDir(), { sync: 'full' });
+    let flushed!: () => void;
+    const slowFlush = new Promise<void>((resolve) => (flushed = resolve));
+    let held = false;
+    const slow = { ...store, commit: (batch: Parameters<typeof store.commit>[0]) => {
+      const done = store.commit(batch);
+      if (held) return done;
+      held = true;
+      return Promise.all([done, slowFlush]).then(() => undefined);
+    } };
+    const engine = createEngine({ durable: slow, secretKey: store.secretKey });
+    let answered = false;
+    const pending = call(engine, 'POST', '/customers', { customerType: 'INDIVIDUAL', fullName: 'Waits', currencies: ['USD'] }).then((answer) => {
+      answered = true;
+      return answer;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(answered).toBe(false);
+    flushed();
+    expect((await pending).status).toBe(201);
+    engine.close();
+  });
+});

@@ -5,13 +5,13 @@
  * Records are kept as the JSON text the engine made, under the sequence number every cursor is made of.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, fdatasync, fdatasyncSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fdatasync, fdatasyncSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import type { Job } from '../core/scheduler.js';
 import { createSealer } from '../core/secrets.js';
 import type { StoredEntry } from '../core/store.js';
-import type { CommitBatch, DurableBackend, StoredPlatform } from './backend.js';
+import type { CommitBatch, DurableBackend, StoredJob, StoredPlatform } from './backend.js';
 
 /** The schema this version writes, and reads (older ones are migrated, newer ones refused). */
 export const SQLITE_SCHEMA_VERSION = 1;
@@ -91,7 +91,7 @@ export function openSqliteStore(dir: string, options: SqliteStoreOptions = {}): 
     db.exec('BEGIN IMMEDIATE; COMMIT');
   } catch (error) {
     const code = (error as { code?: string }).code;
-    if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') {
+    if (code?.startsWith('SQLITE_BUSY') || code?.startsWith('SQLITE_LOCKED')) {
       const pid = existsSync(pidFile) ? readFileSync(pidFile, 'utf8').trim() : '';
       throw new DataStoreRefusal(`the data directory ${root} is in use by another railyard${pid ? ` (pid ${pid})` : ''}: stop it, or give another --data`);
     }
@@ -112,6 +112,7 @@ export function openSqliteStore(dir: string, options: SqliteStoreOptions = {}): 
     return Object.assign(backendOver(db, wal, () => rmSync(pidFile, { force: true })), { secretKey, file });
   } catch (error) {
     db.close();
+    rmSync(pidFile, { force: true });
     throw error instanceof DataStoreRefusal ? error : new DataStoreRefusal(`cannot use ${file}: ${(error as Error).message}`);
   }
 }
@@ -176,12 +177,16 @@ function directoryKey(root: string): string {
   const path = join(root, 'secret.key');
   if (existsSync(path)) return readFileSync(path, 'utf8').trim();
   const key = randomBytes(32).toString('base64');
-  const fd = openSync(path, 'wx', 0o600);
+  // Written aside and renamed into place: a crash half way never leaves an empty key file behind.
+  const aside = `${path}.${process.pid}.tmp`;
+  const fd = openSync(aside, 'wx', 0o600);
   try {
     writeSync(fd, `${key}\n`);
+    fsyncSync(fd);
   } finally {
     closeSync(fd);
   }
+  renameSync(aside, path);
   return key;
 }
 
@@ -245,6 +250,7 @@ function backendOver(db: BetterSqlite3.Database, wal: number | undefined, onClos
   };
   const checkpoint = checkpointer(db);
   let open = true;
+  let broken: Error | undefined;
   return {
     appliesAtOnce: true,
     platforms: () => (db.prepare('SELECT id, client_id AS clientId, record, clock_ms AS clockMs, webhook_key AS webhookKey FROM railyard_platforms ORDER BY created_order').all() as StoredPlatform[]),
@@ -261,20 +267,28 @@ function backendOver(db: BetterSqlite3.Database, wal: number | undefined, onClos
       }
     },
     jobs() {
-      const jobs = new Map<string, Job[]>();
-      for (const [partition, id, at, kind, payload] of db.prepare('SELECT partition, id, at, kind, payload FROM railyard_jobs ORDER BY partition, at, seq').raw().iterate() as Iterable<[string, string, number, string, string]>) {
+      const jobs = new Map<string, StoredJob[]>();
+      const rows = db.prepare('SELECT partition, id, at, seq, kind, payload FROM railyard_jobs ORDER BY partition, at, seq').raw().iterate() as Iterable<[string, string, number, number, string, string]>;
+      for (const [partition, id, at, seq, kind, payload] of rows) {
         let list = jobs.get(partition);
         if (!list) jobs.set(partition, (list = []));
-        list.push({ id, tenantId: partition, at, kind, payload: JSON.parse(payload) as unknown });
+        list.push({ job: { id, tenantId: partition, at, kind, payload: JSON.parse(payload) as unknown }, seq });
       }
       return jobs;
     },
     commit: (batch) => {
       if (!open) throw new Error('the data store is closed');
+      // After a failed flush the kernel may have dropped the pages it could not write, and a later flush would not
+      // say so: nothing more is taken until a restart, which reads what the file really holds.
+      if (broken) throw broken;
       committed(batch);
       checkpoint.wrote(batch);
       if (wal === undefined) return undefined;
-      return new Promise<void>((resolve, reject) => fdatasync(wal, (error) => (error ? reject(error) : resolve())));
+      return new Promise<void>((resolve, reject) => fdatasync(wal, (error) => {
+        if (!error) return resolve();
+        broken = new Error(`a flush to the disk failed (${error.message}): restart the server to go on`);
+        reject(broken);
+      }));
     },
     close: () => {
       if (!open) return;

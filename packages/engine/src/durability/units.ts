@@ -117,6 +117,12 @@ export class Durability implements StoreJournal, UnitGate {
     return this.pendingRows.get(platformId) ?? this.rows.get(platformId);
   }
 
+  /** Changes fields of a platform's stored row as it is now (not as it was read before an await). */
+  updatePlatform(platformId: string, fields: Partial<Pick<StoredPlatform, 'webhookKey'>>): void {
+    const row = this.row(platformId);
+    if (row) this.putPlatform({ ...row, ...fields });
+  }
+
   /** Stores a platform's row (a new platform, or its webhook key): committed with the next batch. */
   putPlatform(row: StoredPlatform): void {
     this.pendingRows.set(row.id, row);
@@ -318,7 +324,7 @@ export class Durability implements StoreJournal, UnitGate {
       try {
         await synced;
       } catch (error) {
-        // In the file but maybe not on the disk: a later flush covers it. Its waiters are told 503 (maybe applied).
+        // In the file but maybe not on the disk, and the backend takes nothing more: its waiters are told 503.
         this.carried.push(...units.flatMap((unit) => unit.whenDurable));
         this.failed(error, waiters);
         return;
@@ -331,17 +337,17 @@ export class Durability implements StoreJournal, UnitGate {
     for (const waiter of waiters) waiter.resolve();
     const tasks = [...this.carried.splice(0), ...units.flatMap((unit) => unit.whenDurable)];
     for (const task of tasks) task();
-    if (this.sealed.length > 0 || this.waiters.length > 0) this.schedule();
+    if (this.pending()) this.schedule();
   }
 
   /** A commit failed: its waiters answer 503, once it is said on stderr, and a retry is due. */
   private failed(error: unknown, waiters: readonly { reject: (error: unknown) => void }[]): void {
-    if (this.closed) return; // a flush cut short by the close, which flushed itself
-    if (!this.failing) console.error(`[railyard] could not commit to the data store (${reasonOf(error)}): requests answer 503 until it works again`);
+    if (this.closed) console.error(`[railyard] the last commit before closing failed (${reasonOf(error)})`);
+    else if (!this.failing) console.error(`[railyard] could not commit to the data store (${reasonOf(error)}): requests answer 503 until it works again`);
     this.failing = true;
     const refusal = unavailable();
     for (const waiter of waiters) waiter.reject(refusal);
-    if (!this.retryTimer) {
+    if (!this.retryTimer && !this.closed) {
       this.retryTimer = setTimeout(() => {
         this.retryTimer = undefined;
         this.schedule();
