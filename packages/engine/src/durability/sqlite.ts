@@ -8,7 +8,6 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, fdatasync, fdatasyncSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import type { Job } from '../core/scheduler.js';
 import { createSealer } from '../core/secrets.js';
 import type { StoredEntry } from '../core/store.js';
 import type { CommitBatch, DurableBackend, StoredJob, StoredPlatform } from './backend.js';
