@@ -212,7 +212,9 @@ export function createEngine(options: EngineOptions = {}): Engine {
   const storedDefault = options.durable?.platforms().find((row) => row.clientId === defaultClientId);
   const clock = options.clock === 'real' ? new RealClock()
     : options.clock === 'virtual' || options.clock === undefined ? new VirtualClock(storedDefault?.clockMs ?? undefined) : options.clock;
-  const store = options.store ?? createMemoryStore(durability === undefined ? {} : { journal: durability });
+  // A durable engine's store is always its own memory store, which the stored records are loaded into.
+  const memoryStore = options.store === undefined ? createMemoryStore(durability === undefined ? {} : { journal: durability }) : undefined;
+  const store: Store = options.store ?? memoryStore!;
   const ids = options.ids ?? randomIds;
   const secrets = createSealer(options.secretKey);
   const scheduler = new Scheduler(clock, undefined, undefined, durability?.jobJournal);
@@ -314,7 +316,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
   }
   if (options.durable && durability) {
     durability.attach({ clockOf: (platformId) => (clock instanceof VirtualClock ? tenantIfServed(platformId)?.clock.now() : undefined) });
-    options.durable.forEachCollection((partition, collection, entries, next) => (store as ReturnType<typeof createMemoryStore>).load(partition, new Map([[collection, entries]]), new Map([[collection, next]])));
+    options.durable.forEachCollection((partition, collection, entries, next) => memoryStore!.load(partition, new Map([[collection, entries]]), new Map([[collection, next]])));
     const jobs = options.durable.jobs();
     for (const platform of platforms.all()) {
       const context = tenant(platform);
