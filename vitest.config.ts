@@ -14,6 +14,7 @@ export default defineConfig({
       { find: /^@railyard\/engine\/msw$/, replacement: src('engine', 'msw.ts') },
       { find: /^@railyard\/engine\/server$/, replacement: src('engine', 'server.ts') },
       { find: /^@railyard\/engine\/sqlite$/, replacement: src('engine', 'sqlite.ts') },
+      { find: /^@railyard\/engine\/postgres$/, replacement: src('engine', 'postgres.ts') },
       { find: /^@railyard\/engine$/, replacement: src('engine') },
       { find: /^@railyard\/client$/, replacement: src('client') },
       { find: /^@railyard\/wallet$/, replacement: src('wallet') },

@@ -3,7 +3,8 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDatabase, startPostgres } from './support/postgres.mjs';
 import { packageSourceFiles, REPO_ROOT, tsDocExamples } from './support/docs.js';
 
 // Every `@example` in the packages' TSDoc runs: each ```ts block becomes a module in .docs-snippets/examples/
@@ -20,9 +21,9 @@ const ENTRY_POINTS = [
 ];
 
 /** Runs a module with Node through tsx: its exit code and what it wrote to stderr. */
-async function run(file: string): Promise<{ code: number; stderr: string }> {
+async function run(file: string, env: NodeJS.ProcessEnv = process.env): Promise<{ code: number; stderr: string }> {
   try {
-    const { stderr } = await promisify(execFile)(process.execPath, ['--import', tsxLoader, file], { cwd: REPO_ROOT, timeout: 100_000 });
+    const { stderr } = await promisify(execFile)(process.execPath, ['--import', tsxLoader, file], { cwd: REPO_ROOT, timeout: 100_000, env });
     return { code: 0, stderr };
   } catch (error) {
     const failed = error as { code?: number; stderr?: string };
@@ -43,14 +44,23 @@ describe('TSDoc @example blocks', () => {
     expect(ENTRY_POINTS.filter((name) => !documented.has(name))).toEqual([]);
   });
 
+  // Examples of the shared store run against a PostgreSQL of their own (a database each, named by RAILYARD_DATABASE_URL).
+  let cluster: Awaited<ReturnType<typeof startPostgres>> | undefined;
+  const needsDatabase = (code: string) => code.includes('RAILYARD_DATABASE_URL');
+  beforeAll(async () => {
+    if (examples.some((example) => needsDatabase(example.code))) cluster = await startPostgres();
+  });
+  afterAll(() => cluster?.destroy());
+
   rmSync(OUT_DIR, { recursive: true, force: true });
   mkdirSync(OUT_DIR, { recursive: true });
-  for (const example of examples) {
+  for (const [index, example] of examples.entries()) {
     // Concurrent: each example is its own Node process, mostly waiting on module loading.
     it.concurrent(`${example.documents} (${example.where}) runs and exits 0`, async () => {
       const file = join(OUT_DIR, `${example.where.replace(/[/\\:.]/g, '_')}.mts`);
       writeFileSync(file, `${example.code}\nexport {};\n`);
-      const result = await run(file);
+      const env = needsDatabase(example.code) ? { ...process.env, RAILYARD_DATABASE_URL: await createDatabase(cluster!, `example_${index}`) } : process.env;
+      const result = await run(file, env);
       expect(result.stderr).toBe('');
       expect(result.code).toBe(0);
     }, 120_000);

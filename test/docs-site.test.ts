@@ -39,7 +39,7 @@ describe('API reference site', () => {
     }
     expect(pages.some((page) => page.includes('msw'))).toBe(true);
     // Every subpath a package exports has its module page (packages/contract/typedoc.json names the contract's three).
-    for (const entry of ['_railyard_contract.routes', '_railyard_contract.wallet-crypto', '_railyard_engine.server', '_railyard_engine.msw', '_railyard_engine.sqlite']) {
+    for (const entry of ['_railyard_contract.routes', '_railyard_contract.wallet-crypto', '_railyard_engine.server', '_railyard_engine.msw', '_railyard_engine.sqlite', '_railyard_engine.postgres']) {
       expect(pages.some((page) => page.endsWith(`${entry}.html`)), entry).toBe(true);
     }
   });

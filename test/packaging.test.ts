@@ -94,10 +94,12 @@ describe('package dependencies', () => {
       const loaded = new Set(files.flatMap((file) => runtimeImports(readFileSync(join(dist, file), 'utf8'))));
       const declared = new Set([...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {}), ...Object.keys(manifest.optionalDependencies ?? {})]);
       expect([...loaded].sort()).toEqual([...declared].sort());
-      // An optional dependency is loaded only by the entry that needs it (the data store of `railyard serve --data`).
+      // An optional dependency is loaded only by the entry that needs it (the data stores of `railyard serve --data` and
+      // `--database`) and by the server thread, when one of those flags is given.
+      const entryOf: Record<string, string> = { 'better-sqlite3': 'sqlite', pg: 'postgres' };
       for (const optional of Object.keys(manifest.optionalDependencies ?? {})) {
         const loaders = files.filter((file) => runtimeImports(readFileSync(join(dist, file), 'utf8')).includes(optional));
-        expect(loaders.sort(), optional).toEqual(['serve-thread.cjs', 'sqlite.cjs', 'sqlite.js']);
+        expect(loaders.sort(), optional).toEqual([`${entryOf[optional]}.cjs`, `${entryOf[optional]}.js`, 'serve-thread.cjs'].sort());
       }
     });
   }

@@ -22,11 +22,11 @@ const englishZodOnly: Plugin = {
   },
 };
 
-/** Native and server-only: loaded from where it is installed, never bundled (only `--data` and the sqlite entry need it). */
-const external = ['better-sqlite3'];
+/** Server-only stores' drivers: loaded from where they are installed, never bundled (only `--data` / `--database` and their entries need them). */
+const external = ['better-sqlite3', 'pg'];
 
 export default <Options[]>[
-  { ...packageBuild(['index', 'msw', 'server', 'sqlite']), external },
+  { ...packageBuild(['index', 'msw', 'server', 'sqlite', 'postgres']), external },
   // The command line starts a process per run. The launcher (cli) and the worker entry (serve-worker) are small, and
   // CommonJS: an ES module entry starts Node's ES module loader first, in the process and again in the worker (~30 ms
   // of a cold start). The server thread's bundle (serve-thread) inlines the contract and zod, which Node would

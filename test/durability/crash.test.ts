@@ -8,9 +8,10 @@ import { populate } from '../support/populate.js';
 import { rawCaller, type RawAnswer, type RawCall } from '../support/raw-api.js';
 import { startBuiltServer, ROOT_CREDENTIALS, type BuiltServer } from '../support/transports.js';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.js';
+import { startPostgres } from '../support/postgres.mjs';
 
-// `railyard serve --data DIR` killed with SIGKILL in the middle of a mixed write load (customers, payouts, card
-// authorizations, token creation), then started again on DIR: every write whose answer arrived is there, nothing is
+// `railyard serve --data DIR` (and `--database URL`) killed with SIGKILL in the middle of a mixed write load (customers,
+// payouts, card authorizations, token creation), then started again on the same store: every write whose answer arrived is there, nothing is
 // half-applied (the ledger balances, account balances are their postings), every token and agent authenticates, every
 // pending job still fires, and every webhook event is delivered at least once with its id.
 
@@ -43,19 +44,41 @@ function ledgerErrors(collections: Record<string, unknown[]>): string[] {
   return errors;
 }
 
-describe('a --data server killed with SIGKILL under a mixed write load', () => {
-  let dir: string;
+/** Where a server keeps its state: a data directory, or a PostgreSQL database (each made for the test, then removed). */
+interface StateStore {
+  readonly flag: string;
+  prepare(): Promise<{ args: string[]; remove(): void }>;
+}
+const STORES: StateStore[] = [
+  {
+    flag: '--data',
+    async prepare() {
+      const dir = mkdtempSync(join(tmpdir(), 'railyard-crash-'));
+      return { args: ['--data', dir], remove: () => rmSync(dir, { recursive: true, force: true }) };
+    },
+  },
+  {
+    flag: '--database',
+    async prepare() {
+      const cluster = await startPostgres();
+      return { args: ['--database', cluster.url], remove: () => cluster.destroy() };
+    },
+  },
+];
+
+describe.each(STORES)('a $flag server killed with SIGKILL under a mixed write load', (store) => {
+  let state: Awaited<ReturnType<StateStore['prepare']>>;
   let server: BuiltServer;
   let receiver: Receiver;
-  const start = () => startBuiltServer(['--clock', 'virtual', '--data', dir], ROOT_ENV);
+  const start = () => startBuiltServer(['--clock', 'virtual', ...state.args], ROOT_ENV);
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'railyard-crash-'));
+    state = await store.prepare();
     server = await start();
   });
   afterAll(async () => {
     await server?.stop();
     await receiver?.close();
-    rmSync(dir, { recursive: true, force: true });
+    state?.remove();
   });
 
   it('gives back every answered write, whole, after a restart: tokens, agents, jobs and webhooks included', async () => {

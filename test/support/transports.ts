@@ -10,6 +10,8 @@ import { createClient, type ClientOptions, type RailyardClient } from '@railyard
 import { createEngine, type Engine } from '@railyard/engine';
 import { createHandlers } from '@railyard/engine/msw';
 import { setupServer } from 'msw/node';
+import { type PostgresCluster, startPostgres } from './postgres.mjs';
+import { roundRobin, type SharedServer, startSharedServer } from './shared-servers.js';
 import { afterAll, beforeAll, beforeEach, describe } from 'vitest';
 
 /** Credentials of the platform every transport starts with. */
@@ -201,8 +203,64 @@ export function overHttp(): Transport {
   };
 }
 
+/**
+ * Two servers of one sandbox shared over PostgreSQL (`railyard serve --database`), behind a round-robin balancer: every
+ * other request reaches the server that does not hold its platform and is passed on. When the suite ends both let go
+ * of their platforms, and a third server, started afresh on the database, must find every platform as it was.
+ */
+export function sharedOnPostgres(): Transport {
+  let cluster: PostgresCluster | undefined;
+  let servers: SharedServer[] = [];
+  const fetchOf = roundRobin(() => servers.map((server) => server.baseUrl));
+  const baseUrl = () => servers[0]!.baseUrl;
+  return {
+    name: 'postgres',
+    async start() {
+      cluster = await startPostgres();
+      servers = [];
+      for (let i = 0; i < 2; i++) servers.push(await startSharedServer(cluster.url, { clock: 'virtual', platform: ROOT_CREDENTIALS }));
+    },
+    async stop() {
+      if (!cluster) return;
+      try {
+        const before = new Map<string, unknown>();
+        for (const server of servers) {
+          await server.engine.webhooks.settled();
+          for (const platform of server.engine.platforms()) {
+            if (server.engine.sharing!.serving(platform.id)) before.set(platform.id, JSON.parse(JSON.stringify({ ...server.engine.sandbox(platform).snapshot(), takenAt: undefined })));
+          }
+        }
+        for (const server of servers) await server.close();
+        servers = [];
+        const again = await startSharedServer(cluster.url, { clock: 'virtual', platform: ROOT_CREDENTIALS });
+        try {
+          for (const [id, snapshot] of before) {
+            if (!again.engine.sharing!.serving(id)) {
+              const taken = await again.store.acquire(id);
+              if (!taken.acquired) throw new Error(`platform ${id} is still held after its server stopped`);
+              again.engine.sharing!.serve(await again.store.load(id));
+            }
+            const after = JSON.parse(JSON.stringify({ ...again.engine.sandbox(id).snapshot(), takenAt: undefined }));
+            const difference = firstDifference(snapshot, after, '');
+            if (difference !== undefined) throw new Error(`platform ${id} did not come back from PostgreSQL as it was: at ${difference}`);
+          }
+        } finally {
+          await again.close();
+        }
+      } finally {
+        for (const server of servers) await server.close().catch(() => undefined);
+        cluster.destroy();
+        cluster = undefined;
+      }
+    },
+    clientFor: (credentials) => createClient({ baseUrl: baseUrl(), ...credentials, fetch: fetchOf }),
+    clientOptions: () => ({ baseUrl: baseUrl(), fetch: fetchOf }),
+    raw: (path, init) => fetchOf(`${baseUrl()}${path}`, init),
+  };
+}
+
 /** Every transport, for `describe.each`. */
-export const TRANSPORTS: (() => Transport)[] = [inProcess, viaMsw, overHttp, inProcessOnSqlite];
+export const TRANSPORTS: (() => Transport)[] = [inProcess, viaMsw, overHttp, inProcessOnSqlite, sharedOnPostgres];
 
 /** The reliability checks' transports: the engine itself, and the built server over real sockets (msw adds nothing there). */
 export const ENGINE_AND_SERVER: (() => Transport)[] = [inProcess, overHttp];

@@ -18,7 +18,7 @@ const PUBLIC_SECRET_MIN_LENGTH = 24;
 const STOP_GRACE_MS = 3_000;
 
 const USAGE = `Usage: railyard serve [--port 4100] [--host 127.0.0.1] [--clock real|virtual] [--regulated] [--skip-paperwork] [--strict] [--public] [--log] [--max-platforms 10000]
-                     [--data DIR] [--data-sync full|normal]
+                     [--data DIR] [--data-sync full|normal] [--database postgres://… [--advertise URL]]
        railyard --version | --help
 
 Starts the Railyard sandbox over HTTP. --strict refuses request fields the API does not know (listing each one) and
@@ -39,7 +39,11 @@ the state in SQLite in DIR (created if missing): a restart, a crash included, gi
 clock and pending job, and every answered write is on disk before its answer leaves; without RAILYARD_SECRET_KEY the
 key is made once into DIR/secret.key. A DIR another server holds is refused. An answered write survives the server being
 killed; --data-sync full (or RAILYARD_DATA_SYNC=full) also waits for the disk, so it survives a power cut (default
-normal). SIGTERM or SIGINT stops the server: open requests get a second, and a server thread still busy
+normal). --database postgres://user:password@host/db (or RAILYARD_DATABASE_URL) keeps the state in PostgreSQL instead, shared
+by every server started on it (behind any load balancer): each platform is served by one server at a time, which the
+others pass its requests to (at --advertise URL, or RAILYARD_ADVERTISE_URL: where they reach this one, default its own
+address); a killed server's platforms move to another within seconds. Every server of one sandbox needs the same
+RAILYARD_SECRET_KEY (without one, a key kept in the database is used) and the same --clock. SIGTERM or SIGINT stops the server: open requests get a second, and a server thread still busy
 after ${STOP_GRACE_MS / 1000} s is terminated.`;
 
 /**
@@ -82,6 +86,8 @@ function parseServeFlags(args: string[]): ServeSettings | string {
         'max-platforms': { type: 'string', default: process.env.RAILYARD_MAX_PLATFORMS || String(DEFAULT_MAX_PLATFORMS) },
         data: { type: 'string' },
         'data-sync': { type: 'string', default: process.env.RAILYARD_DATA_SYNC || 'normal' },
+        database: { type: 'string' },
+        advertise: { type: 'string' },
       },
     }));
   } catch (error) {
@@ -96,6 +102,12 @@ function parseServeFlags(args: string[]): ServeSettings | string {
   if (data === '') return '--data needs a directory';
   const dataSync = values['data-sync'];
   if (dataSync !== 'full' && dataSync !== 'normal') return `--data-sync must be full or normal, not ${dataSync}`;
+  const database = values.database ?? (process.env.RAILYARD_DATABASE_URL || undefined);
+  if (database !== undefined && !/^postgres(ql)?:\/\//.test(database)) return `--database takes a PostgreSQL URL (postgres://user:password@host:5432/database), not ${database.replace(/\/\/[^@/]*@/, '//…@')}`;
+  if (database !== undefined && data !== undefined) return '--data and --database are two places for the state: give one';
+  const advertise = values.advertise ?? (process.env.RAILYARD_ADVERTISE_URL || undefined);
+  if (advertise !== undefined && !/^https?:\/\/[^/]+\/?$/.test(advertise)) return `--advertise takes the origin the other servers reach this one at (http://host:port), not ${advertise}`;
+  if (advertise !== undefined && database === undefined) return '--advertise is for servers sharing a --database';
   const secretKey = process.env.RAILYARD_SECRET_KEY || undefined;
   if (secretKey !== undefined && new TextEncoder().encode(secretKey).length < 32) {
     return 'RAILYARD_SECRET_KEY must be at least 32 bytes of random text, e.g. RAILYARD_SECRET_KEY=$(openssl rand -base64 32)';
@@ -118,7 +130,16 @@ function parseServeFlags(args: string[]): ServeSettings | string {
     maxPlatforms,
     ...(secretKey === undefined ? {} : { secretKey }),
     ...(data === undefined ? {} : { data, dataSync }),
+    ...(database === undefined ? {} : { database }),
+    ...(advertise === undefined ? {} : { advertise: advertise.replace(/\/$/, '') }),
   };
+}
+
+/** Where the state lives, for the banner (a database's password is not shown). */
+function stateLine(settings: ServeSettings): string {
+  if (settings.database !== undefined) return `${settings.database.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:…@')} (PostgreSQL, shared)`;
+  if (settings.data !== undefined) return `${settings.data} (SQLite, sync ${settings.dataSync})`;
+  return 'in memory (gone when the server stops; --data DIR or --database URL keeps it)';
 }
 
 /** Runs the server thread until a signal stops it; resolves with the exit code. */
@@ -167,7 +188,7 @@ function serve(settings: ServeSettings): Promise<number> {
         console.log(`  client secret: ${settings.clientSecret === DEFAULT_CREDENTIALS.clientSecret ? settings.clientSecret : '(from RAILYARD_CLIENT_SECRET, not shown)'}`);
         console.log(`  clock: ${settings.clock}  regulated: ${settings.regulated}  skip paperwork: ${settings.skipPaperwork}  strict: ${settings.strict}  public: ${settings.public}`);
         console.log(`  OpenAPI: ${message.baseUrl}/_sandbox/openapi.json`);
-        console.log(`  state: ${settings.data === undefined ? 'in memory (gone when the server stops; --data DIR keeps it)' : `${settings.data} (SQLite, sync ${settings.dataSync})`}`);
+        console.log(`  state: ${stateLine(settings)}`);
       } else if (message.kind === 'failed') {
         console.error(message.message);
         resolve(1);

@@ -43,8 +43,9 @@ import { webhookRoutes } from './webhooks/routes.js';
 import { authRoutes } from './auth/routes.js';
 import { delegatedKeyRoutes } from './delegated-keys/routes.js';
 import { exportWebhookKeyPem, generateWebhookKey, importWebhookKey, type WebhookKey } from './webhooks/signing.js';
-import type { DurableBackend } from './durability/backend.js';
+import { type DurableBackend, isShared, type LoadedPlatform, type StoredPlatform } from './durability/backend.js';
 import { Durability } from './durability/units.js';
+import { type Location, locate } from './durability/locate.js';
 import { platformOfRow, rowOfPlatform, WEBHOOK_KEY_CONTEXT } from './durability/platform-rows.js';
 
 /** Options of {@link createEngine}. Every port has an in-memory default. */
@@ -183,6 +184,40 @@ export interface Engine {
   openapi(): Record<string, unknown>;
   /** Stops timers of a real clock (call on shutdown). */
   close(): void;
+  /**
+   * For a `durable` backend several processes share: what the process around the engine (server/shared.ts) needs to
+   * serve the platforms it holds and pass on the others' requests.
+   * @internal
+   */
+  readonly sharing?: EngineSharing;
+}
+
+/**
+ * The engine's side of a sandbox several processes share: it serves only the platforms this process holds, loaded
+ * when taken and dropped when let go or lost.
+ * @internal
+ */
+export interface EngineSharing {
+  /** The platform a request is for (without authenticating it). */
+  locate(method: string, url: string, authorization: string | null): Location;
+  /** Platforms and credential directory entries another process stored, learned from the shared store. */
+  learn(platforms: readonly StoredPlatform[], owners: readonly (readonly [id: string, platformId: string])[]): void;
+  /** Whether the platform's state is in memory here. */
+  serving(platformId: string): boolean;
+  /** Serves a platform this process just took: its state goes into memory, due real-clock jobs run, deliveries resume. */
+  serve(loaded: LoadedPlatform): void;
+  /** Waits until the platform's changes are stored, then forgets its state (it is let go). */
+  retire(platformId: string): Promise<void>;
+  /** Forgets platforms another process took over (found when renewing their leases). */
+  lose(platformIds: readonly string[]): void;
+  /** Called with platforms another process took over (their state here is already forgotten). */
+  onLost(listener: (platformIds: readonly string[]) => void): void;
+  /** Called with each platform created here (this process holds it from then on). */
+  onCreated(listener: (platformId: string) => void): void;
+  /** Resolves once every change so far is stored (the default platform a first start created, for one). */
+  stored(): Promise<void>;
+  /** The most bytes a request's body may have (undefined: no such route, or the default). */
+  bodyLimit(method: string, url: string): number | undefined;
 }
 
 /**
@@ -208,6 +243,8 @@ export function createEngine(options: EngineOptions = {}): Engine {
     throw new TypeError('a durable engine keeps its own store and needs secretKey: give durable without store, with secretKey');
   }
   const durability = options.durable === undefined ? undefined : new Durability(options.durable);
+  /** A backend several processes share: only the platforms this process holds are served here. */
+  const shared = options.durable !== undefined && isShared(options.durable) ? options.durable : undefined;
   const defaultClientId = options.platform?.clientId ?? DEFAULT_CREDENTIALS.clientId;
   const storedDefault = options.durable?.platforms().find((row) => row.clientId === defaultClientId);
   const clock = options.clock === 'real' ? new RealClock()
@@ -218,7 +255,11 @@ export function createEngine(options: EngineOptions = {}): Engine {
   const ids = options.ids ?? randomIds;
   const secrets = createSealer(options.secretKey);
   const scheduler = new Scheduler(clock, undefined, undefined, durability?.jobJournal);
-  const platforms = new PlatformRegistry(ids, () => clock.now(), options.maxPlatforms, durability && ((platform) => durability.putPlatform(rowOfPlatform(platform, secrets))));
+  const createdListeners: ((platformId: string) => void)[] = [];
+  const platforms = new PlatformRegistry(ids, () => clock.now(), options.maxPlatforms, durability && ((platform) => {
+    durability.putPlatform(rowOfPlatform(platform, secrets), true);
+    for (const listener of createdListeners) listener(platform.id);
+  }));
   const directory = new CredentialDirectory(store);
   const idempotency = new IdempotencyKeys();
   const contexts = new Map<string, TenantContext>();
@@ -262,11 +303,12 @@ export function createEngine(options: EngineOptions = {}): Engine {
   // The default platform runs on the engine's clock. With a virtual clock, every other platform gets a clock of its
   // own, starting at the engine's time: one platform's advance never moves another's (suites running in parallel
   // against one server, each as its own platform). A real or caller-driven clock is one time for all.
-  const platformSchedulers: Scheduler[] = [];
+  // Shared, every platform has a clock of its own, the default one too: another process may have moved it.
+  const platformSchedulers = new Map<string, Scheduler>();
   const schedulerOf = (platform: Platform): Scheduler => {
-    if (platform.id === defaultPlatform.id || !(clock instanceof VirtualClock)) return scheduler;
+    if ((platform.id === defaultPlatform.id && !shared) || !(clock instanceof VirtualClock)) return scheduler;
     const own = scheduler.withClock(new VirtualClock(durability?.row(platform.id)?.clockMs ?? clock.now()));
-    platformSchedulers.push(own);
+    platformSchedulers.set(platform.id, own);
     return own;
   };
 
@@ -274,6 +316,8 @@ export function createEngine(options: EngineOptions = {}): Engine {
   const tenant = (platform: Platform): TenantContext => {
     let context = contexts.get(platform.id);
     if (!context) {
+      // A platform another process holds is never served from an empty memory (the process around passes its requests on).
+      if (shared && !shared.holds(platform.id)) throw notHeldHere();
       const platformScheduler = schedulerOf(platform);
       context = new TenantContext(platform, store.tenant(platform.id), platformScheduler.clock, ids, platformScheduler, dispatcher, directory, secrets, durability);
       contexts.set(platform.id, context);
@@ -314,8 +358,35 @@ export function createEngine(options: EngineOptions = {}): Engine {
   if (defaultPlatform.clientSecret !== givenSecret) {
     throw new Error(`the stored default platform ${defaultClientId} has another client secret than the one given: start with the secret it was created with, or with another data store`);
   }
+  const lostListeners: ((platformIds: readonly string[]) => void)[] = [];
+  const lose = (platformIds: readonly string[]) => {
+    durability!.drop(platformIds);
+    for (const platformId of platformIds) forget(platformId);
+    for (const listener of lostListeners) listener(platformIds);
+  };
+  /** Forgets a platform's state here, without storing anything (let go, or lost to another process). */
+  const forget = (platformId: string) => {
+    const context = contexts.get(platformId);
+    if (context === undefined) return;
+    contexts.delete(platformId);
+    keys.delete(platformId);
+    memoryStore!.unload(platformId);
+    const own = platformSchedulers.get(platformId);
+    if (own) {
+      own.unloadTenant(platformId);
+      own.stop();
+      platformSchedulers.delete(platformId);
+    } else {
+      scheduler.unloadTenant(platformId);
+    }
+  };
   if (options.durable && durability) {
-    durability.attach({ clockOf: (platformId) => (clock instanceof VirtualClock ? tenantIfServed(platformId)?.clock.now() : undefined) });
+    durability.attach({
+      clockOf: (platformId) => (clock instanceof VirtualClock ? tenantIfServed(platformId)?.clock.now() : undefined),
+      fencedOut: (platformIds) => lose(platformIds),
+    });
+  }
+  if (options.durable && durability && !shared) {
     options.durable.forEachCollection((partition, collection, entries, next) => memoryStore!.load(partition, new Map([[collection, entries]]), new Map([[collection, next]])));
     const jobs = options.durable.jobs();
     for (const platform of platforms.all()) {
@@ -329,8 +400,9 @@ export function createEngine(options: EngineOptions = {}): Engine {
       dispatcher.resume(context);
     }
   }
-  // The default platform is served from the start: its own accounts are there before anything else draws an id.
-  tenant(defaultPlatform);
+  // The default platform is served from the start: its own accounts are there before anything else draws an id. Shared,
+  // only by the process that created it; the others load it when they take it.
+  if (!shared || shared.holds(defaultPlatform.id)) tenant(defaultPlatform);
 
   const credentialLookup = { platforms, tenantOf: tenant, directory };
   const throttle = options.authThrottle === false ? undefined : new FailureThrottle(options.authThrottle);
@@ -372,6 +444,38 @@ export function createEngine(options: EngineOptions = {}): Engine {
     },
   );
 
+  const sharing: EngineSharing | undefined = shared && {
+    locate(method, url, authorization) {
+      const route = http.route(method, url);
+      return route === undefined ? { kind: 'anywhere' } : locate({ platforms, directory }, route.endpoint, route.params, authorization);
+    },
+    learn(rows, owners) {
+      for (const row of rows) if (platforms.byId(row.id) === undefined) platforms.adopt(platformOfRow(row, secrets));
+      directory.learn(owners);
+    },
+    serving: (platformId) => contexts.has(platformId),
+    serve(loaded) {
+      const platform = platformOfRow(loaded.row, secrets);
+      platforms.adopt(platform);
+      durability!.adoptRow(loaded.row);
+      directory.learn(loaded.owners);
+      memoryStore!.load(platform.id, new Map(Array.from(loaded.collections, ([name, { entries }]) => [name, entries])), new Map(Array.from(loaded.collections, ([name, { next }]) => [name, next])));
+      const context = tenant(platform);
+      context.scheduler.loadJobs(loaded.jobs);
+      if (clock.mode === 'real') context.scheduler.runDueNow();
+      dispatcher.resume(context);
+    },
+    async retire(platformId) {
+      await durability!.durable();
+      forget(platformId);
+    },
+    lose,
+    onLost: (listener) => void lostListeners.push(listener),
+    onCreated: (listener) => void createdListeners.push(listener),
+    stored: () => durability!.durable(),
+    bodyLimit: (method, url) => http.route(method, url)?.endpoint.maxBodyBytes,
+  };
+
   const platformOf = (p: Platform | string | undefined): Platform => {
     if (p === undefined) return defaultPlatform;
     if (typeof p !== 'string') return p;
@@ -406,11 +510,16 @@ export function createEngine(options: EngineOptions = {}): Engine {
       publicKey: async (p) => (await keyOf(platformOf(p).id)).publicKeyPem,
     },
     openapi,
+    ...(sharing === undefined ? {} : { sharing }),
     close: () => {
       scheduler.stop();
-      for (const own of platformSchedulers) own.stop();
+      for (const own of platformSchedulers.values()) own.stop();
       durability?.close();
     },
   };
 }
 
+/** A request reached a process that does not hold its platform (the shared server passes such requests on). */
+function notHeldHere(): ApiError {
+  return new ApiError(503, 'SERVICE_UNAVAILABLE', 'This platform is being served by another server of the sandbox right now: retry the request', undefined, { 'retry-after': '1' });
+}

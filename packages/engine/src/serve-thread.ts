@@ -1,7 +1,8 @@
 // The server thread of `railyard serve` (see server/thread.ts): builds the engine, listens, reports back, and stops
 // when the launcher asks.
 import { parentPort, workerData } from 'node:worker_threads';
-import { createEngine, type Engine } from './engine.js';
+import { createEngine, type Engine, type EngineOptions } from './engine.js';
+import type { DurableBackend } from './durability/backend.js';
 import { ENGINE_VERSION } from './version.js';
 import { formatRequestLogLine, startServer, type RunningServer } from './server/server.js';
 import { publicOnlyWebhookFetch } from './webhooks/public-delivery.js';
@@ -11,54 +12,98 @@ const port = parentPort!;
 const settings = workerData as ServeSettings;
 const report = (message: ServeReport) => port.postMessage(message);
 
+/** The engine's options from the flags, on the given durable store. */
+function engineOptions(durable: DurableBackend | undefined, secretKey: string | undefined): EngineOptions {
+  return {
+    clock: settings.clock,
+    platform: {
+      clientId: settings.clientId,
+      clientSecret: settings.clientSecret,
+      regulated: settings.regulated,
+      skipPaperwork: settings.skipPaperwork,
+      strict: settings.strict,
+    },
+    maxPlatforms: settings.maxPlatforms,
+    ...(durable === undefined ? {} : { durable }),
+    ...(secretKey === undefined ? {} : { secretKey }),
+    ...(settings.public ? { webhooks: { publicEndpointsOnly: true, fetch: publicOnlyWebhookFetch } } : {}),
+  };
+}
+
+/** What the server serves, and what its stop closes after the last request is answered. */
+interface Served {
+  readonly engine: Pick<Engine, 'handle' | 'close'>;
+  /** Called once the server listens at `baseUrl`. */
+  listening(baseUrl: string): Promise<void>;
+  close(): Promise<void>;
+}
+
 /**
- * The engine, on the data directory when `--data` names one (its SQLite store is loaded only then). A directory that
- * cannot be used throws a one-line reason, reported as the start's failure.
+ * The engine: on the data directory when `--data` names one, on PostgreSQL with `--database` (each store's module is
+ * loaded only then). A store that cannot be used throws a one-line reason, reported as the start's failure.
  */
-function engineFor(): Engine {
+async function servedFor(): Promise<Served> {
+  if (settings.database !== undefined) return sharedOn(settings.database);
   const durable = settings.data === undefined ? undefined
     : (require('./durability/sqlite.js') as typeof import('./durability/sqlite.js')).openSqliteStore(settings.data, {
       ...(settings.secretKey === undefined ? {} : { secretKey: settings.secretKey }), sync: settings.dataSync ?? 'normal', version: ENGINE_VERSION,
     });
-  const secretKey = durable?.secretKey ?? settings.secretKey;
   try {
-    return createEngine({
-      clock: settings.clock,
-      platform: {
-        clientId: settings.clientId,
-        clientSecret: settings.clientSecret,
-        regulated: settings.regulated,
-        skipPaperwork: settings.skipPaperwork,
-        strict: settings.strict,
-      },
-      maxPlatforms: settings.maxPlatforms,
-      ...(durable === undefined ? {} : { durable }),
-      ...(secretKey === undefined ? {} : { secretKey }),
-      ...(settings.public ? { webhooks: { publicEndpointsOnly: true, fetch: publicOnlyWebhookFetch } } : {}),
-    });
+    const engine = createEngine(engineOptions(durable, durable?.secretKey ?? settings.secretKey));
+    return { engine, listening: async () => undefined, close: async () => engine.close() };
   } catch (error) {
     durable?.close();
     throw error;
   }
 }
 
-let engine: Engine | undefined;
+/** A process of a sandbox shared over PostgreSQL: requests go through its {@link SharedSandbox}. */
+async function sharedOn(url: string): Promise<Served> {
+  const { openPostgresStore, LEASE_TTL_MS } = require('./durability/postgres.js') as typeof import('./durability/postgres.js');
+  const { SharedSandbox } = require('./durability/sharing.js') as typeof import('./durability/sharing.js');
+  const store = await openPostgresStore(url, { ...(settings.secretKey === undefined ? {} : { secretKey: settings.secretKey }), version: ENGINE_VERSION });
+  let engine: Engine | undefined;
+  try {
+    engine = createEngine(engineOptions(store, store.secretKey));
+    // The default platform a first start creates is stored before another process may start and look for it.
+    await engine.sharing!.stored();
+    await store.started();
+  } catch (error) {
+    engine?.close();
+    store.close();
+    throw error;
+  }
+  const shared = new SharedSandbox(engine, store, { realClock: settings.clock === 'real', leaseTtlMs: LEASE_TTL_MS });
+  const running = engine;
+  return {
+    engine: { handle: (incoming) => shared.handle(incoming), close: () => undefined },
+    listening: (baseUrl) => shared.start(settings.advertise ?? new URL(baseUrl).origin.replace('//0.0.0.0:', '//127.0.0.1:').replace('//[::]:', '//[::1]:')),
+    async close() {
+      await shared.close();
+      running.close();
+    },
+  };
+}
+
+let served: Served | undefined;
 const started: Promise<RunningServer | undefined> = Promise.resolve()
-  .then(() => {
-    engine = engineFor();
-    return startServer(engine, {
+  .then(async () => {
+    served = await servedFor();
+    const server = await startServer(served.engine, {
       port: settings.port,
       host: settings.host,
       ...(settings.log ? { onRequestLogged: (entry) => console.log(formatRequestLogLine(entry)) } : {}),
     });
+    await served.listening(server.baseUrl);
+    return server;
   })
   .then(
     (server) => {
       report({ kind: 'listening', baseUrl: server.baseUrl });
       return server;
     },
-    (error: unknown) => {
-      engine?.close();
+    async (error: unknown) => {
+      await served?.close().catch(() => undefined);
       report({ kind: 'failed', message: `railyard: ${error instanceof Error ? error.message : String(error)}` });
       return undefined;
     },
@@ -69,7 +114,7 @@ port.once('message', (command: ServeCommand) => {
   void started.then(async (server) => {
     await server?.close();
     // Closes the data store too, once the last request is answered.
-    engine?.close();
+    await served?.close();
     report({ kind: 'stopped' });
   });
 });

@@ -14,6 +14,11 @@ import type { Store } from './store.js';
  */
 export class CredentialDirectory {
   private readonly owners;
+  /**
+   * Entries of platforms other processes wrote (a sandbox shared over a database): known here, stored there. A key
+   * never changes owner, so they stay true; one deleted since only sends its requests to a holder that refuses them.
+   */
+  private readonly learned = new Map<string, string>();
 
   constructor(store: Store) {
     this.owners = store.tenant(DIRECTORY_PARTITION).collection<DirectoryEntry>('owners');
@@ -22,18 +27,29 @@ export class CredentialDirectory {
   /** Files a key just issued as the platform's. A key owned already keeps its owner (issued keys are random). */
   register(kind: CredentialKind, key: string, platformId: string): void {
     const id = entryId(kind, key);
-    if (!this.owners.has(id)) this.owners.insert({ id, platformId });
+    if (!this.owners.has(id) && !this.learned.has(id)) this.owners.insert({ id, platformId });
   }
 
   /** Forgets the key, when the platform owning it deleted it (a deleted token, a deleted agent). */
   unregister(kind: CredentialKind, key: string, platformId: string): void {
     const id = entryId(kind, key);
+    if (this.learned.get(id) === platformId) {
+      // Stored by the process that wrote it: the deletion is stored the same way as one of a local entry.
+      this.learned.delete(id);
+      this.owners.insert({ id, platformId });
+    }
     if (this.owners.get(id)?.platformId === platformId) this.owners.delete(id);
   }
 
   /** The platform owning `key`, or undefined. */
   owner(kind: CredentialKind, key: string): string | undefined {
-    return this.owners.get(entryId(kind, key))?.platformId;
+    const id = entryId(kind, key);
+    return this.owners.get(id)?.platformId ?? this.learned.get(id);
+  }
+
+  /** Takes entries as a shared database holds them (`kind:key` ids), without storing them again. */
+  learn(entries: Iterable<readonly [id: string, platformId: string]>): void {
+    for (const [id, platformId] of entries) if (!this.owners.has(id)) this.learned.set(id, platformId);
   }
 
   /**
@@ -56,4 +72,5 @@ interface DirectoryEntry {
 /** The store partition of the directory: not a platform id (those are `Platform:<uuid>`), so never a tenant's state. */
 export const DIRECTORY_PARTITION = 'railyard:directory';
 
-const entryId = (kind: CredentialKind, key: string) => `${kind}:${key}`;
+/** The id of a key's entry, as stored: each kind is its own namespace. */
+export const entryId = (kind: CredentialKind, key: string) => `${kind}:${key}`;

@@ -179,4 +179,33 @@ describe('Scheduler journal and reload (a durable store behind it)', () => {
     expect(heard).toEqual(['delete job-1', 'delete named']);
     expect(ran).toEqual(['first', 'replaced']);
   });
+
+  it("renumbers a loaded job whose id another tenant's job holds (numbered by another process), and stores the new number", () => {
+    const heard: string[] = [];
+    const journal = { put: (job: { id: string; tenantId: string }, seq: number) => heard.push(`put ${job.tenantId} ${job.id} ${seq}`), delete: (job: { id: string; tenantId: string }) => heard.push(`delete ${job.tenantId} ${job.id}`) };
+    const scheduler = new Scheduler(new VirtualClock(0), undefined, undefined, journal);
+    const ran: string[] = [];
+    scheduler.register('note', (job) => ran.push(`${job.tenantId} ${job.id} ${job.payload as string}`));
+    scheduler.schedule('a', 10, 'note', 'mine');
+    heard.length = 0;
+    scheduler.loadJobs([{ job: { id: 'job-1', tenantId: 'b', at: 5, kind: 'note', payload: 'theirs' }, seq: 7 }]);
+    expect(heard).toEqual(['delete b job-1', 'put b job-2 7']);
+    scheduler.advance(10);
+    expect(ran).toEqual(['b job-2 theirs', 'a job-1 mine']);
+  });
+
+  it('forgets an unloaded tenant without telling the journal, and keeps the others', () => {
+    const heard: string[] = [];
+    const journal = { put: () => undefined, delete: (job: { id: string }) => heard.push(`delete ${job.id}`) };
+    const scheduler = new Scheduler(new VirtualClock(0), undefined, undefined, journal);
+    const ran: string[] = [];
+    scheduler.register('note', (job) => ran.push(job.payload as string));
+    scheduler.schedule('a', 10, 'note', 'a1');
+    scheduler.schedule('b', 10, 'note', 'b1');
+    scheduler.unloadTenant('a');
+    expect(scheduler.pending).toBe(1);
+    scheduler.advance(10);
+    expect(ran).toEqual(['b1']);
+    expect(heard).toEqual(['delete job-2']);
+  });
 });

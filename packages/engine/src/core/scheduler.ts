@@ -223,9 +223,27 @@ export class Scheduler {
       const given = /^job-(\d{1,15})$/.exec(job.id);
       if (given) this.counter = Math.max(this.counter, Number(given[1]));
       this.seq = Math.max(this.seq, seq);
-      this.push({ job, seq, cancelled: false, ran: false });
+    }
+    for (const { job, seq } of jobs) {
+      let loaded = job;
+      if (this.waiting(job.id) !== undefined) {
+        // Numbered by another process (a platform loaded from a shared store): renumbered here, and stored so.
+        loaded = { ...job, id: `job-${++this.counter}` };
+        this.journal?.delete(job);
+        this.journal?.put(loaded, seq);
+      }
+      this.push({ job: loaded, seq, cancelled: false, ran: false });
     }
     this.arm();
+  }
+
+  /** Forgets a tenant's waiting jobs without telling the journal (another process serves the tenant now). */
+  unloadTenant(tenantId: string): void {
+    for (const queued of this.waitingJobs()) {
+      if (queued.job.tenantId !== tenantId) continue;
+      queued.cancelled = true;
+      this.live.delete(queued.job.id);
+    }
   }
 
   /** Number of jobs waiting. */

@@ -54,6 +54,11 @@ export interface MemoryStore extends Store {
    * never has its number given again. Entries must come in ascending `seq` per collection.
    */
   load(tenantId: string, collections: ReadonlyMap<string, Iterable<StoredEntry>>, next?: ReadonlyMap<string, number>): void;
+  /**
+   * Forgets a tenant's records without telling the journal (another process serves the tenant now). Whoever still
+   * holds its store may read it; its changes reach the journal no more.
+   */
+  unload(tenantId: string): void;
 }
 
 /** A record with its insertion sequence number: the stable sort key of every list. */
@@ -504,13 +509,18 @@ interface CollectionJournal {
 
 class MemoryTenantStore implements TenantStore {
   private readonly collections = new Map<string, MemoryCollection<{ id: string }>>();
+  /** Unloaded: changes are no longer the journal's (see {@link MemoryStore.unload}). */
+  detached = false;
 
   constructor(private readonly tenantId: string, private readonly journal: StoreJournal | undefined) {}
 
   private journalOf(name: string): CollectionJournal | undefined {
     const { journal, tenantId } = this;
     if (journal === undefined) return undefined;
-    return { put: (seq, record) => journal.put(tenantId, name, seq, record), delete: (seq, previous) => journal.delete(tenantId, name, seq, previous) };
+    return {
+      put: (seq, record) => this.detached || journal.put(tenantId, name, seq, record),
+      delete: (seq, previous) => this.detached || journal.delete(tenantId, name, seq, previous),
+    };
   }
 
   collection<T extends { id: string }>(name: string, options?: CollectionOptions<T>): Collection<T> {
@@ -552,7 +562,7 @@ class MemoryTenantStore implements TenantStore {
   clear(): void {
     // Collections stay registered (services may hold them), with their indexes; only their records go.
     for (const collection of this.collections.values()) collection.adopt(collection.emptyLike());
-    this.journal?.clear(this.tenantId);
+    if (!this.detached) this.journal?.clear(this.tenantId);
   }
 
   load(collections: ReadonlyMap<string, Iterable<StoredEntry>>, next?: ReadonlyMap<string, number>): void {
@@ -583,6 +593,12 @@ export function createMemoryStore(options: { journal?: StoreJournal } = {}): Mem
   return {
     tenant,
     load: (tenantId, collections, next) => tenant(tenantId).load(collections, next),
+    unload(tenantId) {
+      const found = tenants.get(tenantId);
+      if (found === undefined) return;
+      found.detached = true;
+      tenants.delete(tenantId);
+    },
   };
 }
 

@@ -23,8 +23,8 @@ export interface PartitionChanges {
   readonly partition: string;
   /** Every stored record of the partition goes first (a reset, or a restore): the records below then follow. */
   readonly cleared: boolean;
-  /** Records put (JSON text) or deleted (null), by collection and sequence number. */
-  readonly records: readonly (readonly [collection: string, seq: number, body: string | null])[];
+  /** Records put (JSON text) or deleted (null), by collection and sequence number, with the record's id. */
+  readonly records: readonly (readonly [collection: string, seq: number, body: string | null, id: string])[];
   /** One past the highest sequence number each collection touched has given out. */
   readonly next: readonly (readonly [collection: string, next: number])[];
   /** Jobs scheduled (with their order) or gone (null), by id. */
@@ -62,6 +62,45 @@ export interface DurableBackend {
    * disk: the next batch may be committed meanwhile (SQLite: the transaction, then an fsync off the event loop).
    */
   readonly appliesAtOnce?: boolean;
+  /**
+   * A platform was just created here (its row is in the next batch): a backend shared by several processes makes this
+   * process its holder.
+   */
+  created?(platformId: string): void;
   /** Lets go of the files or connections. */
   close(): void;
 }
+
+/**
+ * Thrown by `commit` when some platforms of the batch are no longer this process's to write (another process took them
+ * over): nothing of the batch was applied, and the batch without those platforms' units may be committed again.
+ */
+export class FencedOut extends Error {
+  override readonly name = 'FencedOut';
+  constructor(readonly platformIds: readonly string[]) {
+    super(`platforms ${platformIds.join(', ')} are held by another process now`);
+  }
+}
+
+/** A platform's state as a shared backend loads it when this process takes the platform. */
+export interface LoadedPlatform {
+  readonly row: StoredPlatform;
+  /** Records by collection, ascending sequence numbers, and one past the highest number each collection gave out. */
+  readonly collections: ReadonlyMap<string, { readonly entries: StoredEntry[]; readonly next: number }>;
+  readonly jobs: readonly StoredJob[];
+  /** The credential directory's entries naming this platform: entry id (`kind:key`) and platform id. */
+  readonly owners: readonly (readonly [id: string, platformId: string])[];
+}
+
+/**
+ * A backend several processes share (PostgreSQL): platforms are loaded one by one when this process takes them, not
+ * at start, so `forEachCollection` and `jobs` give nothing, and the engine serves only the platforms it holds.
+ */
+export interface SharedBackend extends DurableBackend {
+  readonly lazy: true;
+  /** Whether this process holds the platform (may write it). */
+  holds(platformId: string): boolean;
+}
+
+/** Whether a backend is shared (loads platforms when taken). */
+export const isShared = (backend: DurableBackend): backend is SharedBackend => (backend as Partial<SharedBackend>).lazy === true;

@@ -11,6 +11,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { createSealer } from '../core/secrets.js';
 import type { StoredEntry } from '../core/store.js';
 import type { CommitBatch, DurableBackend, StoredJob, StoredPlatform } from './backend.js';
+import { DataStoreRefusal } from './refusal.js';
 
 /** The schema this version writes, and reads (older ones are migrated, newer ones refused). */
 export const SQLITE_SCHEMA_VERSION = 1;
@@ -63,10 +64,7 @@ export interface SqliteStore extends DurableBackend {
   readonly file: string;
 }
 
-/** Why a data directory cannot be opened, in one line (the server prints it and does not start). */
-export class DataStoreRefusal extends Error {
-  override readonly name = 'DataStoreRefusal';
-}
+export { DataStoreRefusal };
 
 /**
  * Opens (creating if needed) the data directory `dir`. Refuses, with a {@link DataStoreRefusal}, a directory another

@@ -13,7 +13,7 @@ import { DIRECTORY_PARTITION } from '../core/directory.js';
 import type { Job, JobJournal } from '../core/scheduler.js';
 import type { StoreJournal } from '../core/store.js';
 import type { UnitGate } from '../core/context.js';
-import type { CommitBatch, DurableBackend, PartitionChanges, StoredJob, StoredPlatform } from './backend.js';
+import { type CommitBatch, type DurableBackend, FencedOut, type PartitionChanges, type StoredJob, type StoredPlatform } from './backend.js';
 
 /** Seconds a client is told to wait (`Retry-After`) while commits fail. */
 export const RETRY_AFTER_SECONDS = 1;
@@ -23,7 +23,7 @@ const RETRY_MS = 1_000;
 /** One partition's part of a unit: later changes of a record replace earlier ones. */
 class PartitionUnit {
   cleared = false;
-  readonly records = new Map<string, readonly [string, number, { readonly id: string } | null]>();
+  readonly records = new Map<string, readonly [string, number, { readonly id: string } | null, string]>();
   readonly next = new Map<string, number>();
   readonly jobs = new Map<string, StoredJob | null>();
 
@@ -46,7 +46,7 @@ class PartitionUnit {
     return {
       partition: this.partition,
       cleared: this.cleared,
-      records: Array.from(this.records.values(), ([collection, seq, record]) => [collection, seq, record === null ? null : JSON.stringify(record)] as const),
+      records: Array.from(this.records.values(), ([collection, seq, record, id]) => [collection, seq, record === null ? null : JSON.stringify(record), id] as const),
       next: [...this.next],
       jobs: [...this.jobs],
     };
@@ -57,6 +57,8 @@ class PartitionUnit {
 class Unit {
   readonly partitions = new Map<string, PartitionUnit>();
   readonly whenDurable: (() => void)[] = [];
+
+  constructor(readonly platformId: string) {}
 
   part(partition: string): PartitionUnit {
     let found = this.partitions.get(partition);
@@ -74,6 +76,11 @@ interface Gate {
 export interface PlatformFacts {
   /** A virtual clock's time for the platform, or undefined on a real clock. */
   clockOf(platformId: string): number | undefined;
+  /**
+   * Another process holds these platforms now (a shared backend fenced their changes off): their unstored changes are
+   * gone, and the engine must stop serving them from memory.
+   */
+  fencedOut?(platformIds: readonly string[]): void;
 }
 
 /** The journal of a durable engine: units, gates and group commit over a {@link DurableBackend}. */
@@ -99,6 +106,8 @@ export class Durability implements StoreJournal, UnitGate {
   /** Tasks of units whose wait for the disk failed: they run after the next commit that reaches it. */
   private readonly carried: (() => void)[] = [];
   private facts: PlatformFacts = { clockOf: () => undefined };
+  /** How often each platform was dropped (lost to another process): a request that saw it change is not answered 2xx. */
+  private readonly drops = new Map<string, number>();
 
   constructor(private readonly backend: DurableBackend) {
     for (const row of backend.platforms()) {
@@ -123,8 +132,18 @@ export class Durability implements StoreJournal, UnitGate {
     if (row) this.putPlatform({ ...row, ...fields });
   }
 
-  /** Stores a platform's row (a new platform, or its webhook key): committed with the next batch. */
-  putPlatform(row: StoredPlatform): void {
+  /**
+   * Takes a platform's row as the backend has it now (a shared backend's platform, loaded when this process takes it
+   * over): nothing is written.
+   */
+  adoptRow(row: StoredPlatform): void {
+    this.rows.set(row.id, row);
+    this.clocks.set(row.id, row.clockMs);
+  }
+
+  /** Stores a platform's row (a new platform, `created`, or its webhook key): committed with the next batch. */
+  putPlatform(row: StoredPlatform, created = false): void {
+    if (created) this.backend.created?.(row.id);
     this.pendingRows.set(row.id, row);
     this.clocks.set(row.id, row.clockMs);
     this.schedule();
@@ -133,12 +152,12 @@ export class Durability implements StoreJournal, UnitGate {
   // StoreJournal: a directory entry belongs to the unit of the platform it names.
   put(tenantId: string, collection: string, seq: number, record: { readonly id: string }): void {
     const part = this.unitOf(this.ownerOf(tenantId, record)).part(tenantId);
-    part.records.set(`${collection}\u0000${seq}`, [collection, seq, record]);
+    part.records.set(`${collection}\u0000${seq}`, [collection, seq, record, record.id]);
     if (seq + 1 > (part.next.get(collection) ?? 0)) part.next.set(collection, seq + 1);
   }
 
   delete(tenantId: string, collection: string, seq: number, previous: { readonly id: string }): void {
-    this.unitOf(this.ownerOf(tenantId, previous)).part(tenantId).records.set(`${collection}\u0000${seq}`, [collection, seq, null]);
+    this.unitOf(this.ownerOf(tenantId, previous)).part(tenantId).records.set(`${collection}\u0000${seq}`, [collection, seq, null, previous.id]);
   }
 
   clear(tenantId: string): void {
@@ -164,6 +183,7 @@ export class Durability implements StoreJournal, UnitGate {
   async serialize<T>(platformId: string, work: () => Promise<T>, beforeSeal: () => void): Promise<T> {
     const waited = this.acquire(platformId);
     if (waited) await waited;
+    const drops = this.drops.get(platformId);
     let outcome: { value: T } | { error: unknown };
     try {
       outcome = { value: await work() };
@@ -177,8 +197,27 @@ export class Durability implements StoreJournal, UnitGate {
       }
     }
     await this.durable();
+    // Its platform moved to another process meanwhile: what it changed was dropped, not stored.
+    if (this.drops.get(platformId) !== drops) throw moved();
     if ('error' in outcome) throw outcome.error;
     return outcome.value;
+  }
+
+  /**
+   * Forgets every change of these platforms not stored yet (another process holds them now): their requests under
+   * way answer 503, and nothing of theirs is committed from here.
+   */
+  drop(platformIds: readonly string[]): void {
+    const lost = new Set(platformIds);
+    this.backlog = this.backlog.filter((unit) => !lost.has(unit.platformId));
+    this.sealed = this.sealed.filter((unit) => !lost.has(unit.platformId));
+    for (const id of lost) {
+      this.drops.set(id, (this.drops.get(id) ?? 0) + 1);
+      this.open.delete(id);
+      this.pendingRows.delete(id);
+      this.rows.delete(id);
+      this.clocks.delete(id);
+    }
   }
 
   /**
@@ -236,7 +275,7 @@ export class Durability implements StoreJournal, UnitGate {
   private unitOf(platformId: string): Unit {
     let unit = this.open.get(platformId);
     if (!unit) {
-      this.open.set(platformId, (unit = new Unit()));
+      this.open.set(platformId, (unit = new Unit(platformId)));
       if (!this.gates.get(platformId)?.held) this.schedule();
     }
     return unit;
@@ -308,6 +347,7 @@ export class Durability implements StoreJournal, UnitGate {
     } catch (error) {
       // Nothing of the batch was applied: it is tried again, first, with what comes next.
       this.committing = false;
+      if (error instanceof FencedOut) return this.fenced(error.platformIds, units, rows, waiters);
       this.backlog = units;
       for (const row of rows) if (!this.pendingRows.has(row.id)) this.pendingRows.set(row.id, row);
       this.failed(error, waiters);
@@ -337,7 +377,23 @@ export class Durability implements StoreJournal, UnitGate {
     for (const waiter of waiters) waiter.resolve();
     const tasks = [...this.carried.splice(0), ...units.flatMap((unit) => unit.whenDurable)];
     for (const task of tasks) task();
-    if (this.pending()) this.schedule();
+    // A waiter that came while this commit was under way waits for the next one (which may have nothing left to write).
+    if (this.pending() || this.waiters.length > 0) this.schedule();
+  }
+
+  /**
+   * Some platforms of a batch are another process's now: their units and rows are dropped (their requests answer 503,
+   * and their retries reach the new holder), the engine is told, and the rest is committed again at once. Every waiter
+   * of the batch answers 503: which of them waited on a dropped unit is not known.
+   */
+  private fenced(platformIds: readonly string[], units: readonly Unit[], rows: readonly StoredPlatform[], waiters: readonly { reject: (error: unknown) => void }[]): void {
+    this.backlog = [...units];
+    for (const row of rows) if (!this.pendingRows.has(row.id)) this.pendingRows.set(row.id, row);
+    this.drop(platformIds);
+    const refusal = moved();
+    for (const waiter of waiters) waiter.reject(refusal);
+    this.facts.fencedOut?.(platformIds);
+    this.schedule();
   }
 
   /** A commit failed: its waiters answer 503, once it is said on stderr, and a retry is due. */
@@ -377,6 +433,13 @@ function batchOf(units: readonly Unit[], platforms: readonly StoredPlatform[]): 
 }
 
 const reasonOf = (cause: unknown) => (cause instanceof Error ? cause.message : String(cause));
+
+/** The 503 a reply gets when its platform moved to another process before its changes were stored. */
+function moved(): ApiError {
+  return new ApiError(503, 'SERVICE_UNAVAILABLE', 'The platform of this request moved to another server of the sandbox while its changes were being stored; they may or may not have been applied: retry it, with the same Idempotency-Key where it takes one', undefined, {
+    'retry-after': String(RETRY_AFTER_SECONDS),
+  });
+}
 
 /** The 503 a reply gets when what it would show could not be made durable. */
 function unavailable(): ApiError {

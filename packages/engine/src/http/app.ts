@@ -49,6 +49,8 @@ export interface Incoming {
   /** The peer's address, where the transport knows one (the standalone server): brute-force limits count per source. */
   readonly remoteAddress?: string;
   header(name: string): string | null;
+  /** Every header, names in lower case (where the transport lists them: to pass a request on to another server). */
+  headerList?(): [name: string, value: string][];
   /** The body as text, refusing more than `limit` bytes. */
   text(limit: number): Promise<string>;
   /** The body as bytes, refusing more than `limit` bytes (413) without reading further. */
@@ -226,6 +228,8 @@ export type FetchHandler = FetchFunction & { [IN_MEMORY_DISPATCH]: (request: Wir
 export interface HttpSurface {
   readonly fetch: FetchHandler;
   readonly handle: (incoming: Incoming) => Promise<WireReply>;
+  /** The endpoint a request would reach and its path parameters, without serving it (undefined: no such route). */
+  readonly route: (method: string, url: string) => { readonly endpoint: Endpoint; readonly params: Record<string, string> } | undefined;
 }
 
 /**
@@ -346,7 +350,20 @@ export function createHttpSurface(bindings: readonly Binding[], host: HttpHost):
     preconnect: () => undefined,
     [IN_MEMORY_DISPATCH]: (wire: WireRequest) => handle(incomingFromWire(wire)),
   });
-  return { fetch, handle };
+  const route = (method: string, target: string) => {
+    let path: string | undefined;
+    try {
+      path = apiPath(new URL(target).pathname);
+    } catch {
+      return undefined;
+    }
+    const upper = method.toUpperCase();
+    const match = path === undefined ? undefined : router.find(upper === 'HEAD' ? 'GET' : upper, path);
+    if (match === undefined || 'allowed' in match) return undefined;
+    const binding = bindings[match.value]!;
+    return 'unscoped' in binding ? undefined : { endpoint: binding.endpoint as Endpoint, params: match.params };
+  };
+  return { fetch, handle, route };
 }
 
 /** Who a request acts as, by how its endpoint authenticates. */
@@ -398,7 +415,7 @@ interface RawBody {
 }
 
 /** The same request, with its body already read. */
-function withBody(incoming: Incoming, bytes: Uint8Array): Incoming {
+export function withBody(incoming: Incoming, bytes: Uint8Array): Incoming {
   return {
     ...incoming,
     header: (name) => incoming.header(name),

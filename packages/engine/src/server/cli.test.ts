@@ -69,7 +69,7 @@ describe('railyard serve', () => {
     await once(second.child, 'exit');
     const memory = startCli([]);
     await memory.ready;
-    expect(memory.output()).toContain('state: in memory (gone when the server stops; --data DIR keeps it)');
+    expect(memory.output()).toContain('state: in memory (gone when the server stops; --data DIR or --database URL keeps it)');
     memory.child.kill('SIGTERM');
     await once(memory.child, 'exit');
     for (const [args, env, message] of [

@@ -101,7 +101,7 @@ export interface RunningServer {
  * await server.close(); // closes the engine too
  * ```
  */
-export function startServer(engine: Engine, options: ServerOptions = {}): Promise<RunningServer> {
+export function startServer(engine: Pick<Engine, 'handle' | 'close'>, options: ServerOptions = {}): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1';
   const hostForUrl = host.includes(':') ? `[${host}]` : host;
   const requestTimeout = options.requestTimeoutMs ?? 300_000;
@@ -267,6 +267,7 @@ function incomingFromNode(req: IncomingMessage, res: ServerResponse, host: strin
       const value = headers[name];
       return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
     },
+    headerList: () => Object.entries(headers).flatMap(([name, value]) => (value === undefined ? [] : [[name, Array.isArray(value) ? value.join(', ') : value] as [string, string]])),
     text: async (limit) => decodeUtf8(await readBody(req, limit, wantBody)),
     bytes: (limit) => readBody(req, limit, wantBody),
     toRequest: () => {

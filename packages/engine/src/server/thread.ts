@@ -45,6 +45,10 @@ export interface ServeSettings {
   readonly data?: string;
   /** `--data-sync` (or `RAILYARD_DATA_SYNC`): `normal` (a commit survives a killed process) or `full` (a power cut too). */
   readonly dataSync?: 'full' | 'normal';
+  /** `--database URL` (or `RAILYARD_DATABASE_URL`): state in PostgreSQL, shared with every process started on it. */
+  readonly database?: string;
+  /** `--advertise URL` (or `RAILYARD_ADVERTISE_URL`): where the other processes reach this one (default: its own address). */
+  readonly advertise?: string;
 }
 
 /** What the server thread reports to the launcher. */
