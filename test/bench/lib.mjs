@@ -32,7 +32,7 @@ export function startChild(args, { env = {}, nodeFlags = [], pin = true } = {}) 
     child.stdout.on('data', (chunk) => {
       out += chunk;
       const match = /listening on (http:\/\/\S+)/.exec(out);
-      if (match) resolve({ url: match[1], output: () => out, stop: () => child.kill('SIGTERM') });
+      if (match) resolve({ url: match[1], output: () => out, stop: () => child.kill('SIGTERM'), kill: () => child.kill('SIGKILL') });
     });
     child.once('exit', (code) => reject(new Error(`child exited ${code}: ${out}`)));
   });

@@ -1,7 +1,7 @@
 // `pnpm bench`: throughput and latency in process and over HTTP (beside a bare node:http server), lists and memory at
 // 1k, 100k and 1M records, snapshots, the virtual clock and start-up; each figure against its target, PASS or FAIL.
 // Runs the built packages. HTTP load comes from this process (autocannon, on core 0 when the machine has two); each
-// server runs in a child process (on core 1). Sections: BENCH_ONLY=inprocess,wallet,http,durable,scale,state,adversarial,size (default all); BENCH_DURABLE_SEED (1M) sizes the --data restart.
+// server runs in a child process (on core 1). Sections: BENCH_ONLY=inprocess,wallet,http,durable,shared,scale,state,adversarial,size (default all); BENCH_DURABLE_SEED (1M) sizes the --data restart.
 // BENCH_OUT=file.json writes every figure.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,12 +18,13 @@ import { createPublicKey, verify as nodeVerify } from 'node:crypto';
 
 import { GZIP_TARGETS, KB, REPORTED_PACKAGES, formatBundleSize, measureBrowserBundle } from '../support/bundle-size.mjs';
 import { durableServers, restartTime } from './durable.mjs';
+import { sharedFigures } from './shared.mjs';
 import { AUTH, CREDENTIALS, PINNED, bankAccountBody, customerBody, median, payOutQuoteBody, runJsonChild, startChild } from './lib.mjs';
 
 const HTTP_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const INPROCESS_CALLS = Number(process.env.BENCH_CALLS ?? 20000);
 const LIST_SEED = Number(process.env.BENCH_LIST_SEED ?? 1_000_000);
-const SECTIONS = new Set((process.env.BENCH_ONLY ?? 'inprocess,wallet,http,durable,scale,state,adversarial,size').split(','));
+const SECTIONS = new Set((process.env.BENCH_ONLY ?? 'inprocess,wallet,http,durable,shared,scale,state,adversarial,size').split(','));
 const DURABLE_SEED = Number(process.env.BENCH_DURABLE_SEED ?? 1_000_000);
 const here = (file) => fileURLToPath(new URL(file, import.meta.url));
 
@@ -241,6 +242,16 @@ async function durable() {
   return restart;
 }
 
+/** `railyard serve --database`: one server against two on one PostgreSQL, and a takeover (shared.mjs). */
+async function shared() {
+  const figures = await sharedFigures();
+  const { throughput: t, takeover: k } = figures;
+  console.log(`\nShared sandbox on PostgreSQL (POST customer over ${t.platforms} platforms, held ${t.split.join(' + ')})`);
+  console.log(`  one server ${Math.round(t.one)} req/s; two servers, round robin ${Math.round(t.roundRobin)} req/s, each platform to its holder ${Math.round(t.affine)} req/s`);
+  console.log(`  takeover of a killed server's platform of ${k.count} customers: ${k.takeoverMs.toFixed(0)} ms to its first answer (its load alone ${k.loadMs.toFixed(0)} ms)`);
+  return figures;
+}
+
 /** Lists and memory at 1k, 100k and 1M records (a child with a large heap). */
 async function scale() {
   const result = await runJsonChild([here('./scale.mjs')], ['--expose-gc', '--max-old-space-size=8192']);
@@ -301,6 +312,7 @@ if (SECTIONS.has('inprocess')) await inProcess();
 if (SECTIONS.has('wallet')) await walletAuth();
 if (SECTIONS.has('http')) await overHttp();
 const restarted = SECTIONS.has('durable') ? await durable() : undefined;
+const sharedRun = SECTIONS.has('shared') ? await shared() : undefined;
 const scaled = SECTIONS.has('scale') ? await scale() : undefined;
 const stated = SECTIONS.has('state') ? await state(coldStart) : undefined;
 const hostile = SECTIONS.has('adversarial') ? adversarial() : undefined;
@@ -340,6 +352,11 @@ target('--data GET customer >= 0.9x in-memory', [byName['--data server GET custo
 if (restarted) {
   target(`restart of --data with ${restarted.count} customers answers <= 30 s`, [restarted], (r) => r.ok && r.restartMs <= 30_000, (r) => `${(r.restartMs / 1000).toFixed(1)} s${r.ok ? '' : ' (WRONG answer)'}`);
 }
+if (sharedRun) {
+  const { throughput: t, takeover: k } = sharedRun;
+  target('--database POST, two servers (round robin) >= 1.5x one', [t], (x) => x.roundRobin >= 1.5 * x.one, (x) => `${(x.roundRobin / x.one).toFixed(2)}x (${Math.round(x.roundRobin)} vs ${Math.round(x.one)} req/s; to each holder ${(x.affine / x.one).toFixed(2)}x)`);
+  target(`takeover of a killed server's platform <= 5 s + its load`, [k], (x) => x.takeoverMs <= 5_000 + x.loadMs, (x) => `${(x.takeoverMs / 1000).toFixed(1)} s (load ${(x.loadMs / 1000).toFixed(1)} s)`);
+}
 if (scaled) {
   // The 1k and largest platforms measured in turns (scale.mjs), so both figures come from the same minutes.
   for (const pair of scaled.paired) {
@@ -374,5 +391,5 @@ if (bundles) {
 
 console.log('\nTargets');
 for (const [name, ok, value] of checks) console.log(`  ${ok ? 'PASS' : 'FAIL'}  ${name.padEnd(72)} ${value}`);
-if (process.env.BENCH_OUT) writeFileSync(process.env.BENCH_OUT, JSON.stringify({ pinned: PINNED, rows, durable: restarted, scale: scaled, state: stated, bundles, targets: checks }, null, 2));
+if (process.env.BENCH_OUT) writeFileSync(process.env.BENCH_OUT, JSON.stringify({ pinned: PINNED, rows, durable: restarted, shared: sharedRun, scale: scaled, state: stated, bundles, targets: checks }, null, 2));
 process.exitCode = checks.every(([, ok]) => ok) ? 0 : 1;

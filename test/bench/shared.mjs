@@ -2,15 +2,12 @@
 // PostgreSQL, spread over 8 platforms, and the takeover of a killed server's platforms. Prints a JSON object as its
 // last line. Two servers are loaded twice: each request to either server in turn (a round-robin balancer: half the
 // requests are passed on to the holder) and each platform's requests to its holder (a balancer with affinity).
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { customerBody, startChild } from './lib.mjs';
-import { startPostgres } from '../support/postgres.mjs';
+import { createDatabase, startPostgres } from '../support/postgres.mjs';
 
-const require = createRequire(import.meta.url);
-void require;
 const here = (file) => fileURLToPath(new URL(file, import.meta.url));
 const cli = here('../../packages/engine/dist/cli.cjs');
 const SECONDS = Number(process.env.BENCH_SHARED_SECONDS ?? 5);
@@ -53,30 +50,41 @@ function load(target, platforms, connections) {
   });
 }
 
+/** Makes PLATFORMS platforms, each taken by the server of `servers` its first request reaches (in turn). */
+async function platformsOn(servers) {
+  const platforms = [];
+  for (let i = 0; i < PLATFORMS; i++) platforms.push(await post(servers[0].url, ROOT, '/_sandbox/platforms', { name: `bench ${i}`, regulated: true }));
+  await new Promise((resolve) => setTimeout(resolve, 200)); // let go by the server that made them
+  for (const [i, platform] of platforms.entries()) await post(servers[i % servers.length].url, platform, '/customers', customerBody);
+  return platforms;
+}
+
 async function throughput() {
   const cluster = await startPostgres();
+  const connections = 16;
   try {
-    const first = await start(cluster.url);
-    const second = await start(cluster.url);
+    // One server on its own database, holding every platform.
+    const alone = await start(await createDatabase(cluster, 'one_server'));
+    let one;
     try {
-      // Half the platforms made through each server: each holds four.
-      const platforms = [];
-      for (let i = 0; i < PLATFORMS; i++) platforms.push(await post(i % 2 === 0 ? first.url : second.url, ROOT, '/_sandbox/platforms', { name: `bench ${i}`, regulated: true }));
-      // Platforms are made by the holder of the platform asking (the default one): take half over on the second.
-      const held = await holders(cluster.url);
-      for (const platform of platforms) await post(first.url, platform, '/customers', customerBody);
-      void held;
-      const connections = 16;
-      // Warm both servers.
-      await Promise.all([load(first.url, platforms, connections / 2), load(second.url, platforms, connections / 2)]);
-      const one = await load(first.url, platforms, connections);
-      const roundRobin = (await Promise.all([load(first.url, platforms, connections / 2), load(second.url, platforms, connections / 2)])).reduce((a, b) => a + b, 0);
-      const byHolder = await holders(cluster.url);
+      const platforms = await platformsOn([alone]);
+      await load(alone.url, platforms, connections);
+      one = await load(alone.url, platforms, connections);
+    } finally {
+      alone.stop();
+    }
+    const url = await createDatabase(cluster, 'two_servers');
+    const first = await start(url);
+    const second = await start(url);
+    try {
+      const platforms = await platformsOn([first, second]);
+      const both = (targets) => Promise.all(targets.map(([server, list]) => load(server.url, list, connections / 2))).then((rates) => rates.reduce((a, b) => a + b, 0));
+      await both([[first, platforms], [second, platforms]]);
+      const roundRobin = await both([[first, platforms], [second, platforms]]);
+      const byHolder = await holders(url);
       const of = (server) => platforms.filter((p) => byHolder.get(p.id) === new URL(server.url).origin);
-      const [firstHeld, secondHeld] = [of(first), of(second)];
-      const affine = firstHeld.length === 0 || secondHeld.length === 0 ? roundRobin
-        : (await Promise.all([load(first.url, firstHeld, connections / 2), load(second.url, secondHeld, connections / 2)])).reduce((a, b) => a + b, 0);
-      return { one, roundRobin, affine, platforms: PLATFORMS, split: [firstHeld.length, secondHeld.length] };
+      const affine = await both([[first, of(first)], [second, of(second)]]);
+      return { one, roundRobin, affine, platforms: PLATFORMS, split: [of(first).length, of(second).length] };
     } finally {
       first.stop();
       second.stop();

@@ -439,7 +439,12 @@ export function createEngine(options: EngineOptions = {}): Engine {
       tenant, idempotency, platformById: (id) => platforms.byId(id),
       publicError: hostedErrorReply, afterRequest: () => scheduler.runSoon(),
       ...(durability === undefined ? {} : {
-        unit: <T>(context: TenantContext, work: () => Promise<T>) => durability.serialize(context.platform.id, work, () => scheduler.runSoon()),
+        unit: async <T>(context: TenantContext, work: () => Promise<T>) => {
+          const value = await durability.serialize(context.platform.id, work, () => scheduler.runSoon());
+          // Shared: the platform was let go or lost while this ran (its state here forgotten): nothing of it is stored.
+          if (shared && contexts.get(context.platform.id) !== context) throw notHeldHere();
+          return value;
+        },
       }),
     },
   );
@@ -455,6 +460,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
     },
     serving: (platformId) => contexts.has(platformId),
     serve(loaded) {
+      if (contexts.has(loaded.row.id)) throw new Error(`platform ${loaded.row.id} is served here already`);
       const platform = platformOfRow(loaded.row, secrets);
       platforms.adopt(platform);
       durability!.adoptRow(loaded.row);

@@ -159,6 +159,18 @@ describe('servers sharing a sandbox on PostgreSQL', () => {
     expect((await call(second, 'GET', `/customers/${bea.id}`, undefined, platform)).body.fullName).toBe('Bea');
   });
 
+  it('wake a let-go platform when a real-clock job of its is due, with nobody asking for it', async () => {
+    const url = await freshDatabase();
+    const server = await serverOn(url, { clock: 'real', idleMs: 300 });
+    const platform = (await call(server, 'POST', '/_sandbox/platforms', { name: 'sleeper' })).body as Credentials & Json;
+    const invitation = (await call(server, 'POST', '/invitations', { inviterUma: '$ada@sandbox.example.com', expiresAt: new Date(Date.now() + 2_500).toISOString() }, platform)).body;
+    await expect.poll(() => server.store.holds(platform.id), { timeout: 5_000 }).toBe(false);
+    const stored = async () => (await query(url, "SELECT body FROM railyard_records WHERE partition = $1 AND body LIKE $2", [platform.id, `%${invitation.code}%`])).map((row) => JSON.parse(row.body).status);
+    expect(await stored()).toEqual(['PENDING']);
+    // Due: the sweep takes the platform, runs the expiry and stores it.
+    await expect.poll(stored, { timeout: 8_000, interval: 200 }).toEqual(['EXPIRED']);
+  });
+
   it('refuse to start on a database they cannot reach, a newer schema, or another secret key, each in one line', async () => {
     const unreachable = await openPostgresStore('postgres://railyard@127.0.0.1:1/none').catch((error: unknown) => error);
     expect(unreachable).toBeInstanceOf(DataStoreRefusal);

@@ -109,7 +109,12 @@ export interface PostgresStore extends SharedBackend {
  * was sealed under.
  */
 export async function openPostgresStore(url: string, options: PostgresStoreOptions = {}): Promise<PostgresStore> {
-  const pool = new pg.Pool({ connectionString: url, max: 6, connectionTimeoutMillis: 5_000 });
+  // Bounded waits everywhere: a holder stopped in the middle of a transaction has it ended by the server, and a
+  // request never waits on the database for ever (it answers 503 instead).
+  const pool = new pg.Pool({
+    connectionString: url, max: 6, connectionTimeoutMillis: 5_000, keepAlive: true,
+    statement_timeout: 10_000, lock_timeout: 5_000, idle_in_transaction_session_timeout: 10_000, query_timeout: 15_000,
+  });
   // A connection the server dropped (a restart) is replaced on next use; the error itself is answered by the query.
   pool.on('error', () => undefined);
   const where = describe(url);
@@ -213,11 +218,15 @@ function backendOver(pool: pg.Pool, startup: pg.PoolClient | undefined, platform
     if (!open) throw new Error('the data store is closed');
     const touched = new Set<string>();
     for (const row of batch.platforms) touched.add(row.id);
-    for (const part of batch.partitions) if (part.partition !== DIRECTORY_PARTITION) touched.add(part.partition);
+    for (const part of batch.partitions) {
+      if (part.partition !== DIRECTORY_PARTITION) touched.add(part.partition);
+      // A directory entry is its platform's: written only by that platform's holder.
+      else for (const [, , body] of part.records) if (body !== null) touched.add((JSON.parse(body) as { platformId: string }).platformId);
+    }
     const notHeld = [...touched].filter((id) => !epochs.has(id));
     if (notHeld.length > 0) throw new FencedOut(notHeld);
     const fresh = [...touched].filter((id) => created.has(id));
-    const existing = [...touched].filter((id) => !created.has(id));
+    let existing = [...touched].filter((id) => !created.has(id));
 
     const puts = new Columns<[string, string, number, string]>(4);
     const deletes = new Columns<[string, string, number]>(3);
@@ -227,7 +236,6 @@ function backendOver(pool: pg.Pool, startup: pg.PoolClient | undefined, platform
     const ownerPuts = new Columns<[string, string]>(2);
     const ownerDeletes: string[] = [];
     const cleared: string[] = [];
-    const jobsChanged = new Set<string>();
     for (const part of batch.partitions) {
       if (part.partition === DIRECTORY_PARTITION) {
         // The directory is keyed by entry id alone: every process numbers its own copy.
@@ -244,7 +252,6 @@ function backendOver(pool: pg.Pool, startup: pg.PoolClient | undefined, platform
       }
       for (const [collection, next] of part.next) nexts.add(part.partition, collection, next);
       for (const [id, stored] of part.jobs) {
-        jobsChanged.add(part.partition);
         if (stored === null) jobDeletes.add(part.partition, id);
         else jobPuts.add(part.partition, id, stored.job.at, stored.seq, stored.job.kind, JSON.stringify(stored.job.payload ?? null));
       }
@@ -254,6 +261,13 @@ function backendOver(pool: pg.Pool, startup: pg.PoolClient | undefined, platform
     let failed = false;
     try {
       await client.query('BEGIN');
+      if (fresh.length > 0) {
+        // A lease this commit does not make (an earlier try made it, and its answer was lost) is checked like any other.
+        const made = await client.query<{ platform_id: string }>(`INSERT INTO railyard_leases (platform_id, holder, holder_url, epoch, expires_at)
+          SELECT id, $2, $3, 1, now() + $4 * interval '1 millisecond' FROM unnest($1::text[]) AS id ON CONFLICT (platform_id) DO NOTHING RETURNING platform_id`, [fresh, holder, url, ttlMs]);
+        const madeIds = new Set(made.rows.map((row) => row.platform_id));
+        existing = [...existing, ...fresh.filter((id) => !madeIds.has(id))];
+      }
       if (existing.length > 0) {
         // The lease rows stay locked until COMMIT: a takeover waits for this commit, and this commit sees any takeover
         // that came first.
@@ -267,16 +281,21 @@ function backendOver(pool: pg.Pool, startup: pg.PoolClient | undefined, platform
           throw new FencedOut(lost);
         }
       }
-      if (fresh.length > 0) {
-        await client.query(`INSERT INTO railyard_leases (platform_id, holder, holder_url, epoch, expires_at)
-          SELECT id, $2, $3, 1, now() + $4 * interval '1 millisecond' FROM unnest($1::text[]) AS id ON CONFLICT (platform_id) DO NOTHING`, [fresh, holder, url, ttlMs]);
-      }
       if (batch.platforms.length > 0) {
         const rows = new Columns<[string, string, string, number | null, string | null]>(5);
         for (const row of batch.platforms) rows.add(row.id, row.clientId, row.record, row.clockMs, row.webhookKey);
-        await client.query(`INSERT INTO railyard_platforms (id, client_id, record, clock_ms, webhook_key)
-          SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::double precision[], $5::text[])
-          ON CONFLICT (id) DO UPDATE SET record = excluded.record, clock_ms = excluded.clock_ms, webhook_key = excluded.webhook_key`, rows.columns);
+        // New rows, and changes of stored ones. A new platform whose client id another process took meanwhile is not
+        // stored (client ids stay unique): said on stderr, and the rest of the commit goes on.
+        const inserted = await client.query<{ id: string }>(`INSERT INTO railyard_platforms (id, client_id, record, clock_ms, webhook_key)
+          SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::double precision[], $5::text[]) ON CONFLICT DO NOTHING RETURNING id`, rows.columns);
+        const insertedIds = new Set(inserted.rows.map((row) => row.id));
+        await client.query(`UPDATE railyard_platforms p SET record = u.record, clock_ms = u.clock_ms, webhook_key = u.webhook_key
+          FROM unnest($1::text[], $2::text[], $3::double precision[], $4::text[]) AS u(id, record, clock_ms, webhook_key) WHERE p.id = u.id`,
+        [rows.columns[0], rows.columns[2], rows.columns[3], rows.columns[4]]);
+        for (const id of fresh) {
+          const row = batch.platforms.find((candidate) => candidate.id === id);
+          if (row !== undefined && !insertedIds.has(id)) console.error(`[railyard] platform ${id} was not stored: another server created client id ${row.clientId} at the same time`);
+        }
       }
       if (cleared.length > 0) await client.query('DELETE FROM railyard_records WHERE partition = ANY($1)', [cleared]);
       if (deletes.size > 0) {
@@ -298,11 +317,6 @@ function backendOver(pool: pg.Pool, startup: pg.PoolClient | undefined, platform
         await client.query(`INSERT INTO railyard_jobs (partition, id, at, seq, kind, payload)
           SELECT * FROM unnest($1::text[], $2::text[], $3::double precision[], $4::double precision[], $5::text[], $6::text[])
           ON CONFLICT (partition, id) DO UPDATE SET at = excluded.at, seq = excluded.seq, kind = excluded.kind, payload = excluded.payload`, jobPuts.columns);
-      }
-      if (jobsChanged.size > 0) {
-        // When the platform next needs a process even if nobody asks (a real-clock job), for the sweepers.
-        await client.query(`UPDATE railyard_platforms p SET wake_at = (SELECT min(at) FROM railyard_jobs j WHERE j.partition = p.id)
-          WHERE p.id = ANY($1)`, [[...jobsChanged]]);
       }
       if (ownerDeletes.length > 0) await client.query('DELETE FROM railyard_directory WHERE id = ANY($1)', [ownerDeletes]);
       if (ownerPuts.size > 0) {
@@ -361,8 +375,8 @@ function backendOver(pool: pg.Pool, startup: pg.PoolClient | undefined, platform
         return { acquired: true };
       }
       const [row] = await one<{ holder: string; holder_url: string }>('SELECT holder, holder_url FROM railyard_leases WHERE platform_id = $1', [platformId]);
-      if (row?.holder === holder) {
-        // Ours already (a lease renewed while this was asked).
+      if (row?.holder === holder && epochs.has(platformId)) {
+        // Ours already (taken by another request of this process while this was asked).
         return { acquired: true };
       }
       return { acquired: false, holder: row === undefined || row.holder === '' ? undefined : { holder: row.holder, url: row.holder_url } };
@@ -389,12 +403,12 @@ function backendOver(pool: pg.Pool, startup: pg.PoolClient | undefined, platform
         const owners = (await client.query<{ id: string; platform_id: string }>('SELECT id, platform_id FROM railyard_directory WHERE platform_id = $1', [platformId])).rows
           .map((entry) => [entry.id, entry.platform_id] as const);
         await client.query('COMMIT');
+        client.release();
         return { row: storedPlatform(row), collections, jobs, owners };
       } catch (error) {
         await client.query('ROLLBACK').catch(() => undefined);
+        client.release(true); // not given to the next query
         throw error;
-      } finally {
-        client.release();
       }
     },
     async holderOf(platformId) {
@@ -418,8 +432,13 @@ function backendOver(pool: pg.Pool, startup: pg.PoolClient | undefined, platform
       const epoch = epochs.get(platformId);
       epochs.delete(platformId);
       if (epoch === undefined) return;
-      // Kept, with its epoch, so a later holder's epoch is higher still; an empty holder marks it let go, not lost.
-      await pool.query("UPDATE railyard_leases SET holder = '', holder_url = '', expires_at = '-infinity' WHERE platform_id = $1 AND holder = $2 AND epoch = $3", [platformId, holder, epoch]);
+      // Kept, with its epoch, so a later holder's epoch is higher still; an empty holder marks it let go, not lost. Its
+      // next job's time is noted for the sweeps (a held platform's jobs are its holder's to run; a dead holder's
+      // platforms are swept anyway).
+      await pool.query(`WITH freed AS (
+          UPDATE railyard_leases SET holder = '', holder_url = '', expires_at = '-infinity' WHERE platform_id = $1 AND holder = $2 AND epoch = $3 RETURNING platform_id
+        )
+        UPDATE railyard_platforms p SET wake_at = (SELECT min(at) FROM railyard_jobs j WHERE j.partition = p.id) WHERE p.id IN (SELECT platform_id FROM freed)`, [platformId, holder, epoch]);
     },
     forget(platformId) {
       epochs.delete(platformId);

@@ -45,13 +45,16 @@ interface Hold {
   lastUsed: number;
 }
 
+/** How old a passed-on request's header may be (clocks of the servers may differ a little). */
+const FORWARD_FRESH_MS = 60_000;
+
 /** Methods that change nothing: sent again without a second thought. */
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
 
 /** Whether a fetch failed before the request reached anyone (nothing listens at the address). */
 const refusedConnection = (error: unknown): boolean => {
   const code = ((error as { cause?: { code?: string } }).cause ?? {}).code;
-  return code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EHOSTUNREACH';
+  return code === 'ECONNREFUSED' || code === 'ENOTFOUND';
 };
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'host', 'upgrade', 'expect', 'te', 'trailer', 'proxy-connection']);
@@ -59,6 +62,8 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'co
 /** A process's share of the sandbox: serves its platforms, passes on the others' requests, takes, renews and lets go. */
 export class SharedSandbox {
   private readonly holds = new Map<string, Hold>();
+  /** Where the holder of a platform held elsewhere answers, as last found (forgotten when it stops being so). */
+  private readonly elsewhere = new Map<string, string>();
   /** Platforms created here by a request under way: let go once it is answered. */
   private readonly created = new Set<string>();
   private readonly sharing: EngineSharing;
@@ -148,7 +153,8 @@ export class SharedSandbox {
         this.holds.set(platformId, { state: 'served', settled: Promise.resolve(), inflight: 0, lastUsed: Date.now() });
         continue;
       }
-      const taken = await this.take(platformId);
+      const known = this.elsewhere.get(platformId);
+      const taken = known !== undefined && passedBy === undefined ? { url: known } : await this.take(platformId);
       if (taken === 'taken') continue;
       // Another process holds it. A request passed on to us is not passed on again: the passer asks the database anew.
       if (passedBy !== undefined) return notHeldReply();
@@ -158,7 +164,11 @@ export class SharedSandbox {
           request = withBody(incoming, body);
         }
         const passed = await this.passOn(platformId, taken, request, body);
-        if (passed.kind === 'answered' && passed.reply.headers[NOT_HELD_HEADER] === undefined) return passed.reply;
+        if (passed.kind === 'answered' && passed.reply.headers[NOT_HELD_HEADER] === undefined) {
+          this.elsewhere.set(platformId, taken.url);
+          return passed.reply;
+        }
+        this.elsewhere.delete(platformId);
         if (passed.kind === 'lost' && !SAFE_METHODS.has(request.method.toUpperCase())) {
           // It reached the holder, which then stopped answering: it may have been applied there. Sending it again
           // could apply it twice, so the client decides (with its Idempotency-Key).
@@ -202,16 +212,22 @@ export class SharedSandbox {
     const hold: Hold = { state: 'loading', settled: new Promise((resolve) => (done = resolve)), inflight: 0, lastUsed: Date.now() };
     this.holds.set(platformId, hold);
     try {
+      // Read first: trying to take a platform held elsewhere would lock its lease row against the holder's commits.
+      const current = await this.store.holderOf(platformId);
+      if (current !== undefined && current.live && current.holder !== '' && current.holder !== this.store.holder) {
+        if (this.holds.get(platformId) === hold) this.holds.delete(platformId);
+        return current.url ? { url: current.url } : 'starting';
+      }
       const outcome = await this.store.acquire(platformId);
       if (!outcome.acquired) {
-        this.holds.delete(platformId);
+        if (this.holds.get(platformId) === hold) this.holds.delete(platformId);
         return outcome.holder?.url ? { url: outcome.holder.url } : 'starting';
       }
       try {
         this.sharing.serve(await this.store.load(platformId));
       } catch (error) {
         // Not served: let the lease go, so another process (or a retry) loads it.
-        this.holds.delete(platformId);
+        if (this.holds.get(platformId) === hold) this.holds.delete(platformId);
         await this.store.release(platformId).catch(() => this.store.forget(platformId));
         throw error;
       }
@@ -219,7 +235,7 @@ export class SharedSandbox {
       hold.lastUsed = Date.now();
       return 'taken';
     } catch (error) {
-      this.holds.delete(platformId);
+      if (this.holds.get(platformId) === hold) this.holds.delete(platformId);
       throw error;
     } finally {
       done();
@@ -241,7 +257,7 @@ export class SharedSandbox {
       // Not stored or not released: the lease runs out, and another process takes the platform then.
       this.store.forget(platformId);
     } finally {
-      this.holds.delete(platformId);
+      if (this.holds.get(platformId) === hold) this.holds.delete(platformId);
       done();
     }
   }
@@ -264,8 +280,10 @@ export class SharedSandbox {
     this.sweeping = true;
     try {
       for (const platformId of await this.store.orphans(Date.now(), this.options.realClock)) {
-        if (this.holds.has(platformId)) continue;
+        if (this.holds.has(platformId) || this.store.holds(platformId)) continue;
         await this.locateRow(platformId);
+        // A request may have taken it meanwhile.
+        if (this.holds.has(platformId) || this.store.holds(platformId)) continue;
         await this.take(platformId).catch(() => undefined);
       }
     } finally {
@@ -301,7 +319,7 @@ export class SharedSandbox {
     const target = new URL(incoming.url);
     const headers = new Headers();
     for (const [name, value] of incoming.headerList?.() ?? []) if (!HOP_BY_HOP.has(name) && name !== FORWARDED_HEADER) headers.set(name, value);
-    headers.set(FORWARDED_HEADER, this.passerHeader(incoming.remoteAddress));
+    headers.set(FORWARDED_HEADER, this.passerHeader(incoming));
     const method = incoming.method.toUpperCase();
     const aborter = new AbortController();
     // A holder that is alive renews its lease, however long the request takes; one that stopped lets it run out.
@@ -331,21 +349,30 @@ export class SharedSandbox {
     }
   }
 
-  private passerHeader(source: string | undefined): string {
-    const from = source ?? '-';
-    return `${this.store.holder} ${from} ${this.mac(this.store.holder, from)}`;
+  /**
+   * `holder from time mac`: the MAC, under a key only the sandbox's servers derive, covers them with the request's method
+   * and target, so a header seen on the wire between servers says nothing about another request, or a minute later.
+   */
+  private passerHeader(incoming: Incoming): string {
+    const from = incoming.remoteAddress ?? '-';
+    const time = String(Date.now());
+    return `${this.store.holder} ${from} ${time} ${this.mac(this.store.holder, from, time, incoming)}`;
   }
 
-  private mac(holder: string, from: string): string {
-    return bytesToHex(hmac(sha256, this.forwardKey, new TextEncoder().encode(`${holder}\u0000${from}`)));
+  private mac(holder: string, from: string, time: string, incoming: Incoming): string {
+    const target = new URL(incoming.url);
+    const covered = [holder, from, time, incoming.method.toUpperCase(), `${target.pathname}${target.search}`].join('\u0000');
+    return bytesToHex(hmac(sha256, this.forwardKey, new TextEncoder().encode(covered)));
   }
 
-  /** The process that passed this request on, when its header is genuine (a peer holding the same secret key). */
+  /** The process that passed this request on, when its header is genuine (a peer holding the same secret key) and fresh. */
   private verifiedPasser(incoming: Incoming): PassedBy | undefined {
     const header = incoming.header(FORWARDED_HEADER);
     if (header === null) return undefined;
-    const [holder, from, mac] = header.split(' ');
-    if (holder === undefined || from === undefined || mac === undefined || !constantTimeEqual(mac, this.mac(holder, from))) return undefined;
+    const [holder, from, time, mac] = header.split(' ');
+    if (holder === undefined || from === undefined || time === undefined || mac === undefined) return undefined;
+    if (!(Math.abs(Date.now() - Number(time)) <= FORWARD_FRESH_MS)) return undefined;
+    if (!constantTimeEqual(mac, this.mac(holder, from, time, incoming))) return undefined;
     return { holder, from: from === '-' ? undefined : from };
   }
 
@@ -370,6 +397,12 @@ function notHeldReply(): WireReply {
   return reply;
 }
 
+/** The 503 of a request the database did not answer; what it said goes to stderr (it may name hosts and users), once a second at most. */
+let lastLogged = 0;
 function unavailable(cause: unknown): ApiError {
-  return new ApiError(503, 'SERVICE_UNAVAILABLE', `The sandbox's database cannot be reached (${cause instanceof Error ? cause.message : String(cause)}): retry the request`, undefined, { 'retry-after': '1' });
+  if (Date.now() - lastLogged > 1_000) {
+    lastLogged = Date.now();
+    console.error(`[railyard] the database did not answer (${cause instanceof Error ? cause.message : String(cause)}): requests answer 503 meanwhile`);
+  }
+  return new ApiError(503, 'SERVICE_UNAVAILABLE', "The sandbox's database cannot be reached right now: retry the request", undefined, { 'retry-after': '1' });
 }

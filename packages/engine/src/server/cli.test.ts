@@ -4,7 +4,19 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
+import { startPostgres } from '../../../../test/support/postgres.mjs';
+
+const query = async (url: string, text: string) => {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
+};
 
 // The standalone server as a user runs it: the built bin, real sockets, signals.
 const cli = fileURLToPath(new URL('../../dist/cli.cjs', import.meta.url));
@@ -82,6 +94,40 @@ describe('railyard serve', () => {
       expect([code, refusedStart.output()]).toEqual([1, expect.stringContaining(message)]);
     }
   });
+
+  it('--database URL (or RAILYARD_DATABASE_URL) shares the state in PostgreSQL, hides the password in the banner, and checks its flags', async () => {
+    const cluster = await startPostgres();
+    try {
+      await query(cluster.url, "ALTER USER railyard PASSWORD 'pw-not-shown'");
+      const url = cluster.url.replace('railyard@', 'railyard:pw-not-shown@');
+      const first = startCli(['--clock', 'virtual'], { RAILYARD_DATABASE_URL: url, RAILYARD_SECRET_KEY: 'k'.repeat(32) });
+      const second = startCli(['--clock', 'virtual', '--database', url, '--advertise', 'http://127.0.0.1:1/'], { RAILYARD_SECRET_KEY: 'k'.repeat(32) });
+      const [baseUrl] = await Promise.all([first.ready, second.ready]);
+      expect(first.output()).toContain(`state: ${url.replace(':pw-not-shown@', ':…@')} (PostgreSQL, shared)`);
+      expect(first.output() + second.output()).not.toContain('pw-not-shown');
+      const auth = { authorization: `Basic ${btoa('sandbox-client-id:sandbox-client-secret')}`, 'content-type': 'application/json' };
+      expect((await fetch(`${baseUrl}/customers`, { method: 'POST', headers: auth, body: JSON.stringify({ customerType: 'INDIVIDUAL', fullName: 'Shared' }) })).status).toBe(201);
+      for (const started of [first, second]) {
+        started.child.kill('SIGTERM');
+        await once(started.child, 'exit');
+      }
+    } finally {
+      cluster.destroy();
+    }
+    for (const [args, env, message] of [
+      [['--database', 'mysql://x'], {}, '--database takes a PostgreSQL URL (postgres://user:password@host:5432/database), not mysql://x'],
+      [['--database', 'postgres://a/b', '--data', '/tmp/x'], {}, '--data and --database are two places for the state: give one'],
+      [['--advertise', 'http://a:1'], {}, '--advertise is for servers sharing a --database'],
+      [['--database', 'postgres://a/b', '--advertise', 'a:1'], {}, '--advertise takes the origin the other servers reach this one at (http://host:port), not a:1'],
+      [['--database', 'postgres://railyard:secret@127.0.0.1:1/none'], {}, 'railyard: cannot reach the database postgres://railyard@127.0.0.1:1/none'],
+    ] as const) {
+      const refusedStart = startCli([...args], env);
+      refusedStart.ready.catch(() => undefined);
+      const [code] = await once(refusedStart.child, 'exit');
+      expect([code, refusedStart.output()]).toEqual([1, expect.stringContaining(message)]);
+      expect(refusedStart.output()).not.toContain('secret@');
+    }
+  }, 60_000);
 
   it('prints its base URL and credentials, serves the API, and stops on SIGTERM', async () => {
     const { child, ready, output } = startCli(['--clock', 'virtual', '--regulated'], { RAILYARD_CLIENT_ID: 'ci-id', RAILYARD_CLIENT_SECRET: 'ci-secret-123' });
