@@ -23,6 +23,7 @@ export default defineConfig({
   test: {
     include: ['packages/*/src/**/*.test.ts', 'test/**/*.test.ts', 'examples/**/*.test.ts'],
     testTimeout: 20_000,
+    globalSetup: ['./test/support/postgres-global.ts'],
     reporters: ['default', './test/support/summary-reporter.ts'],
   },
 });

@@ -3,8 +3,8 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDatabase, startPostgres } from './support/postgres.mjs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freshDatabase } from './support/postgres.mjs';
 import { packageSourceFiles, REPO_ROOT, tsDocExamples } from './support/docs.js';
 
 // Every `@example` in the packages' TSDoc runs: each ```ts block becomes a module in .docs-snippets/examples/
@@ -44,22 +44,23 @@ describe('TSDoc @example blocks', () => {
     expect(ENTRY_POINTS.filter((name) => !documented.has(name))).toEqual([]);
   });
 
-  // Examples of the shared store run against a PostgreSQL of their own (a database each, named by RAILYARD_DATABASE_URL).
-  let cluster: Awaited<ReturnType<typeof startPostgres>> | undefined;
+  // Examples of the shared store run against a PostgreSQL database of their own, named by RAILYARD_DATABASE_URL.
   const needsDatabase = (code: string) => code.includes('RAILYARD_DATABASE_URL');
-  beforeAll(async () => {
-    if (examples.some((example) => needsDatabase(example.code))) cluster = await startPostgres();
+  const databases: Awaited<ReturnType<typeof freshDatabase>>[] = [];
+  afterAll(async () => {
+    for (const database of databases) await database.destroy();
   });
-  afterAll(() => cluster?.destroy());
 
   rmSync(OUT_DIR, { recursive: true, force: true });
   mkdirSync(OUT_DIR, { recursive: true });
-  for (const [index, example] of examples.entries()) {
+  for (const example of examples) {
     // Concurrent: each example is its own Node process, mostly waiting on module loading.
     it.concurrent(`${example.documents} (${example.where}) runs and exits 0`, async () => {
       const file = join(OUT_DIR, `${example.where.replace(/[/\\:.]/g, '_')}.mts`);
       writeFileSync(file, `${example.code}\nexport {};\n`);
-      const env = needsDatabase(example.code) ? { ...process.env, RAILYARD_DATABASE_URL: await createDatabase(cluster!, `example_${index}`) } : process.env;
+      const database = needsDatabase(example.code) ? await freshDatabase() : undefined;
+      if (database) databases.push(database);
+      const env = database ? { ...process.env, RAILYARD_DATABASE_URL: database.url } : process.env;
       const result = await run(file, env);
       expect(result.stderr).toBe('');
       expect(result.code).toBe(0);

@@ -8,7 +8,7 @@ import { populate } from '../support/populate.js';
 import { rawCaller, type RawAnswer, type RawCall } from '../support/raw-api.js';
 import { startBuiltServer, ROOT_CREDENTIALS, type BuiltServer } from '../support/transports.js';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.js';
-import { startPostgres } from '../support/postgres.mjs';
+import { freshDatabase } from '../support/postgres.mjs';
 
 // `railyard serve --data DIR` (and `--database URL`) killed with SIGKILL in the middle of a mixed write load (customers,
 // payouts, card authorizations, token creation), then started again on the same store: every write whose answer arrived is there, nothing is
@@ -60,8 +60,8 @@ const STORES: StateStore[] = [
   {
     flag: '--database',
     async prepare() {
-      const cluster = await startPostgres();
-      return { args: ['--database', cluster.url], remove: () => cluster.destroy() };
+      const database = await freshDatabase();
+      return { args: ['--database', database.url], remove: () => void database.destroy() };
     },
   },
 ];

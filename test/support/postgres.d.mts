@@ -14,4 +14,6 @@ export interface PostgresCluster {
 export function postgresBin(): string;
 export function freePort(): Promise<number>;
 export function startPostgres(): Promise<PostgresCluster>;
-export function createDatabase(cluster: PostgresCluster, name: string): Promise<string>;
+export function createDatabase(cluster: Pick<PostgresCluster, 'url'>, name: string): Promise<string>;
+/** A database of its own for a test (on the run's shared cluster when there is one); `destroy` drops it. */
+export function freshDatabase(): Promise<{ readonly url: string; destroy(): void | Promise<void> }>;

@@ -81,3 +81,33 @@ export async function createDatabase(cluster, name) {
   }
   return cluster.url.replace(/\/postgres$/, `/${name}`);
 }
+
+let databases = 0;
+
+/**
+ * A database of its own for a test: on the cluster the test run shares (`RAILYARD_TEST_POSTGRES_URL`, started once by
+ * vitest's global setup, test/support/postgres-global.ts), or on a cluster of its own when run otherwise. `destroy`
+ * drops it (or stops that cluster). Tests that stop or restart PostgreSQL itself start a cluster of their own.
+ */
+export async function freshDatabase() {
+  const shared = process.env.RAILYARD_TEST_POSTGRES_URL;
+  if (shared === undefined) {
+    const cluster = await startPostgres();
+    return { url: cluster.url, destroy: () => cluster.destroy() };
+  }
+  const name = `test_${process.pid}_${++databases}_${Math.random().toString(36).slice(2, 8)}`;
+  const url = await createDatabase({ url: shared }, name);
+  return {
+    url,
+    async destroy() {
+      const { default: pg } = await import('pg');
+      const admin = new pg.Client({ connectionString: shared });
+      await admin.connect();
+      try {
+        await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      } finally {
+        await admin.end();
+      }
+    },
+  };
+}

@@ -10,7 +10,7 @@ import { createClient, type ClientOptions, type RailyardClient } from '@railyard
 import { createEngine, type Engine } from '@railyard/engine';
 import { createHandlers } from '@railyard/engine/msw';
 import { setupServer } from 'msw/node';
-import { type PostgresCluster, startPostgres } from './postgres.mjs';
+import { freshDatabase } from './postgres.mjs';
 import { roundRobin, type SharedServer, startSharedServer } from './shared-servers.js';
 import { afterAll, beforeAll, beforeEach, describe } from 'vitest';
 
@@ -209,14 +209,14 @@ export function overHttp(): Transport {
  * of their platforms, and a third server, started afresh on the database, must find every platform as it was.
  */
 export function sharedOnPostgres(): Transport {
-  let cluster: PostgresCluster | undefined;
+  let cluster: Awaited<ReturnType<typeof freshDatabase>> | undefined;
   let servers: SharedServer[] = [];
   const fetchOf = roundRobin(() => servers.map((server) => server.baseUrl));
   const baseUrl = () => servers[0]!.baseUrl;
   return {
     name: 'postgres',
     async start() {
-      cluster = await startPostgres();
+      cluster = await freshDatabase();
       servers = [];
       for (let i = 0; i < 2; i++) servers.push(await startSharedServer(cluster.url, { clock: 'virtual', platform: ROOT_CREDENTIALS }));
     },
@@ -249,7 +249,7 @@ export function sharedOnPostgres(): Transport {
         }
       } finally {
         for (const server of servers) await server.close().catch(() => undefined);
-        cluster.destroy();
+        await cluster.destroy();
         cluster = undefined;
       }
     },

@@ -368,6 +368,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
   const forget = (platformId: string) => {
     const context = contexts.get(platformId);
     if (context === undefined) return;
+    context.retire();
     contexts.delete(platformId);
     keys.delete(platformId);
     memoryStore!.unload(platformId);

@@ -134,13 +134,25 @@ export class TenantContext {
     this.scheduler.soon(task);
   }
 
+  /**
+   * Another process serves this platform now (a sandbox shared over a database): what is still under way here (a
+   * webhook attempt, a request's last steps) schedules and cancels nothing more; its store is detached already.
+   */
+  retire(): void {
+    this.retired = true;
+  }
+
+  private retired = false;
+
   /** Schedules a job for this platform `delayMs` from now; name it (`id`) to be able to cancel it. */
   schedule(delayMs: number, kind: string, payload: unknown, id?: string): string {
+    if (this.retired) return id === undefined ? '' : this.jobId(id);
     return this.scheduler.schedule(this.platform.id, this.clock.now() + delayMs, kind, payload, id === undefined ? undefined : this.jobId(id));
   }
 
   /** Cancels a job this platform scheduled under `id`, if it still waits. */
   cancelJob(id: string): void {
+    if (this.retired) return;
     const jobId = this.jobId(id);
     if (this.scheduler.jobOf(jobId)?.tenantId === this.platform.id) this.scheduler.cancel(jobId);
   }

@@ -13,7 +13,8 @@ import { accessTokenKey, deviceCodeKey } from '../agents/agents.js';
 export type Location =
   /** Served wherever it arrives: no platform's state (an unknown route, the health check, a missing credential). */
   | { readonly kind: 'anywhere' }
-  | { readonly kind: 'platform'; readonly platformId: string }
+  /** `caller`: the platform the request authenticates as, when it is not `platformId` (it must be served there too). */
+  | { readonly kind: 'platform'; readonly platformId: string; readonly caller?: string }
   /** Names a platform this process has not heard of: look these up in the shared store, then locate again. */
   | { readonly kind: 'unknown'; readonly clientId?: string; readonly platformId?: string; readonly entries: readonly string[] };
 
@@ -28,8 +29,16 @@ const ANYWHERE: Location = { kind: 'anywhere' };
 /** The platform a request to `endpoint` (with these path parameters and `Authorization`) reads or changes. */
 export function locate(lookup: LocateLookup, endpoint: Endpoint, params: Record<string, string>, authorization: string | null): Location {
   if (endpoint.public === true) return params.platformId === undefined ? ANYWHERE : known(lookup, params.platformId);
-  // An invitation lives in the platform that made it; any platform may read or claim it there.
-  if (params.invitationCode !== undefined) return owned(lookup, 'invitation', params.invitationCode);
+  // An invitation lives in the platform that made it; any platform may read or claim it there, so the holder of the
+  // inviting platform must know the caller's platform too (learned first when this process has not seen it).
+  if (params.invitationCode !== undefined) {
+    const clientId = parseBasic(authorization)?.clientId;
+    const inviter = owned(lookup, 'invitation', params.invitationCode);
+    if (clientId === undefined) return inviter;
+    const caller = lookup.platforms.withClientId(clientId)?.id ?? lookup.directory.owner('apiToken', clientId);
+    if (caller === undefined) return { kind: 'unknown', clientId, entries: [entryId('apiToken', clientId), entryId('invitation', params.invitationCode)] };
+    return inviter.kind === 'platform' && inviter.platformId !== caller ? { ...inviter, caller } : inviter;
+  }
   if (endpoint.auth === 'none') return params.code === undefined ? ANYWHERE : owned(lookup, 'deviceCode', deviceCodeKey(params.code));
   if (endpoint.auth === 'agent') {
     const token = /^Bearer\s+(gat_[0-9a-f]{40})\s*$/i.exec(authorization ?? '')?.[1];

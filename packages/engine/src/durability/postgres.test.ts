@@ -1,6 +1,6 @@
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDatabase, type PostgresCluster, startPostgres } from '../../../../test/support/postgres.mjs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freshDatabase as databaseOfItsOwn } from '../../../../test/support/postgres.mjs';
 import { type SharedServer, startSharedServer } from '../../../../test/support/shared-servers.js';
 import { DEFAULT_CREDENTIALS } from '../platforms/registry.js';
 import { openPostgresStore, POSTGRES_SCHEMA_VERSION } from './postgres.js';
@@ -9,15 +9,17 @@ import { DataStoreRefusal } from './refusal.js';
 type Json = Record<string, any>;
 type Credentials = { clientId: string; clientSecret: string };
 
-let cluster: PostgresCluster;
-let databases = 0;
-beforeAll(async () => {
-  cluster = await startPostgres();
+const databases: Awaited<ReturnType<typeof databaseOfItsOwn>>[] = [];
+afterAll(async () => {
+  for (const database of databases) await database.destroy();
 });
-afterAll(() => cluster?.destroy());
 
 /** A database of its own for one test. */
-const freshDatabase = () => createDatabase(cluster, `test_${++databases}`);
+const freshDatabase = async () => {
+  const database = await databaseOfItsOwn();
+  databases.push(database);
+  return database.url;
+};
 
 const started: SharedServer[] = [];
 afterAll(async () => {
@@ -81,6 +83,14 @@ describe('servers sharing a sandbox on PostgreSQL', () => {
     expect((await call(second, 'GET', '/customers', undefined, { clientId: 'nobody', clientSecret: 'nothing' })).status).toBe(401);
     // One platform's records are not another's.
     expect((await call(second, 'GET', `/customers/${bea.id}`)).status).toBe(404);
+    // An invitation lives in the platform that made it: another platform, made through the other server and unknown
+    // to the inviter's holder until then, reads and claims it through either server.
+    const third = await serverOn(url);
+    const invitee = (await call(third, 'POST', '/_sandbox/platforms', { name: 'C' })).body as Credentials & Json;
+    const invitation = (await call(first, 'POST', '/invitations', { inviterUma: '$ada@sandbox.example.com' })).body;
+    expect((await call(third, 'GET', `/invitations/${invitation.code}`, undefined, invitee)).body.status).toBe('PENDING');
+    const claimed = await call(second, 'POST', `/invitations/${invitation.code}/claim`, { inviteeUma: '$cy@sandbox.example.com' }, invitee);
+    expect([claimed.status, claimed.body.status]).toEqual([200, 'CLAIMED']);
   });
 
   it('bring everything back on a restart: platforms, records, tokens, clocks, webhook keys and jobs', async () => {

@@ -106,7 +106,7 @@ export class SharedSandbox {
       const passedBy = this.verifiedPasser(incoming);
       const located = await this.locate(incoming);
       if (located.kind !== 'platform') return await this.engine.handle(this.asFrom(incoming, passedBy));
-      return await this.route(located.platformId, incoming, passedBy);
+      return await this.route(located.platformId, incoming, passedBy, located.caller);
     } catch (error) {
       return errorReply(error instanceof ApiError ? error : unavailable(error));
     }
@@ -137,13 +137,16 @@ export class SharedSandbox {
     return again.kind === 'unknown' ? { kind: 'anywhere' } : again;
   }
 
-  private async route(platformId: string, incoming: Incoming, passedBy: PassedBy | undefined): Promise<WireReply> {
+  private async route(platformId: string, incoming: Incoming, passedBy: PassedBy | undefined, caller?: string): Promise<WireReply> {
     let body: Uint8Array | undefined;
     let request = incoming;
     const deadline = Date.now() + this.handoverMs;
     for (;;) {
       const hold = this.holds.get(platformId);
-      if (hold?.state === 'served') return this.serveHere(hold, request, passedBy);
+      if (hold?.state === 'served') {
+        if (caller !== undefined) await this.alsoHere(caller);
+        return this.serveHere(hold, request, passedBy);
+      }
       if (hold !== undefined) {
         await hold.settled;
         continue;
@@ -203,6 +206,24 @@ export class SharedSandbox {
       if (!this.store.holds(platformId) || this.holds.has(platformId)) continue;
       this.holds.set(platformId, { state: 'served', settled: Promise.resolve(), inflight: 0, lastUsed: Date.now() });
       void this.letGo(platformId);
+    }
+  }
+
+  /**
+   * A request served here for one platform on behalf of another (an invitation, claimed by another platform) needs the
+   * caller's platform here too: taken when nobody holds it, else the request cannot be served now (503).
+   */
+  private async alsoHere(platformId: string): Promise<void> {
+    for (;;) {
+      const hold = this.holds.get(platformId);
+      if (hold?.state === 'served' || (hold === undefined && this.store.holds(platformId))) return;
+      if (hold !== undefined) {
+        await hold.settled;
+        continue;
+      }
+      if ((await this.take(platformId)) !== 'taken') {
+        throw new ApiError(503, 'SERVICE_UNAVAILABLE', "Another server of the sandbox holds the calling platform, and this invitation's platform is held here: retry the request (or make it with the inviting platform's server)", undefined, { 'retry-after': '1' });
+      }
     }
   }
 

@@ -13,7 +13,7 @@ import { DIRECTORY_PARTITION } from '../core/directory.js';
 import type { Job, JobJournal } from '../core/scheduler.js';
 import type { StoreJournal } from '../core/store.js';
 import type { UnitGate } from '../core/context.js';
-import { type CommitBatch, type DurableBackend, FencedOut, type PartitionChanges, type StoredJob, type StoredPlatform } from './backend.js';
+import { type CommitBatch, type DurableBackend, FencedOut, type PartitionChanges, type SharedBackend, type StoredJob, type StoredPlatform } from './backend.js';
 
 /** Seconds a client is told to wait (`Retry-After`) while commits fail. */
 export const RETRY_AFTER_SECONDS = 1;
@@ -327,8 +327,11 @@ export class Durability implements StoreJournal, UnitGate {
   private async commit(): Promise<void> {
     if (this.committing) return;
     for (const [platformId] of [...this.open]) if (!this.gates.get(platformId)?.held) this.seal(platformId);
-    const units = [...this.backlog, ...this.sealed];
-    const rows = [...this.pendingRows.values()];
+    // A shared backend's platform this process no longer holds: what a forgotten context still did is not stored (its
+    // request answers 503), and it does not make the whole batch fenced.
+    const holds = (this.backend as Partial<SharedBackend>).holds?.bind(this.backend);
+    const units = [...this.backlog, ...this.sealed].filter((unit) => holds === undefined || unit.platformId === DIRECTORY_PARTITION || holds(unit.platformId));
+    const rows = [...this.pendingRows.values()].filter((row) => holds === undefined || holds(row.id));
     const waiters = this.waiters;
     this.backlog = [];
     this.sealed = [];

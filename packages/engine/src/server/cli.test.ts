@@ -4,19 +4,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { startPostgres } from '../../../../test/support/postgres.mjs';
+import { freshDatabase } from '../../../../test/support/postgres.mjs';
 
-const query = async (url: string, text: string) => {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
-};
 
 // The standalone server as a user runs it: the built bin, real sockets, signals.
 const cli = fileURLToPath(new URL('../../dist/cli.cjs', import.meta.url));
@@ -96,14 +86,15 @@ describe('railyard serve', () => {
   });
 
   it('--database URL (or RAILYARD_DATABASE_URL) shares the state in PostgreSQL, hides the password in the banner, and checks its flags', async () => {
-    const cluster = await startPostgres();
+    const database = await freshDatabase();
     try {
-      await query(cluster.url, "ALTER USER railyard PASSWORD 'pw-not-shown'");
-      const url = cluster.url.replace('railyard@', 'railyard:pw-not-shown@');
+      // The test clusters trust local connections: the password is there to be hidden, not checked.
+      const url = database.url.replace('railyard@', 'railyard:pw-not-shown@');
       const first = startCli(['--clock', 'virtual'], { RAILYARD_DATABASE_URL: url, RAILYARD_SECRET_KEY: 'k'.repeat(32) });
+      const baseUrl = await first.ready; // it makes the default platform, and holds it
       const second = startCli(['--clock', 'virtual', '--database', url, '--advertise', 'http://127.0.0.1:1/'], { RAILYARD_SECRET_KEY: 'k'.repeat(32) });
-      const [baseUrl] = await Promise.all([first.ready, second.ready]);
-      expect(first.output()).toContain(`state: ${url.replace(':pw-not-shown@', ':…@')} (PostgreSQL, shared)`);
+      await second.ready;
+      await expect.poll(() => first.output()).toContain(`state: ${url.replace(':pw-not-shown@', ':…@')} (PostgreSQL, shared)`);
       expect(first.output() + second.output()).not.toContain('pw-not-shown');
       const auth = { authorization: `Basic ${btoa('sandbox-client-id:sandbox-client-secret')}`, 'content-type': 'application/json' };
       expect((await fetch(`${baseUrl}/customers`, { method: 'POST', headers: auth, body: JSON.stringify({ customerType: 'INDIVIDUAL', fullName: 'Shared' }) })).status).toBe(201);
@@ -112,7 +103,7 @@ describe('railyard serve', () => {
         await once(started.child, 'exit');
       }
     } finally {
-      cluster.destroy();
+      await database.destroy();
     }
     for (const [args, env, message] of [
       [['--database', 'mysql://x'], {}, '--database takes a PostgreSQL URL (postgres://user:password@host:5432/database), not mysql://x'],
