@@ -12,7 +12,7 @@ import { createSealer } from '../core/secrets.js';
 import { DIRECTORY_PARTITION } from '../core/directory.js';
 import type { StoredEntry } from '../core/store.js';
 export type { LoadedPlatform };
-import { type CommitBatch, FencedOut, type LoadedPlatform, type SharedBackend, type StoredJob, type StoredPlatform } from './backend.js';
+import { type CommitBatch, FencedOut, type LoadedPlatform, type SharedBackend, type StoredPlatform } from './backend.js';
 import { DataStoreRefusal } from './refusal.js';
 
 /** The schema this version writes, and reads (older ones are migrated, newer ones refused). */
