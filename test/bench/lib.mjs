@@ -21,6 +21,20 @@ export const PINNED = (() => {
   }
 })();
 
+/**
+ * Runs `task` with this process (and so every child it starts meanwhile, a database server included) free to use every
+ * core, then pins it back: for sections that compare one server with several, which need the whole machine.
+ */
+export async function onEveryCore(task) {
+  if (!PINNED) return task();
+  execFileSync('taskset', ['-p', '-c', `0-${availableParallelism() - 1}`, String(process.pid)], { stdio: 'ignore' });
+  try {
+    return await task();
+  } finally {
+    execFileSync('taskset', ['-p', '-c', '0', String(process.pid)], { stdio: 'ignore' });
+  }
+}
+
 /** Runs `node args` as a child (on core 1 when pinned, unless `pin` is false) and resolves once it prints "listening on <url>". */
 export function startChild(args, { env = {}, nodeFlags = [], pin = true } = {}) {
   const pinned = PINNED && pin;

@@ -1,11 +1,14 @@
 // The shared store (`railyard serve --database`): POST customer throughput of one server and of two servers on one
 // PostgreSQL, spread over 8 platforms, and the takeover of a killed server's platforms. Prints a JSON object as its
 // last line. Two servers are loaded twice: each request to either server in turn (a round-robin balancer: half the
-// requests are passed on to the holder) and each platform's requests to its holder (a balancer with affinity).
+// requests are passed on to the holder) and each platform's requests to its holder (a balancer with affinity). Every
+// process of this section (servers, PostgreSQL, the load) may use every core, and the same loads against in-memory
+// servers (nothing shared) give the machine's ceiling: what a second server can add when the load generator, the
+// database and both servers share this machine's cores.
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { customerBody, startChild } from './lib.mjs';
+import { customerBody, onEveryCore, startChild } from './lib.mjs';
 import { createDatabase, startPostgres } from '../support/postgres.mjs';
 
 const here = (file) => fileURLToPath(new URL(file, import.meta.url));
@@ -142,8 +145,34 @@ async function takeover(count) {
   }
 }
 
-export async function sharedFigures() {
-  return { throughput: await throughput(), takeover: await takeover(Number(process.env.BENCH_SHARED_TAKEOVER_SEED ?? 10_000)) };
+/** The same loads against one in-memory server and against two (each its own sandbox): the machine's ceiling. */
+async function ceiling() {
+  const connections = 16;
+  const root = [ROOT];
+  const alone = await startChild([cli, 'serve', '--port', '0', '--regulated', '--clock', 'virtual'], { pin: false });
+  let one;
+  try {
+    await load(alone.url, root, connections);
+    one = await load(alone.url, root, connections);
+  } finally {
+    alone.stop();
+  }
+  const pair = [await startChild([cli, 'serve', '--port', '0', '--regulated', '--clock', 'virtual'], { pin: false }), await startChild([cli, 'serve', '--port', '0', '--regulated', '--clock', 'virtual'], { pin: false })];
+  try {
+    const both = () => Promise.all(pair.map((server) => load(server.url, root, connections / 2))).then((rates) => rates.reduce((a, b) => a + b, 0));
+    await both();
+    return { one, two: await both() };
+  } finally {
+    for (const server of pair) server.stop();
+  }
+}
+
+export function sharedFigures() {
+  return onEveryCore(async () => ({
+    throughput: await throughput(),
+    ceiling: await ceiling(),
+    takeover: await takeover(Number(process.env.BENCH_SHARED_TAKEOVER_SEED ?? 10_000)),
+  }));
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) console.log(JSON.stringify(await sharedFigures()));

@@ -21,6 +21,69 @@ export const POSTGRES_SCHEMA_VERSION = 1;
 /** How long a lease lasts without being renewed (a killed holder's platforms are taken over after it). */
 export const LEASE_TTL_MS = 3_000;
 
+/** The SQLSTATE {@link COMMIT_FUNCTION} raises when a platform of the batch is no longer this process's (ids in DETAIL). */
+const FENCED_SQLSTATE = 'RYFNC';
+
+/**
+ * One commit as one function call: a single round trip, and a single transaction (a statement is its own). New
+ * platforms get their lease; every other platform's lease row is locked (a takeover waits for this commit, and this
+ * commit sees any takeover that came first) and must still be this holder's at the epoch it took it with, else nothing
+ * is written. Returns the new platforms not stored because another process created their client id meanwhile (client
+ * ids stay unique; the rest of the batch is stored).
+ */
+const COMMIT_FUNCTION = `
+CREATE OR REPLACE FUNCTION railyard_commit(
+  p_holder text, p_url text, p_ttl_ms double precision, p_fresh text[], p_ids text[], p_epochs bigint[],
+  p_row_id text[], p_row_client_id text[], p_row_record text[], p_row_clock_ms double precision[], p_row_webhook_key text[],
+  p_cleared text[], p_del_partition text[], p_del_collection text[], p_del_seq bigint[],
+  p_put_partition text[], p_put_collection text[], p_put_seq bigint[], p_put_body text[],
+  p_next_partition text[], p_next_collection text[], p_next bigint[],
+  p_job_del_partition text[], p_job_del_id text[],
+  p_job_partition text[], p_job_id text[], p_job_at double precision[], p_job_seq double precision[], p_job_kind text[], p_job_payload text[],
+  p_owner_del text[], p_owner_id text[], p_owner_platform text[]
+) RETURNS text[] LANGUAGE plpgsql AS $fn$
+DECLARE
+  made text[];
+  lost text[];
+  refused text[];
+BEGIN
+  WITH inserted AS (
+    INSERT INTO railyard_leases (platform_id, holder, holder_url, epoch, expires_at)
+    SELECT id, p_holder, p_url, 1, now() + p_ttl_ms * interval '1 millisecond' FROM unnest(p_fresh) AS id
+    ON CONFLICT (platform_id) DO NOTHING RETURNING platform_id
+  ) SELECT coalesce(array_agg(platform_id), '{}') INTO made FROM inserted;
+  -- A lease this commit did not make (an earlier try made it, and its answer was lost) is checked like any other.
+  PERFORM 1 FROM railyard_leases WHERE platform_id = ANY(p_ids) AND platform_id <> ALL(made) ORDER BY platform_id FOR SHARE;
+  SELECT coalesce(array_agg(c.id), '{}') INTO lost FROM unnest(p_ids, p_epochs) AS c(id, epoch)
+  WHERE c.id <> ALL(made) AND NOT EXISTS (SELECT 1 FROM railyard_leases l WHERE l.platform_id = c.id AND l.holder = p_holder AND l.epoch = c.epoch);
+  IF cardinality(lost) > 0 THEN
+    RAISE EXCEPTION 'platforms held by another process' USING ERRCODE = '${FENCED_SQLSTATE}', DETAIL = array_to_string(lost, ',');
+  END IF;
+
+  INSERT INTO railyard_platforms (id, client_id, record, clock_ms, webhook_key)
+  SELECT * FROM unnest(p_row_id, p_row_client_id, p_row_record, p_row_clock_ms, p_row_webhook_key) ON CONFLICT DO NOTHING;
+  UPDATE railyard_platforms p SET record = u.record, clock_ms = u.clock_ms, webhook_key = u.webhook_key
+  FROM unnest(p_row_id, p_row_record, p_row_clock_ms, p_row_webhook_key) AS u(id, record, clock_ms, webhook_key) WHERE p.id = u.id;
+  SELECT coalesce(array_agg(f.id), '{}') INTO refused FROM unnest(p_fresh) AS f(id)
+  WHERE f.id = ANY(p_row_id) AND NOT EXISTS (SELECT 1 FROM railyard_platforms p WHERE p.id = f.id);
+
+  DELETE FROM railyard_records WHERE partition = ANY(p_cleared);
+  DELETE FROM railyard_records r USING unnest(p_del_partition, p_del_collection, p_del_seq) AS d(p, c, s)
+  WHERE r.partition = d.p AND r.collection = d.c AND r.seq = d.s;
+  INSERT INTO railyard_records (partition, collection, seq, body) SELECT * FROM unnest(p_put_partition, p_put_collection, p_put_seq, p_put_body)
+  ON CONFLICT (partition, collection, seq) DO UPDATE SET body = excluded.body;
+  INSERT INTO railyard_collections (partition, collection, next) SELECT * FROM unnest(p_next_partition, p_next_collection, p_next)
+  ON CONFLICT (partition, collection) DO UPDATE SET next = GREATEST(railyard_collections.next, excluded.next);
+  DELETE FROM railyard_jobs j USING unnest(p_job_del_partition, p_job_del_id) AS d(p, i) WHERE j.partition = d.p AND j.id = d.i;
+  INSERT INTO railyard_jobs (partition, id, at, seq, kind, payload)
+  SELECT * FROM unnest(p_job_partition, p_job_id, p_job_at, p_job_seq, p_job_kind, p_job_payload)
+  ON CONFLICT (partition, id) DO UPDATE SET at = excluded.at, seq = excluded.seq, kind = excluded.kind, payload = excluded.payload;
+  DELETE FROM railyard_directory WHERE id = ANY(p_owner_del);
+  INSERT INTO railyard_directory (id, platform_id) SELECT * FROM unnest(p_owner_id, p_owner_platform) ON CONFLICT (id) DO NOTHING;
+  RETURN refused;
+END
+$fn$;`;
+
 // Text bodies, not jsonb: the engine writes and reads whole records, and text costs no parse on either side.
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS railyard_meta (key text PRIMARY KEY, value text NOT NULL);
@@ -40,6 +103,7 @@ CREATE INDEX IF NOT EXISTS railyard_directory_platform ON railyard_directory (pl
 CREATE TABLE IF NOT EXISTS railyard_leases (
   platform_id text PRIMARY KEY, holder text NOT NULL, holder_url text NOT NULL, epoch bigint NOT NULL, expires_at timestamptz NOT NULL
 );
+${COMMIT_FUNCTION}
 `;
 
 /** Any number, the same in every process: the lock a starting process holds while it prepares the schema. */
@@ -226,7 +290,7 @@ function backendOver(pool: pg.Pool, startup: pg.PoolClient | undefined, platform
     const notHeld = [...touched].filter((id) => !epochs.has(id));
     if (notHeld.length > 0) throw new FencedOut(notHeld);
     const fresh = [...touched].filter((id) => created.has(id));
-    let existing = [...touched].filter((id) => !created.has(id));
+    const existing = [...touched].filter((id) => !created.has(id));
 
     const puts = new Columns<[string, string, number, string]>(4);
     const deletes = new Columns<[string, string, number]>(3);
@@ -236,6 +300,8 @@ function backendOver(pool: pg.Pool, startup: pg.PoolClient | undefined, platform
     const ownerPuts = new Columns<[string, string]>(2);
     const ownerDeletes: string[] = [];
     const cleared: string[] = [];
+    const platformRows = new Columns<[string, string, string, number | null, string | null]>(5);
+    for (const row of batch.platforms) platformRows.add(row.id, row.clientId, row.record, row.clockMs, row.webhookKey);
     for (const part of batch.partitions) {
       if (part.partition === DIRECTORY_PARTITION) {
         // The directory is keyed by entry id alone: every process numbers its own copy.
@@ -257,82 +323,30 @@ function backendOver(pool: pg.Pool, startup: pg.PoolClient | undefined, platform
       }
     }
 
-    const client = await pool.connect();
-    let failed = false;
+    // One statement, so one round trip however large the batch: the function is its own transaction.
+    const stored = fresh.concat(existing);
+    let refused: string[];
     try {
-      await client.query('BEGIN');
-      if (fresh.length > 0) {
-        // A lease this commit does not make (an earlier try made it, and its answer was lost) is checked like any other.
-        const made = await client.query<{ platform_id: string }>(`INSERT INTO railyard_leases (platform_id, holder, holder_url, epoch, expires_at)
-          SELECT id, $2, $3, 1, now() + $4 * interval '1 millisecond' FROM unnest($1::text[]) AS id ON CONFLICT (platform_id) DO NOTHING RETURNING platform_id`, [fresh, holder, url, ttlMs]);
-        const madeIds = new Set(made.rows.map((row) => row.platform_id));
-        existing = [...existing, ...fresh.filter((id) => !madeIds.has(id))];
-      }
-      if (existing.length > 0) {
-        // The lease rows stay locked until COMMIT: a takeover waits for this commit, and this commit sees any takeover
-        // that came first.
-        const { rows } = await client.query<{ platform_id: string; holder: string; epoch: string }>(
-          'SELECT platform_id, holder, epoch FROM railyard_leases WHERE platform_id = ANY($1) FOR SHARE', [existing]);
-        const current = new Map(rows.map((row) => [row.platform_id, row]));
-        const lost = existing.filter((id) => current.get(id)?.holder !== holder || Number(current.get(id)!.epoch) !== epochs.get(id));
-        if (lost.length > 0) {
-          await client.query('ROLLBACK');
-          for (const id of lost) epochs.delete(id);
-          throw new FencedOut(lost);
-        }
-      }
-      if (batch.platforms.length > 0) {
-        const rows = new Columns<[string, string, string, number | null, string | null]>(5);
-        for (const row of batch.platforms) rows.add(row.id, row.clientId, row.record, row.clockMs, row.webhookKey);
-        // New rows, and changes of stored ones. A new platform whose client id another process took meanwhile is not
-        // stored (client ids stay unique): said on stderr, and the rest of the commit goes on.
-        const inserted = await client.query<{ id: string }>(`INSERT INTO railyard_platforms (id, client_id, record, clock_ms, webhook_key)
-          SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::double precision[], $5::text[]) ON CONFLICT DO NOTHING RETURNING id`, rows.columns);
-        const insertedIds = new Set(inserted.rows.map((row) => row.id));
-        await client.query(`UPDATE railyard_platforms p SET record = u.record, clock_ms = u.clock_ms, webhook_key = u.webhook_key
-          FROM unnest($1::text[], $2::text[], $3::double precision[], $4::text[]) AS u(id, record, clock_ms, webhook_key) WHERE p.id = u.id`,
-        [rows.columns[0], rows.columns[2], rows.columns[3], rows.columns[4]]);
-        for (const id of fresh) {
-          const row = batch.platforms.find((candidate) => candidate.id === id);
-          if (row !== undefined && !insertedIds.has(id)) console.error(`[railyard] platform ${id} was not stored: another server created client id ${row.clientId} at the same time`);
-        }
-      }
-      if (cleared.length > 0) await client.query('DELETE FROM railyard_records WHERE partition = ANY($1)', [cleared]);
-      if (deletes.size > 0) {
-        await client.query(`DELETE FROM railyard_records r USING unnest($1::text[], $2::text[], $3::bigint[]) AS d(p, c, s)
-          WHERE r.partition = d.p AND r.collection = d.c AND r.seq = d.s`, deletes.columns);
-      }
-      if (puts.size > 0) {
-        await client.query(`INSERT INTO railyard_records (partition, collection, seq, body) SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[])
-          ON CONFLICT (partition, collection, seq) DO UPDATE SET body = excluded.body`, puts.columns);
-      }
-      if (nexts.size > 0) {
-        await client.query(`INSERT INTO railyard_collections (partition, collection, next) SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[])
-          ON CONFLICT (partition, collection) DO UPDATE SET next = GREATEST(railyard_collections.next, excluded.next)`, nexts.columns);
-      }
-      if (jobDeletes.size > 0) {
-        await client.query('DELETE FROM railyard_jobs j USING unnest($1::text[], $2::text[]) AS d(p, i) WHERE j.partition = d.p AND j.id = d.i', jobDeletes.columns);
-      }
-      if (jobPuts.size > 0) {
-        await client.query(`INSERT INTO railyard_jobs (partition, id, at, seq, kind, payload)
-          SELECT * FROM unnest($1::text[], $2::text[], $3::double precision[], $4::double precision[], $5::text[], $6::text[])
-          ON CONFLICT (partition, id) DO UPDATE SET at = excluded.at, seq = excluded.seq, kind = excluded.kind, payload = excluded.payload`, jobPuts.columns);
-      }
-      if (ownerDeletes.length > 0) await client.query('DELETE FROM railyard_directory WHERE id = ANY($1)', [ownerDeletes]);
-      if (ownerPuts.size > 0) {
-        await client.query('INSERT INTO railyard_directory (id, platform_id) SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT (id) DO NOTHING', ownerPuts.columns);
-      }
-      await client.query('COMMIT');
-      for (const id of fresh) created.delete(id);
+      const { rows } = await pool.query<{ refused: string[] }>({
+        name: 'railyard_commit',
+        text: `SELECT railyard_commit(${Array.from({ length: 33 }, (_, i) => `$${i + 1}`).join(', ')}) AS refused`,
+        values: [
+          holder, url, ttlMs, fresh, stored, stored.map((id) => epochs.get(id)),
+          ...platformRows.columns, cleared, ...deletes.columns, ...puts.columns, ...nexts.columns, ...jobDeletes.columns,
+          ...jobPuts.columns, ownerDeletes, ...ownerPuts.columns,
+        ],
+      });
+      refused = rows[0]!.refused;
     } catch (error) {
-      if (!(error instanceof FencedOut)) {
-        failed = true;
-        await client.query('ROLLBACK').catch(() => undefined);
-      }
-      throw error;
-    } finally {
-      // A connection that failed part way is not given to the next query.
-      client.release(failed ? true : undefined);
+      if ((error as { code?: string }).code !== FENCED_SQLSTATE) throw error;
+      const lost = String((error as { detail?: string }).detail ?? '').split(',').filter((id) => id !== '');
+      for (const id of lost) epochs.delete(id);
+      throw new FencedOut(lost);
+    }
+    for (const id of fresh) created.delete(id);
+    for (const id of refused) {
+      const row = batch.platforms.find((candidate) => candidate.id === id);
+      console.error(`[railyard] platform ${id} was not stored: another server created client id ${row?.clientId ?? '(unknown)'} at the same time`);
     }
   };
 
