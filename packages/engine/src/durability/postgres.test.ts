@@ -214,3 +214,31 @@ describe('servers sharing a sandbox on PostgreSQL', () => {
     expect(await query(url, "SELECT key FROM railyard_meta WHERE key = 'secret_key'")).toEqual([]);
   });
 });
+
+describe('a PostgreSQL store', () => {
+  it('gives the leases of a commit in flight while it advertised its address that address (else nobody could pass it requests)', async () => {
+    const url = await freshDatabase();
+    const store = await openPostgresStore(url, { secretKey: 'k'.repeat(32) });
+    await store.started();
+    try {
+      const id = 'Platform:in-flight';
+      store.created(id);
+      const row = { id, clientId: 'in-flight-client', record: JSON.stringify({ id }), clockMs: null, webhookKey: null };
+      // The commit leaves with no address known and is held inside its transaction (its lease row made, not yet
+      // visible) while the address is advertised.
+      const blocker = new pg.Client({ connectionString: url });
+      await blocker.connect();
+      await blocker.query('BEGIN');
+      await blocker.query('LOCK TABLE railyard_platforms IN EXCLUSIVE MODE');
+      const committed = store.commit({ platforms: [row], partitions: [] });
+      await expect.poll(async () => (await query(url, "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock'"))[0].n).toBe(1);
+      await store.advertise('http://127.0.0.1:4100');
+      await blocker.query('COMMIT');
+      await blocker.end();
+      await committed;
+      expect(await query(url, 'SELECT holder, holder_url FROM railyard_leases WHERE platform_id = $1', [id])).toEqual([{ holder: store.holder, holder_url: 'http://127.0.0.1:4100' }]);
+    } finally {
+      store.close();
+    }
+  });
+});

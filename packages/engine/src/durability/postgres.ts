@@ -325,6 +325,7 @@ function backendOver(pool: pg.Pool, startup: pg.PoolClient | undefined, platform
 
     // One statement, so one round trip however large the batch: the function is its own transaction.
     const stored = fresh.concat(existing);
+    const advertised = url;
     let refused: string[];
     try {
       const { rows } = await pool.query<{ refused: string[] }>({
@@ -344,6 +345,11 @@ function backendOver(pool: pg.Pool, startup: pg.PoolClient | undefined, platform
       throw new FencedOut(lost);
     }
     for (const id of fresh) created.delete(id);
+    // Leases made with the address this process had before it advertised one (a commit in flight while it did) get it
+    // now: other processes pass requests to that address.
+    if (fresh.length > 0 && advertised !== url) {
+      await pool.query('UPDATE railyard_leases SET holder_url = $1 WHERE holder = $2 AND platform_id = ANY($3)', [url, holder, fresh]);
+    }
     for (const id of refused) {
       const row = batch.platforms.find((candidate) => candidate.id === id);
       console.error(`[railyard] platform ${id} was not stored: another server created client id ${row?.clientId ?? '(unknown)'} at the same time`);
