@@ -222,7 +222,7 @@ describe('a PostgreSQL store', () => {
     await store.started();
     try {
       const id = 'Platform:in-flight';
-      store.created(id);
+      store.created?.(id);
       const row = { id, clientId: 'in-flight-client', record: JSON.stringify({ id }), clockMs: null, webhookKey: null };
       // The commit leaves with no address known and is held inside its transaction (its lease row made, not yet
       // visible) while the address is advertised.
