@@ -44,9 +44,12 @@ import { authRoutes } from './auth/routes.js';
 import { delegatedKeyRoutes } from './delegated-keys/routes.js';
 import { exportWebhookKeyPem, generateWebhookKey, importWebhookKey, type WebhookKey } from './webhooks/signing.js';
 import { type DurableBackend, isShared, type LoadedPlatform, type StoredPlatform } from './durability/backend.js';
-import { Durability } from './durability/units.js';
+import { Durability, later } from './durability/units.js';
 import { type Location, locate } from './durability/locate.js';
 import { platformOfRow, rowOfPlatform, WEBHOOK_KEY_CONTEXT } from './durability/platform-rows.js';
+
+/** Stored records read per turn of the event loop while a durable engine reads its records in the background (a few ms). */
+const RECORDS_READ_PER_TURN = 2_000;
 
 /** Options of {@link createEngine}. Every port has an in-memory default. */
 export interface EngineOptions {
@@ -252,6 +255,9 @@ export function createEngine(options: EngineOptions = {}): Engine {
   // A durable engine's store is always its own memory store, which the stored records are loaded into.
   const memoryStore = options.store === undefined ? createMemoryStore(durability === undefined ? {} : { journal: durability }) : undefined;
   const store: Store = options.store ?? memoryStore!;
+  let closed = false;
+  /** The platforms whose records a durable (unshared) store gave back at start. */
+  const storedAtStart = new Set<string>();
   const ids = options.ids ?? randomIds;
   const secrets = createSealer(options.secretKey);
   const scheduler = new Scheduler(clock, undefined, undefined, durability?.jobJournal);
@@ -321,8 +327,10 @@ export function createEngine(options: EngineOptions = {}): Engine {
       const platformScheduler = schedulerOf(platform);
       context = new TenantContext(platform, store.tenant(platform.id), platformScheduler.clock, ids, platformScheduler, dispatcher, directory, secrets, durability);
       contexts.set(platform.id, context);
-      // Before the platform's first request is served: no request, a read included, ever sees them appear.
-      openPlatformAccounts(context);
+      // Before the platform's first request is served: no request, a read included, ever sees them appear. A platform
+      // whose records came from the durable store has them already (made with it, or by its last reset or restore):
+      // looking would read all its accounts before the first answer.
+      if (!storedAtStart.has(platform.id)) openPlatformAccounts(context);
     }
     return context;
   };
@@ -388,18 +396,32 @@ export function createEngine(options: EngineOptions = {}): Engine {
     });
   }
   if (options.durable && durability && !shared) {
-    options.durable.forEachCollection((partition, collection, entries, next) => memoryStore!.load(partition, new Map([[collection, entries]]), new Map([[collection, next]])));
+    // Records are read in the background, a few at a time between requests, and a collection all at once when first
+    // used: a server on a million records answers in seconds, not after reading them all.
+    options.durable.forEachCollection((partition, collection, entries, next) => {
+      storedAtStart.add(partition);
+      memoryStore!.loadLater(partition, collection, entries[Symbol.iterator](), next);
+    });
     const jobs = options.durable.jobs();
     for (const platform of platforms.all()) {
       const context = tenant(platform);
       context.scheduler.loadJobs(jobs.get(platform.id) ?? []);
     }
-    // What came due while the server was down runs now, in order; deliveries cut short by the stop are sent again.
-    for (const platform of platforms.all()) {
-      const context = tenant(platform);
-      if (clock.mode === 'real') context.scheduler.runDueNow();
-      dispatcher.resume(context);
-    }
+    // What came due while the server was down runs now, in order.
+    if (clock.mode === 'real') for (const platform of platforms.all()) tenant(platform).scheduler.runDueNow();
+    // Deliveries cut short by the stop are sent again once the events are read (finding them reads every event).
+    const readOn = () => {
+      if (closed) return;
+      try {
+        if (memoryStore!.loadSome(RECORDS_READ_PER_TURN)) return later(readOn);
+      } catch (error) {
+        // The store failed under the reader (its file closed or unreadable): the requests that need the records say so.
+        console.error(`[railyard] reading the stored records stopped: ${(error as Error).message}`);
+        return;
+      }
+      for (const platform of platforms.all()) dispatcher.resume(tenant(platform));
+    };
+    later(readOn);
   }
   // The default platform is served from the start: its own accounts are there before anything else draws an id. Shared,
   // only by the process that created it; the others load it when they take it.
@@ -519,6 +541,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
     openapi,
     ...(sharing === undefined ? {} : { sharing }),
     close: () => {
+      closed = true;
       scheduler.stop();
       for (const own of platformSchedulers.values()) own.stop();
       durability?.close();

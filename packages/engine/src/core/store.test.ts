@@ -333,4 +333,43 @@ describe('the journal and reloads (a durable store behind the memory one)', () =
     expect(ids(listPage(again, { limit: 10 }, {}))).toEqual(ids(listPage(rows, { limit: 10 }, {})));
     expect(() => second.load('u', new Map([['rows', [[2, { id: 'x' }], [1, { id: 'y' }]] as const]]))).toThrow(/is not after the last one placed/);
   });
+
+  it('reads records given for later a few at a time, and all that are left on first use: nothing sees a collection half read', () => {
+    const stored = (count: number) => Array.from({ length: count }, (_, i) => [i + 1, { id: `r${i + 1}`, group: i % 2 ? 'even' : 'odd' }] as const);
+    const pulled: number[] = [];
+    const counted = (entries: readonly (readonly [number, Row])[]) => (function* () {
+      for (const entry of entries) {
+        pulled.push(entry[0]);
+        yield entry;
+      }
+    })();
+    const store = createMemoryStore();
+    store.loadLater('t', 'rows', counted(stored(5)), 9);
+    store.loadLater('t', 'others', counted(stored(3)), 3);
+    const rows = store.tenant('t').collection<Row>('rows', ROWS); // registered (indexes declared) before any is read
+    expect(store.loadSome(2)).toBe(true);
+    expect(pulled).toEqual([1, 2]);
+    // The first use reads the rest of that collection, not of the others.
+    expect(rows.findBy('group', 'odd').map((r) => r.id)).toEqual(['r1', 'r3', 'r5']);
+    expect(pulled).toEqual([1, 2, 3, 4, 5]);
+    expect(rows.size).toBe(5);
+    expect(rows.insert({ id: 'r10', group: 'odd' }) && listPage(rows, { limit: 1 }, {}).totalCount).toBe(6);
+    expect(store.loadSome(2)).toBe(true);
+    expect(store.loadSome(2)).toBe(false);
+    expect(pulled).toEqual([1, 2, 3, 4, 5, 1, 2, 3]);
+    expect(store.tenant('t').collection<Row>('others').size).toBe(3);
+    expect(store.loadSome(2)).toBe(false);
+    // The record inserted after the reads is still the newest.
+    expect(listPage(rows, { limit: 1 }, {}).data[0]!.id).toBe('r10');
+    expect(rows.get('r10')).toBeDefined();
+
+    // A clear (a reset or a restore) drops what was still to read.
+    const later = createMemoryStore();
+    later.loadLater('t', 'rows', counted(stored(4)), 4);
+    pulled.length = 0;
+    later.tenant('t').clear();
+    expect(later.loadSome(10)).toBe(false);
+    expect(pulled).toEqual([]);
+    expect(later.tenant('t').collection<Row>('rows').size).toBe(0);
+  });
 });

@@ -59,6 +59,14 @@ export interface MemoryStore extends Store {
    * holds its store may read it; its changes reach the journal no more.
    */
   unload(tenantId: string): void;
+  /**
+   * Like {@link MemoryStore.load} for one collection, read later: the records are taken from `entries` a few at a time by
+   * {@link MemoryStore.loadSome}, and all that are left at once when the collection is first used (so nothing ever
+   * sees it half loaded). A store started on many records answers before it has read them all.
+   */
+  loadLater(tenantId: string, collection: string, entries: Iterator<StoredEntry>, next: number): void;
+  /** Loads up to `budget` records of the collections given to {@link MemoryStore.loadLater}; false once none are left. */
+  loadSome(budget: number): boolean;
 }
 
 /** A record with its insertion sequence number: the stable sort key of every list. */
@@ -228,6 +236,8 @@ class MemoryCollection<T extends { id: string }> implements Collection<T> {
   private chronological = true;
   private lastCreated = -Infinity;
   private readonly counts = new Map<string, KeptCount<T>>();
+  /** Stored records not read yet ({@link MemoryStore.loadLater}): every use of the collection reads them first. */
+  private unread: { readonly entries: Iterator<StoredEntry>; readonly next: number } | undefined;
 
   constructor(options?: CollectionOptions<T>, private readonly journal?: CollectionJournal) {
     if (options) this.configure(options);
@@ -247,15 +257,18 @@ class MemoryCollection<T extends { id: string }> implements Collection<T> {
   }
 
   get(id: string) {
+    if (this.unread) this.readAll();
     const seq = this.seqOf.get(id);
     return seq === undefined ? undefined : this.slots.at(seq);
   }
 
   has(id: string) {
+    if (this.unread) this.readAll();
     return this.seqOf.has(id);
   }
 
   insert(record: T) {
+    if (this.unread) this.readAll();
     const seq = this.slots.length;
     // One lookup in what is the largest map of a busy sandbox, not two: a duplicate id (a bug of an injected id
     // generator, or of a caller) shows as a map that did not grow, and the entry it replaced is put back.
@@ -276,6 +289,7 @@ class MemoryCollection<T extends { id: string }> implements Collection<T> {
   }
 
   replace(record: T) {
+    if (this.unread) this.readAll();
     const seq = this.seqOf.get(record.id);
     if (seq === undefined) throw new Error(`unknown id ${record.id}`);
     deepFreeze(record);
@@ -296,6 +310,7 @@ class MemoryCollection<T extends { id: string }> implements Collection<T> {
   }
 
   delete(id: string) {
+    if (this.unread) this.readAll();
     const seq = this.seqOf.get(id);
     if (seq === undefined) return false;
     const record = this.slots.at(seq)!;
@@ -325,6 +340,38 @@ class MemoryCollection<T extends { id: string }> implements Collection<T> {
     this.noteCreated(record);
   }
 
+  /** Reads up to `budget` of the stored records not read yet (all by default); the number read. */
+  readSome(budget = Infinity): number {
+    const unread = this.unread;
+    if (unread === undefined) return 0;
+    let read = 0;
+    while (read < budget) {
+      const entry = unread.entries.next();
+      if (entry.done) {
+        this.unread = undefined;
+        this.reserveUpTo(unread.next);
+        break;
+      }
+      this.placeAt(entry.value[0], entry.value[1] as T);
+      read++;
+    }
+    return read;
+  }
+
+  /** Whether stored records are still to be read. */
+  get reading(): boolean {
+    return this.unread !== undefined;
+  }
+
+  /** Records given to read later ({@link MemoryStore.loadLater}), placed as they are read. */
+  readLater(entries: Iterator<StoredEntry>, next: number): void {
+    this.unread = { entries, next };
+  }
+
+  private readAll(): void {
+    this.readSome();
+  }
+
   /** Makes sure no number below `next` is given out again. */
   reserveUpTo(next: number): void {
     while (this.slots.length < next) this.slots.push(undefined);
@@ -332,18 +379,22 @@ class MemoryCollection<T extends { id: string }> implements Collection<T> {
 
   /** Tells the journal every record, under its number (after an import swapped them in). */
   journalAll(): void {
+    if (this.unread) this.readAll();
     if (this.journal) this.slots.forEach((record, seq) => this.journal!.put(seq, record));
   }
 
   *values() {
+    if (this.unread) this.readAll();
     yield* this.slots.values();
   }
 
   get size() {
+    if (this.unread) this.readAll();
     return this.seqOf.size;
   }
 
   findBy<K extends keyof T & string>(field: K, value: T[K]): T[] {
+    if (this.unread) this.readAll();
     const postings = this.indexNamed(field).lists.get(value);
     if (postings === undefined) return [];
     if (typeof postings === 'number') return [this.slots.at(postings)!];
@@ -353,6 +404,7 @@ class MemoryCollection<T extends { id: string }> implements Collection<T> {
   }
 
   list(query: ListQuery<T>): ListResult<T> {
+    if (this.unread) this.readAll();
     const conditions = Object.entries(query.where ?? {}).map(([name, key]) => {
       const index = this.indexNamed(name);
       return { index, key, list: asList(index.lists.get(key)) };
@@ -423,6 +475,7 @@ class MemoryCollection<T extends { id: string }> implements Collection<T> {
    * a restored state at once). Its indexes were built with this one's definitions, so they are taken as they are.
    */
   adopt(twin: MemoryCollection<T>) {
+    this.unread = undefined; // replaced: what was stored goes
     this.seqOf = twin.seqOf;
     this.slots = twin.slots;
     this.order = twin.order;
@@ -565,6 +618,27 @@ class MemoryTenantStore implements TenantStore {
     if (!this.detached) this.journal?.clear(this.tenantId);
   }
 
+  /** Collections with stored records still to read, in the order they were given. */
+  readonly unread = new Set<MemoryCollection<{ id: string }>>();
+
+  loadLater(name: string, entries: Iterator<StoredEntry>, next: number): void {
+    const target = this.collection(name) as MemoryCollection<{ id: string }>;
+    target.readLater(entries, next);
+    this.unread.add(target);
+  }
+
+  /** Reads up to `budget` stored records; the number read. */
+  readSome(budget: number): number {
+    let read = 0;
+    for (const collection of this.unread) {
+      read += collection.readSome(budget - read);
+      // Done, here or by its first use.
+      if (!collection.reading) this.unread.delete(collection);
+      if (read >= budget) break;
+    }
+    return read;
+  }
+
   load(collections: ReadonlyMap<string, Iterable<StoredEntry>>, next?: ReadonlyMap<string, number>): void {
     for (const name of new Set([...collections.keys(), ...(next?.keys() ?? [])])) {
       const target = this.collection(name) as MemoryCollection<{ id: string }>;
@@ -593,6 +667,16 @@ export function createMemoryStore(options: { journal?: StoreJournal } = {}): Mem
   return {
     tenant,
     load: (tenantId, collections, next) => tenant(tenantId).load(collections, next),
+    loadLater: (tenantId, collection, entries, next) => tenant(tenantId).loadLater(collection, entries, next),
+    loadSome(budget) {
+      let read = 0;
+      for (const found of tenants.values()) {
+        if (found.unread.size === 0) continue;
+        read += found.readSome(budget - read);
+        if (read >= budget) return true;
+      }
+      return [...tenants.values()].some((found) => found.unread.size > 0);
+    },
     unload(tenantId) {
       const found = tenants.get(tenantId);
       if (found === undefined) return;

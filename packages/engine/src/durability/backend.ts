@@ -50,7 +50,8 @@ export interface DurableBackend {
   platforms(): StoredPlatform[];
   /**
    * Calls `visit` once per stored collection with its records in ascending sequence order, and one past the highest
-   * number it ever gave out.
+   * number it ever gave out. The engine reads `entries` later, a piece at a time between commits: they must not hold
+   * the store busy in between (no open cursor), and they stay valid until the store is closed.
    */
   forEachCollection(visit: (partition: string, collection: string, entries: Iterable<StoredEntry>, next: number) => void): void;
   /** Every waiting job with its scheduling order, by partition, each partition's in the order they run. */

@@ -16,6 +16,9 @@ import { DataStoreRefusal } from './refusal.js';
 /** The schema this version writes, and reads (older ones are migrated, newer ones refused). */
 export const SQLITE_SCHEMA_VERSION = 1;
 
+/** Records read by one statement when the engine reads a collection back. */
+const RECORDS_PER_READ = 2_000;
+
 /** The migrations from each older schema to the next, in order (none yet: schema 1 is the first). */
 const MIGRATIONS: readonly ((db: BetterSqlite3.Database) => void)[] = [];
 
@@ -253,12 +256,18 @@ function backendOver(db: BetterSqlite3.Database, wal: number | undefined, onClos
     platforms: () => (db.prepare('SELECT id, client_id AS clientId, record, clock_ms AS clockMs, webhook_key AS webhookKey FROM railyard_platforms ORDER BY created_order').all() as StoredPlatform[]),
     forEachCollection(visit) {
       const collections = db.prepare('SELECT id, partition, collection, next FROM railyard_collections ORDER BY id').raw().all() as [number, string, string, number][];
-      const records = db.prepare('SELECT seq, body FROM railyard_records WHERE collection_id = ? ORDER BY seq').raw();
+      const records = db.prepare(`SELECT seq, body FROM railyard_records WHERE collection_id = ? AND seq > ? ORDER BY seq LIMIT ${RECORDS_PER_READ}`).raw();
       for (const [id, partition, collection, next] of collections) {
-        // Parsed as the store takes them: nothing but the records outlives a step (a list of a million entries would,
-        // and every young-generation collection would copy it).
+        // Read in pieces, each one statement run to its end: the engine may read them later, between commits, which an
+        // open cursor would block. Parsed as the store takes them, so no list of a million entries outlives a step.
         function* entries(): Generator<StoredEntry> {
-          for (const [seq, body] of records.iterate(id) as Iterable<[number, string]>) yield [seq, JSON.parse(body) as { id: string }];
+          let after = -1;
+          for (;;) {
+            const rows = records.all(id, after) as [number, string][];
+            for (const [seq, body] of rows) yield [seq, JSON.parse(body) as { id: string }];
+            if (rows.length < RECORDS_PER_READ) return;
+            after = rows[rows.length - 1]![0];
+          }
         }
         visit(partition, collection, entries(), next);
       }

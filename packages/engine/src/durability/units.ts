@@ -418,7 +418,7 @@ export class Durability implements StoreJournal, UnitGate {
 }
 
 /** Runs `task` once the event loop is free: `setImmediate` where there is one (Node), else a zero timeout. */
-const later: (task: () => void) => void = typeof (globalThis as { setImmediate?: unknown }).setImmediate === 'function'
+export const later: (task: () => void) => void = typeof (globalThis as { setImmediate?: unknown }).setImmediate === 'function'
   ? (task) => (globalThis as unknown as { setImmediate: (task: () => void) => void }).setImmediate(task)
   : (task) => setTimeout(task, 0);
 
