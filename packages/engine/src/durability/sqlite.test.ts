@@ -57,6 +57,41 @@ describe('an engine on a SQLite data directory', () => {
     second.close();
   });
 
+  it('answers before it has read every record back, and a request then sees all of them', async () => {
+    const dir = freshDir();
+    const first = open(dir);
+    const customer = (await call(first, 'POST', '/customers', { customerType: 'INDIVIDUAL', fullName: 'Template', currencies: ['USD'] })).body;
+    const template = (await call(first, 'GET', '/_sandbox/snapshot')).body;
+    // 3,000 more customers, restored at once: more records than one turn of the background reader takes.
+    const records = Array.from({ length: 3_000 }, (_, i) => ({
+      ...template.collections.customers[0], id: `Customer:${String(i).padStart(8, '0')}-0000-4000-8000-000000000000`, fullName: `Ada ${i}`, platformCustomerId: `pc-${i}`,
+    }));
+    expect((await call(first, 'POST', '/_sandbox/restore', { ...template, collections: { ...template.collections, customers: [...template.collections.customers, ...records] } })).status).toBe(204);
+    first.close();
+
+    const store = openSqliteStore(dir);
+    let read = 0;
+    const counted = { ...store, forEachCollection: (visit: Parameters<typeof store.forEachCollection>[0]) => store.forEachCollection((partition, collection, entries, next) => visit(partition, collection, (function* () {
+      for (const entry of entries) {
+        read++;
+        yield entry;
+      }
+    })(), next)) };
+    const second = createEngine({ durable: counted, secretKey: store.secretKey, platform: { regulated: true } });
+    expect(read).toBeLessThan(3_000); // nothing read before the engine is there
+    const list = (await call(second, 'GET', '/customers?limit=1')).body;
+    expect(list.totalCount).toBe(3_001);
+    expect((await call(second, 'GET', `/customers/${customer.id}`)).body.fullName).toBe('Template');
+    expect((await call(second, 'GET', `/customers/${records[2_999]!.id}`)).body.fullName).toBe('Ada 2999');
+    // The rest (accounts, events) is read in the background meanwhile.
+    await expect.poll(() => read).toBeGreaterThanOrEqual(3_001 + 2);
+    const total = read;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(read).toBe(total);
+    expect((await call(second, 'GET', '/_sandbox/snapshot')).body.collections.customers).toHaveLength(3_001);
+    second.close();
+  });
+
   it('refuses a directory another engine holds, a newer schema, and another secret key, each in one line', () => {
     const dir = freshDir();
     const held = openSqliteStore(dir);
