@@ -17,7 +17,7 @@ const PUBLIC_SECRET_MIN_LENGTH = 24;
  */
 const STOP_GRACE_MS = 3_000;
 
-const USAGE = `Usage: railyard serve [--port 4100] [--host 127.0.0.1] [--clock real|virtual] [--regulated] [--skip-paperwork] [--strict] [--public] [--log] [--max-platforms 10000]
+const USAGE = `Usage: railyard serve [--port 4100] [--host 127.0.0.1] [--clock real|virtual] [--regulated] [--skip-paperwork] [--strict] [--public] [--log] [--log-format text|json] [--max-platforms 10000]
                      [--data DIR] [--data-sync full|normal] [--database postgres://… [--advertise URL]]
        railyard --version | --help
 
@@ -26,8 +26,11 @@ account identifiers that fail their checksums; by default both are accepted, as 
 --public is for a sandbox shared over the internet: webhooks go to public addresses only (an endpoint on loopback,
 localhost, a private, link-local or other non-public address is refused with a 400, and a host name that resolves to
 one is never contacted), and a test send shows the receiver's status, not its answer. --log prints a line per request
-(method, path, status, milliseconds, request id), as does RAILYARD_LOG=1; a path parameter that is a secret (a
-device code, a KYC link or card reveal token) is shown as its name, e.g. {code}. GET /_sandbox/health answers 200
+(method, path, status, milliseconds, request id) and per webhook delivery attempt (event type, endpoint without its
+query, status or why it was not reached, milliseconds, event id, attempt), as does RAILYARD_LOG=1; a path parameter
+that is a secret (a device code, a KYC link or card reveal token) is shown as its name, e.g. {code}. --log-format json
+(or RAILYARD_LOG_FORMAT=json; it turns the log on) writes each as one JSON object a line, with "kind" (request or
+webhook) and "at" first. GET /_sandbox/health answers 200
 without credentials, for container health checks. The default platform's credentials come from RAILYARD_CLIENT_ID /
 RAILYARD_CLIENT_SECRET (defaults: ${DEFAULT_CREDENTIALS.clientId} / ${DEFAULT_CREDENTIALS.clientSecret}); --public refuses to start on the
 defaults: it needs both set, the secret at least ${PUBLIC_SECRET_MIN_LENGTH} characters long. The banner prints a secret only when it is the
@@ -83,6 +86,7 @@ function parseServeFlags(args: string[]): ServeSettings | string {
         strict: { type: 'boolean', default: false },
         public: { type: 'boolean', default: false },
         log: { type: 'boolean', default: false },
+        'log-format': { type: 'string' },
         'max-platforms': { type: 'string', default: process.env.RAILYARD_MAX_PLATFORMS || String(DEFAULT_MAX_PLATFORMS) },
         data: { type: 'string' },
         'data-sync': { type: 'string', default: process.env.RAILYARD_DATA_SYNC || 'normal' },
@@ -98,6 +102,8 @@ function parseServeFlags(args: string[]): ServeSettings | string {
   if (values.clock !== 'real' && values.clock !== 'virtual') return `--clock must be real or virtual, not ${values.clock}`;
   const maxPlatforms = Number(values['max-platforms']);
   if (!Number.isInteger(maxPlatforms) || maxPlatforms < 1) return `--max-platforms must be a whole number of at least 1, not ${values['max-platforms']}`;
+  const logFormat = values['log-format'] ?? (process.env.RAILYARD_LOG_FORMAT || undefined);
+  if (logFormat !== undefined && logFormat !== 'text' && logFormat !== 'json') return `--log-format must be text or json, not ${logFormat}`;
   const data = values.data ?? (process.env.RAILYARD_DATA || undefined);
   if (data === '') return '--data needs a directory';
   const dataSync = values['data-sync'];
@@ -126,7 +132,9 @@ function parseServeFlags(args: string[]): ServeSettings | string {
     skipPaperwork: values['skip-paperwork'],
     strict: values.strict,
     public: values.public,
-    log: values.log || requestLogFromEnvironment(process.env.RAILYARD_LOG),
+    // A log format asked for on the command line turns the log on.
+    log: values.log || values['log-format'] !== undefined || requestLogFromEnvironment(process.env.RAILYARD_LOG),
+    logFormat: logFormat ?? 'text',
     maxPlatforms,
     ...(secretKey === undefined ? {} : { secretKey }),
     ...(data === undefined ? {} : { data, dataSync }),

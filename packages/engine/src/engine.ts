@@ -38,6 +38,7 @@ import { deviceCodeKey } from './agents/agents.js';
 import { agentRoutes } from './agents/routes.js';
 import { bulkImportJobs, bulkImportRoutes } from './bulk-import/routes.js';
 import { RETRY_JOB, WebhookDispatcher, type WebhookFetch } from './webhooks/delivery.js';
+import { webhookLogger, type WebhookLogEntry } from './webhooks/log.js';
 import { nextEvent } from './webhooks/outbox.js';
 import { webhookRoutes } from './webhooks/routes.js';
 import { authRoutes } from './auth/routes.js';
@@ -104,6 +105,11 @@ export interface EngineOptions {
      * not its body. Default false.
      */
     publicEndpointsOnly?: boolean;
+    /**
+     * Hears every delivery attempt once it is recorded, a test send's included (`railyard serve --log` prints
+     * {@link formatWebhookLogLine} of each). The entry has no body, signature or query string.
+     */
+    onDelivery?: (entry: WebhookLogEntry) => void;
   };
 }
 
@@ -304,6 +310,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
     keyOf,
     publicEndpointsOnly,
     ...(durability === undefined ? {} : { afterDurable: (platformId: string, task: () => void) => durability.afterDurable(platformId, task) }),
+    ...(options.webhooks?.onDelivery === undefined ? {} : { onAttempt: webhookLogger(options.webhooks.onDelivery) }),
   });
 
   // The default platform runs on the engine's clock. With a virtual clock, every other platform gets a clock of its

@@ -14,6 +14,7 @@ export { ApiError } from './core/errors.js';
 export type { ThrottleLimits } from './core/throttle.js';
 export { DEFAULT_CREDENTIALS, type Platform } from './platforms/registry.js';
 export type { WebhookFetch } from './webhooks/delivery.js';
+export { formatWebhookLogLine, type WebhookLogEntry } from './webhooks/log.js';
 export { SANDBOX_ENCLAVE_PUBLIC_KEY_HEX } from './auth/enclave.js';
 export { verifyStampSignature } from './auth/stamp-verify.js';
 export type { OutboxEventOf, WebhookControls } from './engine.js';

@@ -5,6 +5,7 @@ import { createEngine, type Engine, type EngineOptions } from './engine.js';
 import type { DurableBackend } from './durability/backend.js';
 import { ENGINE_VERSION } from './version.js';
 import { formatRequestLogLine, startServer, type RunningServer } from './server/server.js';
+import { formatWebhookLogLine, type WebhookLogEntry } from './webhooks/log.js';
 import { publicOnlyWebhookFetch } from './webhooks/public-delivery.js';
 import type { ServeCommand, ServeReport, ServeSettings } from './server/thread.js';
 
@@ -26,8 +27,16 @@ function engineOptions(durable: DurableBackend | undefined, secretKey: string | 
     maxPlatforms: settings.maxPlatforms,
     ...(durable === undefined ? {} : { durable }),
     ...(secretKey === undefined ? {} : { secretKey }),
-    ...(settings.public ? { webhooks: { publicEndpointsOnly: true, fetch: publicOnlyWebhookFetch } } : {}),
+    webhooks: {
+      ...(settings.public ? { publicEndpointsOnly: true, fetch: publicOnlyWebhookFetch } : {}),
+      ...(settings.log ? { onDelivery: (entry: WebhookLogEntry) => logLine('webhook', entry, formatWebhookLogLine) } : {}),
+    },
   };
+}
+
+/** Prints one log entry: as text, or (`--log-format json`) as one JSON object with its kind and time first. */
+function logLine<T extends object>(kind: 'request' | 'webhook', entry: T, asText: (entry: T) => string): void {
+  console.log(settings.logFormat === 'json' ? JSON.stringify({ kind, at: new Date().toISOString(), ...entry }) : asText(entry));
 }
 
 /** What the server serves, and what its stop closes after the last request is answered. */
@@ -92,7 +101,7 @@ const started: Promise<RunningServer | undefined> = Promise.resolve()
     const server = await startServer(served.engine, {
       port: settings.port,
       host: settings.host,
-      ...(settings.log ? { onRequestLogged: (entry) => console.log(formatRequestLogLine(entry)) } : {}),
+      ...(settings.log ? { onRequestLogged: (entry) => logLine('request', entry, formatRequestLogLine) } : {}),
     });
     await served.listening(server.baseUrl);
     return server;

@@ -1,6 +1,8 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -333,6 +335,56 @@ describe('railyard serve', () => {
     child.kill('SIGTERM');
     expect((await once(child, 'exit'))[0]).toBe(0);
     for (const secret of [code, link.token as string, revealToken]) expect(output()).not.toContain(secret);
+  });
+
+  it('--log prints a line per webhook delivery attempt, and --log-format json one JSON object a line; no endpoint query or body is logged', async () => {
+    const received: string[] = [];
+    const receiver = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk) => (body += chunk));
+      req.on('end', () => {
+        received.push(body);
+        res.writeHead(req.url?.startsWith('/refuse') ? 500 : 200).end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const at = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+    try {
+      for (const format of ['text', 'json'] as const) {
+        // Regulated: a new customer is approved at once, and CUSTOMER.KYC_APPROVED goes to the endpoint.
+        const { child, ready, output } = startCli(format === 'text' ? ['--log', '--regulated'] : ['--log-format', 'json', '--regulated']);
+        const baseUrl = await ready;
+        const headers = { authorization: `Basic ${btoa('sandbox-client-id:sandbox-client-secret')}`, 'content-type': 'application/json' };
+        const send = (method: string, path: string, body: unknown) => fetch(`${baseUrl}${path}`, { method, headers, body: JSON.stringify(body) });
+        expect((await send('PATCH', '/config', { webhookEndpoint: `${at}/hooks?token=s3cret-of-the-receiver` })).status).toBe(200);
+        const customer = await (await send('POST', '/customers', { customerType: 'INDIVIDUAL', fullName: 'Ada Lovelace' })).json();
+        expect((await send('POST', '/sandbox/webhooks/test', { url: `${at}/refuse` })).status).toBe(400);
+        await expect.poll(() => received.filter((body) => body.includes(customer.id)).length).toBeGreaterThan(0);
+        const lines = () => output().split('\n');
+        if (format === 'text') {
+          await expect.poll(() => lines().some((line) => line.startsWith('webhook TEST -> ') && line.includes('/refuse'))).toBe(true);
+          expect(lines()).toContainEqual(expect.stringMatching(new RegExp(`^webhook CUSTOMER\\.KYC_APPROVED -> ${at}/hooks 200 \\d+\\.\\dms Webhook:\\S+ attempt 1$`)));
+          expect(lines()).toContainEqual(expect.stringMatching(new RegExp(`^webhook TEST -> ${at}/refuse 500 \\d+\\.\\dms Webhook:\\S+ attempt 1$`)));
+        } else {
+          const entries = () => lines().filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);
+          await expect.poll(() => entries().some((entry) => entry.kind === 'webhook' && entry.url === `${at}/refuse`)).toBe(true);
+          const delivered = entries().find((entry) => entry.kind === 'webhook' && entry.eventType === 'CUSTOMER.KYC_APPROVED')!;
+          expect(Object.keys(delivered).slice(0, 2)).toEqual(['kind', 'at']);
+          expect(Date.parse(String(delivered.at))).toBeGreaterThan(Date.now() - 60_000);
+          expect(delivered.url).toBe(`${at}/hooks`);
+          expect(delivered).toMatchObject({ platformId: expect.stringMatching(/^Platform:/), eventId: expect.stringMatching(/^Webhook:/), eventType: 'CUSTOMER.KYC_APPROVED', attempt: 1, status: 200 });
+          expect(entries().find((entry) => entry.kind === 'webhook' && entry.url === `${at}/refuse`)).toMatchObject({ eventType: 'TEST', status: 500 });
+          expect(entries().find((entry) => entry.kind === 'request' && entry.method === 'POST' && entry.status === 201)).toMatchObject({ path: '/2025-10-13/customers' });
+        }
+        child.kill('SIGTERM');
+        expect((await once(child, 'exit'))[0]).toBe(0);
+        expect(output()).not.toContain('s3cret-of-the-receiver');
+      }
+      const refused = spawnSync(process.execPath, [cli, 'serve', '--log-format', 'yaml'], { encoding: 'utf8' });
+      expect([refused.status, refused.stderr.trim()]).toEqual([1, '--log-format must be text or json, not yaml']);
+    } finally {
+      receiver.close();
+    }
   });
 
   it('RAILYARD_LOG=1 turns the request log on; without it (or with RAILYARD_LOG=0) nothing is printed per request', async () => {

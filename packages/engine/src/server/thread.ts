@@ -35,8 +35,10 @@ export interface ServeSettings {
   readonly strict: boolean;
   /** `--public`: webhooks to public addresses only, receivers' answers not shown. */
   readonly public: boolean;
-  /** `--log` (or `RAILYARD_LOG`): a line per request on stdout. */
+  /** `--log` (or `RAILYARD_LOG`): a line per request and per webhook delivery attempt on stdout. */
   readonly log: boolean;
+  /** `--log-format` (or `RAILYARD_LOG_FORMAT`): `text` lines, or one JSON object a line. */
+  readonly logFormat: 'json' | 'text';
   /** `--max-platforms` (or `RAILYARD_MAX_PLATFORMS`): the most platforms the server holds. */
   readonly maxPlatforms: number;
   /** `RAILYARD_SECRET_KEY`: what stored secrets are sealed under (a random key per start when absent). */

@@ -62,6 +62,8 @@ export interface DispatcherOptions {
    * that a crash could take back. Runs it at once when absent.
    */
   readonly afterDurable?: (platformId: string, task: () => void) => void;
+  /** Hears every attempt, a test send's included, once it is recorded (`railyard serve --log`). */
+  readonly onAttempt?: (tenant: TenantContext, event: OutboxEvent, result: AttemptResult) => void;
 }
 
 const ok = (status: number | undefined) => status !== undefined && status >= 200 && status < 300;
@@ -174,6 +176,7 @@ export class WebhookDispatcher implements EventSink {
     };
     const result: AttemptResult = { ...answer, attempt };
     if (current) this.update(tenant, { ...current, deliveries: [...current.deliveries, attempt] });
+    this.options.onAttempt?.(tenant, event, result);
     return result;
   }
 
