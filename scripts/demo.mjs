@@ -3,7 +3,8 @@
 // wallet funding a card through a delegated key), examples/lookups (the bank directory, receiver lookups, VASPs, UMA
 // providers, withdrawal fees) and examples/bulk-import (customers from a CSV file) against it over HTTP; then starts one
 // with a virtual clock (a coin's review and provisioning take minutes of engine time) and runs examples/stablecoin and
-// examples/sca-factors (a TOTP, a lockout, a factor reset through the sandbox liveness check) against it; then stops them.
+// examples/sca-factors (a TOTP, a lockout, a factor reset through the sandbox liveness check) and examples/cli (the
+// `railyard` commands: a platform, its clock moved on, a snapshot saved and loaded, its events) against it; then stops them.
 // It builds the packages first, printing the build's output only when the build fails.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -66,6 +67,6 @@ console.log('[demo] building the packages');
 buildQuietly();
 
 let code = await runAgainst([], ['quickstart', 'payout', 'cards', 'agent', 'delegated-keys', 'lookups', 'bulk-import']);
-if (code === 0) code = await runAgainst(['--clock', 'virtual'], ['stablecoin', 'sca-factors']);
+if (code === 0) code = await runAgainst(['--clock', 'virtual'], ['stablecoin', 'sca-factors', 'cli']);
 console.log(code === 0 ? '\n[demo] done' : `\n[demo] an example failed (exit ${code})`);
 process.exit(code ?? 1);

@@ -213,20 +213,40 @@ function serve(settings: ServeSettings): Promise<number> {
   });
 }
 
-function main(argv: string[]): Promise<number> | number {
+/** `railyard --help`: `serve`, then the commands that drive a running sandbox (loaded only when asked for). */
+async function fullUsage(): Promise<string> {
+  const { COMMANDS_HELP } = await import('./cli/commands.js');
+  return `${USAGE}
+
+Commands that drive a running sandbox (railyard <command> --help shows its flags and an example):
+${COMMANDS_HELP}
+They reach http://127.0.0.1:4100/2025-10-13 as the default platform unless --base-url, --client-id and --client-secret
+(or RAILYARD_BASE_URL, RAILYARD_CLIENT_ID, RAILYARD_CLIENT_SECRET) say otherwise; --json prints the answer for scripts.
+Exit codes: 0 done, 1 the sandbox refused the request, 2 the command line is wrong, 3 no sandbox answers at the
+address, 4 the sandbox refused the credentials.`;
+}
+
+async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command === '--version' || command === '-v' || (command === 'serve' && rest.some((arg) => arg === '--version' || arg === '-v'))) {
     console.log(ENGINE_VERSION);
     return 0;
   }
   const help = (arg: string) => arg === '--help' || arg === '-h';
-  if (command === undefined || help(command) || command === 'help' || (command === 'serve' && rest.some(help))) {
+  if (command === 'serve' && rest.some(help)) {
     console.log(USAGE);
-    return command === undefined ? 1 : 0;
+    return 0;
+  }
+  if (command === undefined || help(command) || command === 'help') {
+    console.log(await fullUsage());
+    return command === undefined ? 2 : 0;
   }
   if (command !== 'serve') {
-    console.error(`Unknown command ${command}\n\n${USAGE}`);
-    return 1;
+    const { commandOf, runCommand } = await import('./cli/commands.js');
+    const found = commandOf(argv);
+    if (found !== undefined) return runCommand(found, argv, process.env);
+    console.error(`Unknown command ${argv.filter((arg) => !arg.startsWith('-')).join(' ')}\n\n${await fullUsage()}`);
+    return 2;
   }
   const settings = parseServeFlags(rest);
   if (typeof settings === 'string') {
