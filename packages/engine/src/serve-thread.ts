@@ -94,6 +94,17 @@ async function sharedOn(url: string): Promise<Served> {
   };
 }
 
+/** What to do when the server cannot listen where it was asked to (the port taken, a host this machine is not). */
+function listenFailure(error: unknown): string | undefined {
+  const code = (error as { code?: string }).code;
+  const where = `${settings.host}:${settings.port}`;
+  if (code === 'EADDRINUSE') return `port ${settings.port} on ${settings.host} is in use (another railyard serve?): stop that, or give another --port (--port 0 takes a free one and prints it)`;
+  if (code === 'EACCES') return `${where} may not be listened on by this user (ports below 1024 need privileges): give a --port of 1024 or more, or --port 0`;
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `--host ${settings.host} is not a name or address this machine resolves: give one of its addresses (127.0.0.1, the default; 0.0.0.0 for every interface)`;
+  if (code === 'EADDRNOTAVAIL') return `--host ${settings.host} is not an address of this machine: give one of its addresses (127.0.0.1, the default; 0.0.0.0 for every interface)`;
+  return undefined;
+}
+
 let served: Served | undefined;
 const started: Promise<RunningServer | undefined> = Promise.resolve()
   .then(async () => {
@@ -113,7 +124,7 @@ const started: Promise<RunningServer | undefined> = Promise.resolve()
     },
     async (error: unknown) => {
       await served?.close().catch(() => undefined);
-      report({ kind: 'failed', message: `railyard: ${error instanceof Error ? error.message : String(error)}` });
+      report({ kind: 'failed', message: `railyard: ${listenFailure(error) ?? (error instanceof Error ? error.message : String(error))}` });
       return undefined;
     },
   );

@@ -207,16 +207,20 @@ describe('railyard serve', () => {
     expect(output()).toContain('The server thread did not stop within 3 s (busy in a computation that does not return): terminated it');
   });
 
-  it('exits 1 with the reason when its port is taken (reported by the server thread)', async () => {
+  it('exits 1 saying what to do when its port is taken or its host is not this machine (reported by the server thread)', async () => {
     const first = startCli([]);
     const baseUrl = await first.ready;
     const port = new URL(baseUrl).port;
-    const second = spawn(process.execPath, [cli, 'serve', '--port', port]);
-    let err = '';
-    second.stderr.on('data', (c) => (err += c));
-    const [code] = await once(second, 'exit');
-    expect(code).toBe(1);
-    expect(err).toContain('EADDRINUSE');
+    const refusal = async (args: string[]) => {
+      const child = spawn(process.execPath, [cli, 'serve', ...args]);
+      let err = '';
+      child.stderr.on('data', (c) => (err += c));
+      const [code] = await once(child, 'exit');
+      return [code, err];
+    };
+    expect(await refusal(['--port', port])).toEqual([1, `railyard: port ${port} on 127.0.0.1 is in use (another railyard serve?): stop that, or give another --port (--port 0 takes a free one and prints it)\n`]);
+    expect(await refusal(['--port', '0', '--host', '999.1.1.1'])).toEqual([1, 'railyard: --host 999.1.1.1 is not a name or address this machine resolves: give one of its addresses (127.0.0.1, the default; 0.0.0.0 for every interface)\n']);
+    expect(await refusal(['--port', '0', '--host', '192.0.2.1'])).toEqual([1, 'railyard: --host 192.0.2.1 is not an address of this machine: give one of its addresses (127.0.0.1, the default; 0.0.0.0 for every interface)\n']);
     first.child.kill('SIGTERM');
     expect((await once(first.child, 'exit'))[0]).toBe(0);
   });
