@@ -421,12 +421,12 @@ export function createEngine(options: EngineOptions = {}): Engine {
       if (closed) return;
       try {
         if (memoryStore!.loadSome(RECORDS_READ_PER_TURN)) return later(readOn);
+        for (const platform of platforms.all()) dispatcher.resume(tenant(platform));
       } catch (error) {
-        // The store failed under the reader (its file closed or unreadable): the requests that need the records say so.
-        console.error(`[railyard] reading the stored records stopped: ${(error as Error).message}`);
-        return;
+        // The store failed under the reader (its file unreadable, a record corrupt): every request that needs that
+        // collection fails the same way, never answers from part of it; a restart reads it again.
+        console.error(`[railyard] reading the stored records failed: ${(error as Error).message}; restart the server once the data directory is sound`);
       }
-      for (const platform of platforms.all()) dispatcher.resume(tenant(platform));
     };
     later(readOn);
   }

@@ -237,7 +237,7 @@ class MemoryCollection<T extends { id: string }> implements Collection<T> {
   private lastCreated = -Infinity;
   private readonly counts = new Map<string, KeptCount<T>>();
   /** Stored records not read yet ({@link MemoryStore.loadLater}): every use of the collection reads them first. */
-  private unread: { readonly entries: Iterator<StoredEntry>; readonly next: number } | undefined;
+  private unread: { readonly entries: Iterator<StoredEntry>; readonly next: number; failed?: Error } | undefined;
 
   constructor(options?: CollectionOptions<T>, private readonly journal?: CollectionJournal) {
     if (options) this.configure(options);
@@ -329,10 +329,9 @@ class MemoryCollection<T extends { id: string }> implements Collection<T> {
    */
   placeAt(seq: number, record: T): void {
     if (seq < this.slots.length) throw new Error(`sequence number ${seq} of ${record.id} is not after the last one placed`);
+    if (this.seqOf.has(record.id)) throw new Error(`duplicate id ${record.id}`);
     while (this.slots.length < seq) this.slots.push(undefined);
-    const known = this.seqOf.size;
     this.seqOf.set(record.id, seq);
-    if (this.seqOf.size === known) throw new Error(`duplicate id ${record.id}`);
     deepFreeze(record);
     this.slots.push(record);
     this.order.add(seq);
@@ -344,9 +343,17 @@ class MemoryCollection<T extends { id: string }> implements Collection<T> {
   readSome(budget = Infinity): number {
     const unread = this.unread;
     if (unread === undefined) return 0;
+    // A read that failed fails every use after it: a collection is never served with part of its records.
+    if (unread.failed !== undefined) throw unread.failed;
     let read = 0;
     while (read < budget) {
-      const entry = unread.entries.next();
+      let entry: IteratorResult<StoredEntry>;
+      try {
+        entry = unread.entries.next();
+      } catch (error) {
+        unread.failed = error instanceof Error ? error : new Error(String(error));
+        throw unread.failed;
+      }
       if (entry.done) {
         this.unread = undefined;
         this.reserveUpTo(unread.next);

@@ -115,6 +115,8 @@ export const envelopeOf = (event: OutboxEvent): string =>
  */
 export class WebhookDispatcher implements EventSink {
   private readonly running = new Set<Promise<void>>();
+  /** The events (platform id, NUL, event id) whose attempt this process has started and not finished. */
+  private readonly underway = new Set<string>();
   private readonly listeners = new Set<(tenant: TenantContext, event: OutboxEvent) => void>();
 
   constructor(private readonly options: DispatcherOptions) {}
@@ -202,16 +204,22 @@ export class WebhookDispatcher implements EventSink {
   resume(tenant: TenantContext): void {
     const retrying = new Set(tenant.scheduler.exportTenant(tenant.platform.id).filter((job) => job.kind === RETRY_JOB).map((job) => (job.payload as { eventId: string }).eventId));
     for (const event of eventsOf(tenant).values()) {
-      if (event.delivery?.status === 'PENDING' && !retrying.has(event.id)) this.start(tenant, event.id);
+      // An attempt this process started (an event emitted since the start, a retry that came due) is not cut short.
+      if (event.delivery?.status === 'PENDING' && !retrying.has(event.id) && !this.underway.has(`${tenant.platform.id}\u0000${event.id}`)) this.start(tenant, event.id);
     }
   }
 
   private start(tenant: TenantContext, eventId: string): void {
     const { afterDurable } = this.options;
+    const key = `${tenant.platform.id}\u0000${eventId}`;
+    this.underway.add(key);
     const attempt = afterDurable === undefined
       ? this.attempt(tenant, eventId)
       : new Promise<void>((resolve) => afterDurable(tenant.platform.id, resolve)).then(() => this.attempt(tenant, eventId));
-    const run = attempt.finally(() => this.running.delete(run));
+    const run = attempt.finally(() => {
+      this.running.delete(run);
+      this.underway.delete(key);
+    });
     this.running.add(run);
   }
 
