@@ -24,6 +24,20 @@ const open = (dir: string, clock: 'virtual' | 'real' = 'virtual'): Engine => {
 const call = (engine: Engine, method: string, path: string, body?: unknown, headers?: Record<string, string>, credentials?: { clientId: string; clientSecret: string }) =>
   callApi(engine, method, path, body, headers, credentials);
 
+/** A data directory holding one customer made over the API and `count` more like it (restored at once), closed. */
+async function directoryWithCustomers(count: number) {
+  const dir = freshDir();
+  const first = open(dir);
+  const customer = (await call(first, 'POST', '/customers', { customerType: 'INDIVIDUAL', fullName: 'Template', currencies: ['USD'] })).body;
+  const template = (await call(first, 'GET', '/_sandbox/snapshot')).body;
+  const records = Array.from({ length: count }, (_, i) => ({
+    ...template.collections.customers[0], id: `Customer:${String(i).padStart(8, '0')}-0000-4000-8000-000000000000`, fullName: `Ada ${i}`, platformCustomerId: `pc-${i}`,
+  }));
+  expect((await call(first, 'POST', '/_sandbox/restore', { ...template, collections: { ...template.collections, customers: [...template.collections.customers, ...records] } })).status).toBe(204);
+  first.close();
+  return { dir, customer, records };
+}
+
 describe('an engine on a SQLite data directory', () => {
   it('comes back after a restart with its platforms, records, cursors, tokens, agents, clocks and jobs', async () => {
     const dir = freshDir();
@@ -59,16 +73,8 @@ describe('an engine on a SQLite data directory', () => {
   });
 
   it('answers before it has read every record back, and a request then sees all of them', async () => {
-    const dir = freshDir();
-    const first = open(dir);
-    const customer = (await call(first, 'POST', '/customers', { customerType: 'INDIVIDUAL', fullName: 'Template', currencies: ['USD'] })).body;
-    const template = (await call(first, 'GET', '/_sandbox/snapshot')).body;
-    // 3,000 more customers, restored at once: more records than one turn of the background reader takes.
-    const records = Array.from({ length: 3_000 }, (_, i) => ({
-      ...template.collections.customers[0], id: `Customer:${String(i).padStart(8, '0')}-0000-4000-8000-000000000000`, fullName: `Ada ${i}`, platformCustomerId: `pc-${i}`,
-    }));
-    expect((await call(first, 'POST', '/_sandbox/restore', { ...template, collections: { ...template.collections, customers: [...template.collections.customers, ...records] } })).status).toBe(204);
-    first.close();
+    // 3,000 more customers: more records than one turn of the background reader takes.
+    const { dir, customer, records } = await directoryWithCustomers(3_000);
 
     const store = openSqliteStore(dir);
     let read = 0;
@@ -121,15 +127,7 @@ describe('an engine on a SQLite data directory', () => {
   });
 
   it('fails every use of a collection whose stored records cannot be read, never answering from part of it', async () => {
-    const dir = freshDir();
-    const first = open(dir);
-    const customer = (await call(first, 'POST', '/customers', { customerType: 'INDIVIDUAL', fullName: 'Template', currencies: ['USD'] })).body;
-    const template = (await call(first, 'GET', '/_sandbox/snapshot')).body;
-    const records = Array.from({ length: 4_999 }, (_, i) => ({
-      ...template.collections.customers[0], id: `Customer:${String(i).padStart(8, '0')}-0000-4000-8000-000000000000`, fullName: `Ada ${i}`, platformCustomerId: `pc-${i}`,
-    }));
-    expect((await call(first, 'POST', '/_sandbox/restore', { ...template, collections: { ...template.collections, customers: [...template.collections.customers, ...records] } })).status).toBe(204);
-    first.close();
+    const { dir, customer } = await directoryWithCustomers(4_999);
     const db = new BetterSqlite3(join(dir, 'railyard.db'));
     db.prepare("UPDATE railyard_records SET body = '{not json' WHERE seq = 2500 AND collection_id = (SELECT id FROM railyard_collections WHERE collection = 'customers')").run();
     db.close();
