@@ -3,7 +3,7 @@
  * its address, the credentials they call as, and errors that say what to do. Plain `fetch` against the documented HTTP
  * API, so the command line loads nothing of the engine.
  */
-import { BASE_PATH } from '@railyard/contract/routes';
+import { BASE_PATH, withoutTrailingSlashes } from '@railyard/contract/routes';
 import { DEFAULT_CREDENTIALS } from '../platforms/default-credentials.js';
 
 /** What a command's exit code means (`railyard --help` lists them). */
@@ -60,7 +60,7 @@ export function remoteFrom(values: { 'base-url'?: string; 'client-id'?: string; 
     throw new CommandFailure(`--base-url must be the sandbox's URL (http://127.0.0.1:4100${BASE_PATH}), not ${given}`, EXIT.usage);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new CommandFailure(`--base-url must be an http(s) URL, not ${given}`, EXIT.usage);
-  const path = url.pathname.replace(/\/+$/, '');
+  const path = withoutTrailingSlashes(url.pathname);
   return {
     baseUrl: `${url.origin}${path === '' ? BASE_PATH : path}`,
     clientId: values['client-id'] ?? (env.RAILYARD_CLIENT_ID || DEFAULT_CREDENTIALS.clientId),
