@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { createClient, type RailyardClient } from '@railyard/client';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readServerSentEvents } from '../../packages/engine/src/event-stream/sse.js';
 import { type Balancer, startBalancer } from '../support/balancer.js';
 import { type PostgresCluster, startPostgres } from '../support/postgres.mjs';
 import { type BuiltServer, ROOT_CREDENTIALS, startBuiltServer } from '../support/transports.js';
@@ -79,6 +80,29 @@ describe('two --database servers behind a balancer', () => {
     // Both servers hold some of them (each platform is held where its first request landed).
     const holders = new Set(await Promise.all(platforms.map((platform) => holderOf(platform.id))));
     expect(holders).toEqual(new Set(servers.map(origin)));
+  });
+
+  it("stream a platform's events from either server: the one that does not hold it passes the stream on, as it comes", async () => {
+    const platform = await root().sandbox.platforms.create({ name: 'stream' });
+    const client = clientOf(platform);
+    const account = (await raw(balancer.baseUrl, platform, 'GET', '/platform/internal-accounts')).json.data[0] as { id: string };
+    await client.sandbox.fundInternalAccount(account.id, 1); // its first request: now one of the servers holds it
+    const holder = await holderOf(platform.id);
+    const streams = await Promise.all(servers.map(async (server) => {
+      const response = await fetch(`${server.baseUrl}/_sandbox/events/stream?type=INTERNAL_ACCOUNT.BALANCE_UPDATED`, { headers: { authorization: `Basic ${btoa(`${platform.clientId}:${platform.clientSecret}`)}` } });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toContain('text/event-stream');
+      return { passedOn: origin(server) !== holder, messages: readServerSentEvents(response.body as unknown as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]() };
+    }));
+    expect(streams.map((stream) => stream.passedOn).sort()).toEqual([false, true]);
+    await client.sandbox.fundInternalAccount(account.id, 41);
+    for (const stream of streams) {
+      const { value } = await stream.messages.next();
+      const event = JSON.parse(value!.data) as { type: string; body: string };
+      expect(event.type).toBe('INTERNAL_ACCOUNT.BALANCE_UPDATED');
+      expect((JSON.parse(event.body) as { data: { balance: { amount: number } } }).data.balance.amount).toBe(42);
+      await stream.messages.return?.(undefined);
+    }
   });
 
   it('execute one quote 1,000 times at once, over both servers: one transaction, one debit', async () => {

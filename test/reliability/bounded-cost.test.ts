@@ -2,6 +2,7 @@ import { ApiErrorBody, isErrorCodeFor, type ErrorStatus } from '@railyard/contra
 import { createEngine, type Engine } from '@railyard/engine';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { answerText } from '../../packages/engine/src/testing/requests.js';
 import { recordFigures, scaled, STRESS } from '../support/figures.js';
 import {
   operationsOf, parametersIn, resolve, sampleValue, SAMPLE_PNG, type OpenApiDocument, type Operation, type Schema,
@@ -228,7 +229,7 @@ describe('bounded cost: the largest value each string field takes, and an over-l
       // Timed from the engine's side: building the Request (a 1 MB URL or body) is the test's own work.
       const started = performance.now();
       const response = await engine.fetch(request);
-      const text = await response.text();
+      const text = await answerText(response);
       const ms = performance.now() - started;
       engineMs += ms;
       // The next request comes in a later turn of the event loop, as a server's would: the health check gets its turns.

@@ -9,6 +9,8 @@ export const ID_FIELDS: Record<string, readonly string[]> = {
   stablecoinId: ['Stablecoin'], stablecoinProviderAccountId: ['StablecoinProviderAccount'], stablecoinOperationId: ['StablecoinOperation'],
   agentId: ['Agent'], actionId: ['AgentAction'], tokenId: ['Token'],
   delegatedKeyId: ['DelegatedKey'], fundingSourceId: ['CardFundingSource'], jobId: ['Job'], resetId: ['TwoFactorReset'],
+  // The event stream's resume point.
+  lastEventId: ['Webhook'],
 };
 
 const ID = /^([A-Z][A-Za-z]*):[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -1,3 +1,4 @@
+import { answerText } from '../../packages/engine/src/testing/requests.js';
 import type { Transport } from './transports.js';
 
 /** One answer of the API as it came: status, headers, the body text and, when it is JSON, the parsed body. */
@@ -37,7 +38,7 @@ export function rawCaller(transport: Pick<Transport, 'raw'>, credentials?: { cli
       headers['content-type'] ??= 'application/json';
     }
     const response = await transport.raw(path, { method, headers, ...(body === undefined ? {} : { body }), redirect: 'manual' });
-    const text = await response.text();
+    const text = await answerText(response);
     let json: unknown;
     try {
       json = text === '' ? undefined : JSON.parse(text);

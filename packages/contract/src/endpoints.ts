@@ -20,6 +20,7 @@ import { agentEndpoints, agentSideEndpoints } from './agents.js';
 import { delegatedKeyEndpoints } from './delegated-keys.js';
 import { lookupEndpoints } from './lookups.js';
 import { bulkImportEndpoints } from './bulk-import.js';
+import { eventStreamEndpoints } from './event-stream.js';
 
 /**
  * The type of {@link endpoints}, spelled as references so declaration files name the groups instead of inlining every
@@ -30,7 +31,8 @@ export type Endpoints = typeof customerEndpoints & typeof internalAccountEndpoin
   & typeof externalAccountEndpoints & typeof ownershipEndpoints & typeof beneficiaryTrustEndpoints & typeof paymentEndpoints & typeof umaEndpoints & typeof scaLoginEndpoints & typeof webhookEndpoints & typeof authEndpoints
   & typeof cardEndpoints & typeof cardControlEndpoints & typeof stablecoinEndpoints & typeof stablecoinControlEndpoints & typeof tokenEndpoints & typeof invitationEndpoints
   & typeof agentEndpoints & typeof agentSideEndpoints
-  & typeof delegatedKeyEndpoints & typeof lookupEndpoints & typeof scaFactorEndpoints & typeof scaSandboxEndpoints & typeof bulkImportEndpoints;
+  & typeof delegatedKeyEndpoints & typeof lookupEndpoints & typeof scaFactorEndpoints & typeof scaSandboxEndpoints & typeof bulkImportEndpoints
+  & typeof eventStreamEndpoints;
 
 /** Every operation of the API, by operationId: the engine serves these and the OpenAPI document describes them. */
 export const endpoints: Endpoints = {
@@ -63,4 +65,5 @@ export const endpoints: Endpoints = {
   ...scaFactorEndpoints,
   ...scaSandboxEndpoints,
   ...bulkImportEndpoints,
+  ...eventStreamEndpoints,
 };

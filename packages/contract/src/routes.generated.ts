@@ -158,6 +158,11 @@ export const documentEndpoints = {
   deleteDocument: { operationId: 'deleteDocument', method: 'DELETE', path: '/documents/{documentId}' } as Route<{ params: T.DeleteDocumentParams; query: undefined; body: undefined; result: void; bodyOptional: false }>,
 } as const;
 
+/** The routes of `eventStreamEndpoints`. */
+export const eventStreamEndpoints = {
+  streamSandboxEvents: { operationId: 'streamSandboxEvents', method: 'GET', path: '/_sandbox/events/stream' } as Route<{ params: undefined; query: T.StreamSandboxEventsQuery; body: undefined; result: void; bodyOptional: false }>,
+} as const;
+
 /** The routes of `externalAccountEndpoints`. */
 export const externalAccountEndpoints = {
   createExternalAccount: { operationId: 'createExternalAccount', method: 'POST', path: '/customers/external-accounts' } as Route<{ params: undefined; query: undefined; body: T.ExternalAccountCreateRequest; result: T.ExternalAccount; bodyOptional: false }>,

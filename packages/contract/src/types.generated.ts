@@ -447,6 +447,11 @@ export interface DeleteDocumentParams {
   documentId: string;
 }
 
+export interface StreamSandboxEventsQuery {
+  type?: string;
+  lastEventId?: string;
+}
+
 export interface ListExternalAccountsQuery {
   limit?: number | string;
   cursor?: string;

@@ -1,3 +1,5 @@
+import { EventFeed } from './event-stream/feed.js';
+import { eventStreamRoutes } from './event-stream/routes.js';
 import { buildOpenApiDocument, endpoints, type PlatformCreateRequest, type TypedWebhookEvent, type WebhookEventType } from '@railyard/contract';
 import { accountRoutes } from './accounts/routes.js';
 import { openPlatformAccounts } from './accounts/internal-accounts.js';
@@ -313,6 +315,12 @@ export function createEngine(options: EngineOptions = {}): Engine {
     ...(options.webhooks?.onDelivery === undefined ? {} : { onAttempt: webhookLogger(options.webhooks.onDelivery) }),
   });
 
+  const feed = new EventFeed({
+    listen: (listener) => dispatcher.listen(listener),
+    keyOf,
+    ...(durability === undefined ? {} : { afterDurable: (platformId: string, task: () => void) => durability.afterDurable(platformId, task) }),
+  });
+
   // The default platform runs on the engine's clock. With a virtual clock, every other platform gets a clock of its
   // own, starting at the engine's time: one platform's advance never moves another's (suites running in parallel
   // against one server, each as its own platform). A real or caller-driven clock is one time for all.
@@ -384,6 +392,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
     const context = contexts.get(platformId);
     if (context === undefined) return;
     context.retire();
+    feed.endFor(platformId);
     contexts.delete(platformId);
     keys.delete(platformId);
     memoryStore!.unload(platformId);
@@ -454,7 +463,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
     return platform === undefined ? undefined : tenant(platform);
   };
   const http = createHttpSurface(
-    [...customerRoutes, ...bulkImportRoutes, ...documentRoutes, ...contactVerificationRoutes, ...hostedRoutes, ...accountRoutes, ...platformRoutes, ...beneficialOwnerRoutes, ...externalAccountRoutes, ...ownershipRoutes(externalAccountPort), ...beneficiaryTrustRoutes, ...scaLoginRoutes, ...scaFactorRoutes, ...paymentRoutes, ...cardRoutes, ...stablecoinRoutes, ...tokenRoutes, ...invitationRoutes({ ownerOf: (code) => tenantOwning('invitation', code) }), ...agentRoutes, ...webhookRoutes(dispatcher, keyOf), ...authRoutes, ...delegatedKeyRoutes, ...lookupRoutes, ...verificationRoutes, ...controlPlaneRoutes(platforms, openapi)],
+    [...customerRoutes, ...bulkImportRoutes, ...documentRoutes, ...contactVerificationRoutes, ...hostedRoutes, ...accountRoutes, ...platformRoutes, ...beneficialOwnerRoutes, ...externalAccountRoutes, ...ownershipRoutes(externalAccountPort), ...beneficiaryTrustRoutes, ...scaLoginRoutes, ...scaFactorRoutes, ...paymentRoutes, ...cardRoutes, ...stablecoinRoutes, ...tokenRoutes, ...invitationRoutes({ ownerOf: (code) => tenantOwning('invitation', code) }), ...agentRoutes, ...webhookRoutes(dispatcher, keyOf), ...authRoutes, ...delegatedKeyRoutes, ...lookupRoutes, ...verificationRoutes, ...controlPlaneRoutes(platforms, openapi), ...eventStreamRoutes(feed)],
     {
       authenticate: (header, source) => throttled(parseBasic(header)?.clientId, source, () => authenticateWithTokens(platforms, tenant, directory, header)),
       authenticateAgent: (header, source) => throttled(undefined, source, () => authenticateAgent(credentialLookup, header)),
@@ -549,6 +558,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
     ...(sharing === undefined ? {} : { sharing }),
     close: () => {
       closed = true;
+      feed.close();
       scheduler.stop();
       for (const own of platformSchedulers.values()) own.stop();
       durability?.close();

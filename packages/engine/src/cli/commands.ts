@@ -7,9 +7,9 @@ import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
 import { parseDuration } from './duration.js';
-import { callSandbox, CommandFailure, EXIT, REMOTE_FLAGS, REMOTE_HELP, remoteFrom, type Remote } from './remote.js';
-
-type Flags = Record<string, string | boolean | undefined>;
+import { callSandbox, CommandFailure, EXIT, REMOTE_FLAGS, REMOTE_HELP, remoteFrom } from './remote.js';
+import type { Command, Flags, Output } from './command.js';
+import { listen, followEventLines } from './listen.js';
 
 /** What the clock endpoints answer. */
 interface ClockState {
@@ -17,24 +17,6 @@ interface ClockState {
   readonly mode: string;
 }
 
-/** One command: its words (`clock advance`), usage, example, and what it does. */
-interface Command {
-  readonly words: readonly string[];
-  readonly usage: string;
-  readonly summary: string;
-  readonly example: string;
-  readonly flags?: Record<string, { type: 'string' | 'boolean'; default?: string | boolean }>;
-  readonly flagHelp?: string;
-  /** The number of positional arguments it takes. */
-  readonly positionals?: readonly string[];
-  run(remote: Remote, flags: Flags, positionals: string[], out: Output): Promise<void>;
-}
-
-/** Where a command prints: text for people, or one JSON document. */
-interface Output {
-  readonly json: boolean;
-  print(text: string, value: unknown): void;
-}
 
 const platformsCreate: Command = {
   words: ['platforms', 'create'],
@@ -134,23 +116,33 @@ const snapshotLoad: Command = {
 
 const events: Command = {
   words: ['events'],
-  usage: 'railyard events [--type TYPE] [--limit N]',
-  summary: 'Lists the events the platform emitted, newest first (GET /_sandbox/events), with each delivery\'s state.',
+  usage: 'railyard events [--type TYPE] [--limit N] [--follow]',
+  summary: "Lists the events the platform emitted, newest first (GET /_sandbox/events), with each delivery's state; --follow then prints each new event as it happens.",
   example: 'railyard events --type OUTGOING_PAYMENT.COMPLETED --limit 5',
-  flags: { type: { type: 'string' }, limit: { type: 'string', default: '20' } },
-  flagHelp: `  --type TYPE           only events of this type (SPEC §6), e.g. CUSTOMER.KYC_APPROVED
-  --limit N             how many (default 20, at most 100)`,
+  flags: { type: { type: 'string' }, limit: { type: 'string', default: '20' }, follow: { type: 'boolean', default: false } },
+  flagHelp: `  --type TYPE           only events of this type (SPEC §6), e.g. CUSTOMER.KYC_APPROVED (with --follow: TYPE,… )
+  --limit N             how many (default 20, at most 100)
+  --follow              after the list, print each new event as it happens, until Ctrl+C (with --json: a JSON line each)`,
   async run(remote, flags, _positionals, out) {
     const query = new URLSearchParams({ limit: String(flags.limit) });
-    if (typeof flags.type === 'string') query.set('type', flags.type);
+    // The list takes one type; the stream takes several.
+    if (typeof flags.type === 'string' && !flags.type.includes(',')) query.set('type', flags.type);
     const page = await callSandbox(remote, 'GET', `/_sandbox/events?${query}`) as { data: { id: string; type: string; timestamp: string; delivery?: { status: string } }[]; totalCount?: number };
+    if (flags.follow === true) {
+      // Oldest first, then the new ones as they come: one timeline, resumed after the newest listed.
+      const types = typeof flags.type === 'string' ? flags.type.split(',').map((type) => type.trim()) : undefined;
+      const shown = types === undefined ? page.data : page.data.filter((event) => types.includes(event.type));
+      for (const event of [...shown].reverse()) out.printLine(`${event.timestamp}  ${event.type.padEnd(40)} ${event.id}`, event);
+      await followEventLines(remote, { ...flags, ...(page.data[0] === undefined ? {} : { after: page.data[0].id }) }, out);
+      return;
+    }
     const lines = page.data.map((event) => `${event.timestamp}  ${event.type.padEnd(40)} ${event.id}  ${event.delivery?.status ?? 'not delivered'}`);
     out.print(lines.length === 0 ? 'No events' : lines.join('\n'), page);
   },
 };
 
 /** Every command, in the order `railyard --help` lists them. */
-export const COMMANDS: readonly Command[] = [platformsCreate, clockShow, clockAdvance, snapshotSave, snapshotLoad, events];
+export const COMMANDS: readonly Command[] = [platformsCreate, clockShow, clockAdvance, snapshotSave, snapshotLoad, events, listen];
 
 /** The help of one command. */
 const helpOf = (command: Command) => `Usage: ${command.usage} [--base-url URL] [--client-id ID] [--client-secret S] [--json]
@@ -194,7 +186,11 @@ export async function runCommand(command: Command, argv: readonly string[], env:
     return EXIT.usage;
   }
   const json = values.json === true;
-  const out: Output = { json, print: (text, value) => console.log(json ? JSON.stringify(value, null, 2) : text) };
+  const out: Output = {
+    json,
+    print: (text, value) => console.log(json ? JSON.stringify(value, null, 2) : text),
+    printLine: (text, value) => console.log(json ? JSON.stringify(value) : text),
+  };
   try {
     await command.run(remoteFrom(values as Parameters<typeof remoteFrom>[0], env), values, positionals, out);
     return EXIT.ok;

@@ -22,7 +22,7 @@ export const EXIT = {
 
 /** A command that cannot go on: the message for stderr and the exit code. */
 export class CommandFailure extends Error {
-  constructor(message: string, readonly exitCode: number) {
+  constructor(message: string, readonly exitCode: number, /** The sandbox's answer, when it answered. */ readonly status?: number) {
     super(message);
   }
 }
@@ -72,8 +72,12 @@ export function remoteFrom(values: { 'base-url'?: string; 'client-id'?: string; 
 export interface CallOptions {
   /** A JSON body (serialized here), or a prepared one (a file being uploaded). */
   readonly body?: unknown;
-  /** Reads the answer's body itself (a download): called with the 2xx response. */
+  /** Reads the answer's body itself (a download, a stream): called with the 2xx response. */
   readonly read?: (response: Response) => Promise<unknown>;
+  /** More request headers (`Last-Event-ID`). */
+  readonly headers?: Record<string, string>;
+  /** Ends the call (a stream the user stopped following). */
+  readonly signal?: AbortSignal;
 }
 
 /**
@@ -90,11 +94,14 @@ export async function callSandbox(remote: Remote, method: string, path: string, 
       headers: {
         authorization: `Basic ${Buffer.from(`${remote.clientId}:${remote.clientSecret}`).toString('base64')}`,
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...options.headers,
       },
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
       ...(body === undefined ? {} : { body: prepared ? (body as BodyInit) : JSON.stringify(body) }),
       ...(body instanceof ReadableStream ? { duplex: 'half' } : {}),
     } as RequestInit);
   } catch (error) {
+    if (options.signal?.aborted === true) throw error;
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
     throw new CommandFailure(`No sandbox answers at ${new URL(remote.baseUrl).origin} (${cause?.code ?? cause?.message ?? (error as Error).message}): ` +
       'start one with `railyard serve`, or point --base-url (or RAILYARD_BASE_URL) at a running one', EXIT.unreachable);
@@ -113,7 +120,7 @@ export async function callSandbox(remote: Remote, method: string, path: string, 
   }
   if (!response.ok) {
     const error = answer as { code?: string; message?: string } | undefined;
-    throw new CommandFailure(`The sandbox answered ${response.status} ${error?.code ?? ''}: ${error?.message ?? text}`.replace('  ', ' '), EXIT.refused);
+    throw new CommandFailure(`The sandbox answered ${response.status} ${error?.code ?? ''}: ${error?.message ?? text}`.replace('  ', ' '), EXIT.refused, response.status);
   }
   return answer;
 }

@@ -16,6 +16,7 @@ import type { Engine, EngineSharing } from '../engine.js';
 import { ApiError } from '../core/errors.js';
 import { errorReply, type Incoming, MAX_JSON_BODY_BYTES, withBody } from '../http/app.js';
 import { constantTimeEqual } from '../platforms/registry.js';
+import { ReplyStream, type StreamingReply } from '../http/stream.js';
 import type { Location } from './locate.js';
 import type { PostgresStore } from './postgres.js';
 
@@ -343,6 +344,7 @@ export class SharedSandbox {
     headers.set(FORWARDED_HEADER, this.passerHeader(incoming));
     const method = incoming.method.toUpperCase();
     const aborter = new AbortController();
+    let stopWatching = true;
     // A holder that is alive renews its lease, however long the request takes; one that stopped lets it run out.
     const watch = setInterval(() => {
       void this.store.holderOf(platformId).then((now) => {
@@ -357,16 +359,23 @@ export class SharedSandbox {
         signal: aborter.signal,
         ...(SAFE_METHODS.has(method) ? {} : { body: body as Uint8Array<ArrayBuffer> }),
       });
-      const reply: WireReply = { status: response.status, headers: {}, body: method === 'HEAD' ? null : await response.text() };
+      const answered: Record<string, string> = {};
       response.headers.forEach((value, name) => {
-        if (!HOP_BY_HOP.has(name)) reply.headers[name] = value;
+        if (!HOP_BY_HOP.has(name)) answered[name] = value;
       });
+      if (response.ok && method !== 'HEAD' && response.body !== null && response.headers.get('content-type')?.startsWith('text/event-stream') === true) {
+        // An event stream stays open: piped as it comes, and cut when the holder changes (its client reconnects).
+        const streaming: StreamingReply = { status: response.status, headers: answered, body: null, stream: piped(response.body, aborter, () => clearInterval(watch)) };
+        stopWatching = false;
+        return { kind: 'answered', reply: streaming };
+      }
+      const reply: WireReply = { status: response.status, headers: answered, body: method === 'HEAD' ? null : await response.text() };
       if (reply.body === '' && response.status === 204) reply.body = null;
       return { kind: 'answered', reply };
     } catch (error) {
       return { kind: refusedConnection(error) ? 'refused' : 'lost' };
     } finally {
-      clearInterval(watch);
+      if (stopWatching) clearInterval(watch);
     }
   }
 
@@ -426,4 +435,32 @@ function unavailable(cause: unknown): ApiError {
     console.error(`[railyard] the database did not answer (${cause instanceof Error ? cause.message : String(cause)}): requests answer 503 meanwhile`);
   }
   return new ApiError(503, 'SERVICE_UNAVAILABLE', "The sandbox's database cannot be reached right now: retry the request", undefined, { 'retry-after': '1' });
+}
+
+/** A body passed on from the holder, as a stream of this server's reply: ends when it ends, or when either side goes. */
+function piped(body: ReadableStream<Uint8Array>, aborter: AbortController, ended: () => void): ReplyStream {
+  return new ReplyStream((sink) => {
+    const decoder = new TextDecoder();
+    const reader = body.getReader();
+    let stopped = false;
+    void (async () => {
+      try {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done || stopped) break;
+          await sink.write(decoder.decode(value, { stream: true }));
+        }
+      } catch {
+        // The holder went away or the watch cut it: the client reconnects.
+      } finally {
+        ended();
+        sink.end();
+      }
+    })();
+    return () => {
+      stopped = true;
+      aborter.abort();
+      ended();
+    };
+  });
 }

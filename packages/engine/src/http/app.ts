@@ -11,6 +11,7 @@ import { routerFor } from './router.js';
 import { compiledForValidInput, type SafeParser } from './valid-case.js';
 import { nodeCrypto } from '../core/native.js';
 import { dedupeFieldErrors, toFieldErrors, UNKNOWN_FIELD_MESSAGE, unknownFieldsOf } from '../core/field-errors.js';
+import { isStreaming, readableOf, ReplyStream, type StreamingReply } from './stream.js';
 
 /** Largest JSON body accepted; multipart uploads have their own limit. */
 export const MAX_JSON_BODY_BYTES = 1024 * 1024;
@@ -116,7 +117,7 @@ function incomingFromWire(wire: WireRequest): Incoming {
 
 /**
  * A response other than the endpoint's declared success (e.g. a 202 signed-retry challenge). A string body with a
- * non-JSON `content-type` header (an HTML page) is sent as it is.
+ * non-JSON `content-type` header (an HTML page) is sent as it is; a {@link ReplyStream} body is streamed.
  */
 export class HttpResult {
   constructor(
@@ -324,6 +325,10 @@ export function createHttpSurface(bindings: readonly Binding[], host: HttpHost):
       const result = answer instanceof Promise ? await answer : answer;
       // A record's JSON is kept for reads only: what a write answers with is rarely asked for again at once.
       if (!(result instanceof HttpResult)) return jsonReply(endpoint.response.status, endpoint.response.schema ? result : undefined, undefined, method === 'GET' || method === 'HEAD');
+      if (result.body instanceof ReplyStream) {
+        const streaming: StreamingReply = { status: result.status, headers: { ...result.headers }, body: null, stream: result.body };
+        return streaming;
+      }
       const type = result.headers['content-type'];
       const reply = typeof result.body === 'string' && type !== undefined && !type.includes('json')
         ? { status: result.status, headers: { ...result.headers }, body: result.body }
@@ -765,6 +770,8 @@ export function jsonReply(status: number, body: unknown, headers?: Record<string
 
 /** The answer to a HEAD request: the GET's status and headers, with the length of the body it leaves out. */
 function withoutBody(reply: WireReply): WireReply {
+  // A stream has no length to announce, and is never opened.
+  if (isStreaming(reply)) return { status: reply.status, headers: { ...reply.headers }, body: null };
   return { status: reply.status, headers: { ...reply.headers, 'content-length': String(utf8Length(reply.body ?? '')) }, body: null };
 }
 
@@ -795,4 +802,5 @@ export function errorReply(error: unknown): WireReply {
   return jsonReply(500, { status: 500, code: 'INTERNAL_ERROR', message: 'The sandbox hit an internal error; this is a Railyard bug' });
 }
 
-const toResponse = (reply: WireReply): Response => new Response(reply.body, { status: reply.status, headers: reply.headers });
+const toResponse = (reply: WireReply): Response =>
+  new Response(isStreaming(reply) ? readableOf(reply.stream) : reply.body, { status: reply.status, headers: reply.headers });

@@ -6,6 +6,7 @@ import type { Engine } from '../engine.js';
 import { decodeUtf8, errorReply, headersTooLarge, tooLarge, type Incoming } from '../http/app.js';
 import { ApiError } from '../core/errors.js';
 import { secretPathRedactor } from './secret-paths.js';
+import { isStreaming, type StreamingReply } from '../http/stream.js';
 
 /** Options of {@link startServer}. */
 export interface ServerOptions {
@@ -177,11 +178,57 @@ export function startServer(engine: Pick<Engine, 'handle' | 'close'>, options: S
 function send(req: IncomingMessage, res: ServerResponse, reply: WireReply) {
   // Node gave up on the request mid-body (a timeout, a broken chunk) and the connection has had its answer.
   if (req.socket.writableEnded) return;
+  if (isStreaming(reply)) {
+    sendStream(req, res, reply);
+    return;
+  }
   // An explicit length lets Node send headers and body in one write instead of a chunked stream.
   if (reply.body !== null) reply.headers['content-length'] = String(Buffer.byteLength(reply.body));
   if (!req.complete) dropRestOfBody(req, reply);
   res.writeHead(reply.status, reply.headers);
   res.end(reply.body ?? undefined);
+}
+
+/**
+ * The most a streamed reply may have waiting for a client that does not read; past it the connection is closed (an
+ * event stream's client reconnects and resumes where it was).
+ */
+const MAX_UNREAD_STREAM_BYTES = 4 * 1024 * 1024;
+
+/** Writes a streamed reply (server-sent events): the head at once, then each chunk as it comes, until either side ends. */
+function sendStream(req: IncomingMessage, res: ServerResponse, reply: StreamingReply) {
+  if (!req.complete) dropRestOfBody(req, reply);
+  res.writeHead(reply.status, reply.headers);
+  res.flushHeaders();
+  // Events are small and should leave at once, not wait to fill a packet.
+  req.socket.setNoDelay(true);
+  let open = true;
+  const stop = reply.stream.open({
+    write: (chunk) => {
+      if (!open) return Promise.resolve();
+      if (res.write(chunk)) return Promise.resolve();
+      if (res.writableLength > MAX_UNREAD_STREAM_BYTES) {
+        res.destroy();
+        return Promise.resolve();
+      }
+      return new Promise((resolve) => {
+        const done = () => {
+          res.off('drain', done);
+          res.off('close', done);
+          resolve();
+        };
+        res.on('drain', done);
+        res.on('close', done);
+      });
+    },
+    end: () => {
+      if (open) res.end();
+    },
+  });
+  res.once('close', () => {
+    open = false;
+    stop();
+  });
 }
 
 /** The most of a refused body's rest {@link dropRestOfBody} reads; past it the connection is closed. */

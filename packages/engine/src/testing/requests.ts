@@ -40,6 +40,18 @@ export function formRequest(
   return new Request(`http://sandbox.test${BASE_PATH}${path}`, { method, headers: { authorization: `Basic ${auth}` }, body: form });
 }
 
+/**
+ * The body of an answer as text; for an event stream (`text/event-stream`, which stays open), nothing: its head is the
+ * answer, and the body is cancelled so the stream ends. Checks that walk every operation read bodies with this.
+ */
+export async function answerText(response: Response): Promise<string> {
+  if (response.headers.get('content-type')?.startsWith('text/event-stream') === true) {
+    await response.body?.cancel();
+    return '';
+  }
+  return response.text();
+}
+
 /** A parsed JSON body, loosely typed for assertions. */
 export type Json = Record<string, any>;
 
@@ -53,6 +65,6 @@ export async function callApi(
   credentials?: { clientId: string; clientSecret: string },
 ): Promise<{ status: number; headers: Headers; body: Json }> {
   const response = await engine.fetch(apiRequest(method, path, body, headers, credentials));
-  const text = await response.text();
+  const text = await answerText(response);
   return { status: response.status, headers: response.headers, body: (text ? JSON.parse(text) : undefined) as Json };
 }
