@@ -47,6 +47,7 @@ export const ACCESS: Readonly<Record<string, AccessRule>> = {
   restoreSandbox: { auth: 'basic', token: ['MANAGE', 'TRANSACT'], why: 'replaces configuration and tokens (MANAGE) and every balance (TRANSACT); it grants only what the caller holds', cite: 'DESIGN §3, REFERENCE §19' },
   listSandboxEvents: { auth: 'basic', token: ['VIEW'], why: 'VIEW reads all data', cite: 'REFERENCE §19' },
   streamSandboxEvents: { auth: 'basic', token: ['VIEW'], why: 'VIEW reads all data; the stream shows what the event list shows, as it happens', cite: 'REFERENCE §19' },
+  streamSandboxLogs: { auth: 'basic', token: ['VIEW'], why: 'VIEW reads all data; the log shows the platform\'s own requests and deliveries', cite: 'REFERENCE §19' },
   createSandboxPlatform: { auth: 'basic', token: ['MANAGE'], why: 'makes new credentials: MANAGE', cite: 'DESIGN §3, REFERENCE §19' },
   setSandboxLimits: { auth: 'basic', token: ['MANAGE'], why: 'MANAGE manages configuration, tokens and customers', cite: 'REFERENCE §19' },
   getSandboxWebhookKey: { auth: 'basic', token: ['VIEW'], why: 'VIEW reads all data', cite: 'REFERENCE §19' },

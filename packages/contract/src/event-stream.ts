@@ -56,4 +56,14 @@ export const eventStreamEndpoints = {
       'they are stored, so a durable sandbox never streams a change it did not keep.',
     response: { status: 200, description: 'The stream (server-sent events)', contentType: EVENT_STREAM_CONTENT_TYPE },
   }),
+  streamSandboxLogs: defineEndpoint({
+    operationId: 'streamSandboxLogs', method: 'GET', path: '/_sandbox/logs/stream', tag: 'Sandbox control plane', controlPlane: true,
+    summary: "The platform's requests and webhook delivery attempts as they happen, as server-sent events (`railyard logs --follow`)",
+    description:
+      'A `text/event-stream` that stays open: one message per request the platform\'s credentials made (once answered) and ' +
+      'per webhook delivery attempt, `data:` the JSON line `railyard serve --log-format json` prints for it (`kind` ' +
+      '`request` or `webhook`, `at`, then the entry). Paths show secret parameters by name; no body, query, signature ' +
+      'or credential is ever in it. The log has no history: it starts with what happens next.',
+    response: { status: 200, description: 'The stream (server-sent events)', contentType: EVENT_STREAM_CONTENT_TYPE },
+  }),
 } as const;

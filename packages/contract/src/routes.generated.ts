@@ -161,6 +161,7 @@ export const documentEndpoints = {
 /** The routes of `eventStreamEndpoints`. */
 export const eventStreamEndpoints = {
   streamSandboxEvents: { operationId: 'streamSandboxEvents', method: 'GET', path: '/_sandbox/events/stream' } as Route<{ params: undefined; query: T.StreamSandboxEventsQuery; body: undefined; result: void; bodyOptional: false }>,
+  streamSandboxLogs: { operationId: 'streamSandboxLogs', method: 'GET', path: '/_sandbox/logs/stream' } as Route<{ params: undefined; query: undefined; body: undefined; result: void; bodyOptional: false }>,
 } as const;
 
 /** The routes of `externalAccountEndpoints`. */

@@ -1,4 +1,6 @@
+import { ActivityLog } from './event-stream/activity.js';
 import { EventFeed } from './event-stream/feed.js';
+import { loggedPathOf } from './server/secret-paths.js';
 import { eventStreamRoutes } from './event-stream/routes.js';
 import { buildOpenApiDocument, endpoints, type PlatformCreateRequest, type TypedWebhookEvent, type WebhookEventType } from '@railyard/contract';
 import { accountRoutes } from './accounts/routes.js';
@@ -307,12 +309,17 @@ export function createEngine(options: EngineOptions = {}): Engine {
   if (publicEndpointsOnly && options.webhooks?.fetch === undefined) {
     throw new TypeError('webhooks.publicEndpointsOnly needs webhooks.fetch: a transport that checks resolved addresses, such as publicOnlyWebhookFetch');
   }
+  const activity = new ActivityLog();
   const dispatcher = new WebhookDispatcher({
     fetch: options.webhooks?.fetch ?? ((url, init) => globalThis.fetch(url, init)),
     keyOf,
     publicEndpointsOnly,
     ...(durability === undefined ? {} : { afterDurable: (platformId: string, task: () => void) => durability.afterDurable(platformId, task) }),
-    ...(options.webhooks?.onDelivery === undefined ? {} : { onAttempt: webhookLogger(options.webhooks.onDelivery) }),
+    // Each attempt goes to the platform's log followers, and to the caller's hook (`railyard serve --log`).
+    onAttempt: webhookLogger((entry) => {
+      activity.webhook(entry);
+      options.webhooks?.onDelivery?.(entry);
+    }),
   });
 
   const feed = new EventFeed({
@@ -393,6 +400,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
     if (context === undefined) return;
     context.retire();
     feed.endFor(platformId);
+    activity.endFor(platformId);
     contexts.delete(platformId);
     keys.delete(platformId);
     memoryStore!.unload(platformId);
@@ -463,7 +471,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
     return platform === undefined ? undefined : tenant(platform);
   };
   const http = createHttpSurface(
-    [...customerRoutes, ...bulkImportRoutes, ...documentRoutes, ...contactVerificationRoutes, ...hostedRoutes, ...accountRoutes, ...platformRoutes, ...beneficialOwnerRoutes, ...externalAccountRoutes, ...ownershipRoutes(externalAccountPort), ...beneficiaryTrustRoutes, ...scaLoginRoutes, ...scaFactorRoutes, ...paymentRoutes, ...cardRoutes, ...stablecoinRoutes, ...tokenRoutes, ...invitationRoutes({ ownerOf: (code) => tenantOwning('invitation', code) }), ...agentRoutes, ...webhookRoutes(dispatcher, keyOf), ...authRoutes, ...delegatedKeyRoutes, ...lookupRoutes, ...verificationRoutes, ...controlPlaneRoutes(platforms, openapi), ...eventStreamRoutes(feed)],
+    [...customerRoutes, ...bulkImportRoutes, ...documentRoutes, ...contactVerificationRoutes, ...hostedRoutes, ...accountRoutes, ...platformRoutes, ...beneficialOwnerRoutes, ...externalAccountRoutes, ...ownershipRoutes(externalAccountPort), ...beneficiaryTrustRoutes, ...scaLoginRoutes, ...scaFactorRoutes, ...paymentRoutes, ...cardRoutes, ...stablecoinRoutes, ...tokenRoutes, ...invitationRoutes({ ownerOf: (code) => tenantOwning('invitation', code) }), ...agentRoutes, ...webhookRoutes(dispatcher, keyOf), ...authRoutes, ...delegatedKeyRoutes, ...lookupRoutes, ...verificationRoutes, ...controlPlaneRoutes(platforms, openapi), ...eventStreamRoutes(feed, activity)],
     {
       authenticate: (header, source) => throttled(parseBasic(header)?.clientId, source, () => authenticateWithTokens(platforms, tenant, directory, header)),
       authenticateAgent: (header, source) => throttled(undefined, source, () => authenticateAgent(credentialLookup, header)),
@@ -477,6 +485,10 @@ export function createEngine(options: EngineOptions = {}): Engine {
       },
       tenant, idempotency, platformById: (id) => platforms.byId(id),
       publicError: hostedErrorReply, afterRequest: () => scheduler.runSoon(),
+      answered: (platformId, incoming, reply, durationMs) => {
+        if (!activity.followed(platformId)) return;
+        activity.request(platformId, { method: incoming.method, path: loggedPathOf(incoming.url), status: reply.status, durationMs, requestId: reply.headers['x-request-id'] });
+      },
       ...(durability === undefined ? {} : {
         unit: async <T>(context: TenantContext, work: () => Promise<T>) => {
           const value = await durability.serialize(context.platform.id, work, () => scheduler.runSoon());
@@ -559,6 +571,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
     close: () => {
       closed = true;
       feed.close();
+      activity.endFor();
       scheduler.stop();
       for (const own of platformSchedulers.values()) own.stop();
       durability?.close();

@@ -1,5 +1,6 @@
 // The server thread of `railyard serve` (see server/thread.ts): builds the engine, listens, reports back, and stops
 // when the launcher asks.
+import { logRecord, type LogKind } from './event-stream/activity.js';
 import { parentPort, workerData } from 'node:worker_threads';
 import { createEngine, type Engine, type EngineOptions } from './engine.js';
 import type { DurableBackend } from './durability/backend.js';
@@ -35,8 +36,8 @@ function engineOptions(durable: DurableBackend | undefined, secretKey: string | 
 }
 
 /** Prints one log entry: as text, or (`--log-format json`) as one JSON object with its kind and time first. */
-function logLine<T extends object>(kind: 'request' | 'webhook', entry: T, asText: (entry: T) => string): void {
-  console.log(settings.logFormat === 'json' ? JSON.stringify({ kind, at: new Date().toISOString(), ...entry }) : asText(entry));
+function logLine<T extends object>(kind: LogKind, entry: T, asText: (entry: T) => string): void {
+  console.log(settings.logFormat === 'json' ? JSON.stringify(logRecord(kind, entry)) : asText(entry));
 }
 
 /** What the server serves, and what its stop closes after the last request is answered. */

@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import { parseDuration } from './duration.js';
 import { callSandbox, CommandFailure, EXIT, REMOTE_FLAGS, REMOTE_HELP, remoteFrom } from './remote.js';
 import type { Command, Flags, Output } from './command.js';
-import { listen, followEventLines } from './listen.js';
+import { followEventLines, listen, logs } from './listen.js';
 
 /** What the clock endpoints answer. */
 interface ClockState {
@@ -142,7 +142,7 @@ const events: Command = {
 };
 
 /** Every command, in the order `railyard --help` lists them. */
-export const COMMANDS: readonly Command[] = [platformsCreate, clockShow, clockAdvance, snapshotSave, snapshotLoad, events, listen];
+export const COMMANDS: readonly Command[] = [platformsCreate, clockShow, clockAdvance, snapshotSave, snapshotLoad, events, listen, logs];
 
 /** The help of one command. */
 const helpOf = (command: Command) => `Usage: ${command.usage} [--base-url URL] [--client-id ID] [--client-secret S] [--json]

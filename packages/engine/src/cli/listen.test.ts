@@ -207,3 +207,45 @@ describe('railyard events --follow', () => {
     }
   });
 });
+
+describe('railyard logs --follow', () => {
+  it("prints the platform's requests and webhook attempts as they happen, and nothing of another platform's", async () => {
+    const hooks = await receiver();
+    const other = await (await fetch(`${sandbox.baseUrl}/_sandbox/platforms`, { method: 'POST', headers: AUTH, body: JSON.stringify({ name: 'Other' }) })).json() as { clientId: string; clientSecret: string };
+    const logs = railyard(['logs', '--follow', '--json', '--base-url', sandbox.baseUrl]);
+    const text = railyard(['logs', '--follow', '--base-url', sandbox.baseUrl]);
+    try {
+      await until(() => logs.printed.err.includes('Following the log') && text.printed.err.includes('Following the log'), 'the ready lines');
+      await fetch(`${sandbox.baseUrl}/_sandbox/clock`, { headers: { authorization: `Basic ${btoa(`${other.clientId}:${other.clientSecret}`)}` } });
+      expect((await fetch(`${sandbox.baseUrl}/config`, { method: 'PATCH', headers: AUTH, body: JSON.stringify({ webhookEndpoint: hooks.url }) })).status).toBe(200);
+      await fund(2);
+      await until(() => hooks.received.length >= 2, 'the deliveries');
+      await until(() => logs.printed.out.trim().split('\n').filter((line) => line.includes('"kind":"webhook"')).length >= 2, 'the webhook lines');
+      const records = logs.printed.out.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+      const requests = records.filter((record) => record.kind === 'request');
+      expect(requests.map((record) => [record.method, record.path, record.status])).toEqual(expect.arrayContaining([
+        ['PATCH', '/2025-10-13/config', 200],
+        ['POST', `/2025-10-13/sandbox/internal-accounts/${accountId}/fund`, 200],
+      ]));
+      // The other platform's request is not in this platform's log.
+      expect(requests.some((record) => record.path === '/_sandbox/clock')).toBe(false);
+      expect(records.find((record) => record.kind === 'webhook')).toMatchObject({ eventType: expect.any(String), url: hooks.url, status: 200, attempt: 1 });
+      expect(records.every((record) => typeof record.at === 'string')).toBe(true);
+      await until(() => text.printed.out.includes('webhook '), 'the text webhook line');
+      expect(text.printed.out).toMatch(/^\S+Z {2}POST \/2025-10-13\/sandbox\/internal-accounts\/\S+\/fund 200 [\d.]+ms req_\S+$/m);
+      expect(text.printed.out).toMatch(/^\S+Z {2}webhook \S+ -> http:\/\/127\.0\.0\.1:\d+\/hooks 200 [\d.]+ms Webhook:\S+ attempt 1$/m);
+      for (const follower of [logs, text]) follower.child.kill('SIGINT');
+      expect([await logs.exited, await text.exited]).toEqual([0, 0]);
+    } finally {
+      for (const follower of [logs, text]) follower.child.kill('SIGKILL');
+      await fetch(`${sandbox.baseUrl}/config`, { method: 'PATCH', headers: AUTH, body: JSON.stringify({ webhookEndpoint: null }) });
+      await hooks.close();
+    }
+  });
+
+  it('needs --follow: the log has no history', async () => {
+    const once = railyard(['logs', '--base-url', sandbox.baseUrl]);
+    expect(await once.exited).toBe(2);
+    expect(once.printed.err).toContain('run railyard logs --follow');
+  });
+});

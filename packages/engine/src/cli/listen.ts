@@ -6,7 +6,9 @@
  */
 import { WEBHOOK_RETRY_POLICY, WEBHOOK_SIGNATURE_HEADER, type SandboxStreamEvent } from '@railyard/contract';
 import type { Command, Flags, Output } from './command.js';
-import { followEvents } from './follow.js';
+import { formatRequestLogLine, type RequestLogEntry } from '../server/server.js';
+import { formatWebhookLogLine, type WebhookLogEntry } from '../webhooks/log.js';
+import { followEvents, followLog } from './follow.js';
 import { CommandFailure, EXIT, type Remote } from './remote.js';
 
 /** The result of forwarding one event, as `--json` prints it. */
@@ -74,22 +76,28 @@ function untilInterrupted(): { signal: AbortSignal; done(): void } {
   };
 }
 
-/** Follows the platform's events, telling the person on stderr when the stream opens, drops and comes back. */
-async function follow(remote: Remote, flags: Flags, ready: string, onEvent: (event: SandboxStreamEvent) => Promise<void>): Promise<void> {
+/** The hooks that tell the person on stderr when a stream opens, drops and comes back; Ctrl+C ends it. */
+async function interruptibly(ready: string, follow: (hooks: { signal: AbortSignal; onConnected(reconnected: boolean): void; onDropped(reason: string, retryInMs: number): void }) => Promise<void>): Promise<void> {
   const interrupt = untilInterrupted();
   try {
-    await followEvents(remote, {
-      ...(typeof flags.events === 'string' ? { types: flags.events } : typeof flags.type === 'string' ? { types: flags.type } : {}),
-      ...(typeof flags.after === 'string' ? { after: flags.after } : {}),
+    await follow({
       signal: interrupt.signal,
-      onEvent,
-      onConnected: (reconnected) => console.error(reconnected ? 'Reconnected: resuming after the last event' : ready),
+      onConnected: (reconnected) => console.error(reconnected ? 'Reconnected: resuming where the stream was' : ready),
       onDropped: (reason, retryInMs) => console.error(`Lost the stream (${reason}); reconnecting in ${retryInMs / 1000} s`),
     });
   } finally {
     interrupt.done();
   }
 }
+
+/** Follows the platform's events (narrowed by `--events` or `--type`, resumed after `--after`). */
+const follow = (remote: Remote, flags: Flags, ready: string, onEvent: (event: SandboxStreamEvent) => Promise<void>) =>
+  interruptibly(ready, (hooks) => followEvents(remote, {
+    ...(typeof flags.events === 'string' ? { types: flags.events } : typeof flags.type === 'string' ? { types: flags.type } : {}),
+    ...(typeof flags.after === 'string' ? { after: flags.after } : {}),
+    ...hooks,
+    onEvent,
+  }));
 
 export const listen: Command = {
   words: ['listen'],
@@ -121,3 +129,25 @@ export async function followEventLines(remote: Remote, flags: Flags, out: Output
     out.printLine(`${event.timestamp}  ${event.type.padEnd(40)} ${event.id}`, { id: event.id, type: event.type, timestamp: event.timestamp, order: event.order, data });
   });
 }
+
+export const logs: Command = {
+  words: ['logs'],
+  usage: 'railyard logs --follow',
+  summary: "Prints the platform's requests and webhook delivery attempts as they happen (GET /_sandbox/logs/stream), as `railyard serve --log` prints them, until Ctrl+C.",
+  example: 'railyard logs --follow --json',
+  flags: { follow: { type: 'boolean', default: false } },
+  flagHelp: `  --follow              follow the log (required: it has no history, and starts with what happens next)
+  Each line is a request the platform's credentials made (method, path, status, milliseconds, request id) or a webhook
+  delivery attempt (event type, endpoint, status, milliseconds, event id, attempt); --json prints each as one JSON line.`,
+  async run(remote, flags, _positionals, out) {
+    if (flags.follow !== true) throw new CommandFailure('railyard logs shows what happens from now on: run railyard logs --follow', EXIT.usage);
+    const ready = `Following the log of client id ${remote.clientId} at ${new URL(remote.baseUrl).origin} (Ctrl+C to stop)`;
+    await interruptibly(ready, (hooks) => followLog(remote, {
+      ...hooks,
+      onLine: (record) => {
+        const text = record.kind === 'webhook' ? formatWebhookLogLine(record as unknown as WebhookLogEntry) : formatRequestLogLine(record as unknown as RequestLogEntry);
+        out.printLine(`${String(record.at)}  ${text}`, record);
+      },
+    }));
+  },
+};

@@ -1,6 +1,7 @@
 import { EVENT_STREAM_CONTENT_TYPE, eventStreamEndpoints, LAST_EVENT_ID_HEADER, WEBHOOK_EVENT_TYPES } from '@railyard/contract';
 import { invalidField } from '../core/errors.js';
 import { bind, HttpResult } from '../http/app.js';
+import type { ActivityLog } from './activity.js';
 import type { EventFeed } from './feed.js';
 
 const KNOWN_TYPES = new Set<string>(WEBHOOK_EVENT_TYPES);
@@ -14,8 +15,8 @@ export function eventTypesOf(query: string | undefined): string[] | undefined {
 /** The stream's headers: never cached, never buffered by a proxy (nginx reads `X-Accel-Buffering`). */
 const STREAM_HEADERS = { 'content-type': `${EVENT_STREAM_CONTENT_TYPE}; charset=utf-8`, 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' };
 
-/** HTTP binding of the event stream. */
-export const eventStreamRoutes = (feed: EventFeed) => [
+/** HTTP bindings of the event stream and the log stream. */
+export const eventStreamRoutes = (feed: EventFeed, activity: ActivityLog) => [
   bind(eventStreamEndpoints.streamSandboxEvents, ({ tenant, query, request }) => {
     const types = eventTypesOf(query.type);
     const unknown = types?.filter((type) => !KNOWN_TYPES.has(type)) ?? [];
@@ -24,4 +25,5 @@ export const eventStreamRoutes = (feed: EventFeed) => [
     const after = request.header(LAST_EVENT_ID_HEADER) ?? query.lastEventId;
     return new HttpResult(200, feed.stream(tenant, { ...(types ? { types: new Set(types) } : {}), ...(after === undefined || after === '' ? {} : { after }) }), STREAM_HEADERS);
   }),
+  bind(eventStreamEndpoints.streamSandboxLogs, ({ tenant }) => new HttpResult(200, activity.stream(tenant), STREAM_HEADERS)),
 ];

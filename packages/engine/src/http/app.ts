@@ -203,6 +203,8 @@ export interface HttpHost {
   publicError?(error: ApiError): WireReply;
   /** Runs the follow-up work a request queued, once its reply is built (see `TenantContext.afterResponse`). */
   afterRequest?(): void;
+  /** Told of each request a platform's credentials made, once answered (the platform's log: `railyard logs --follow`). */
+  answered?(platformId: string, incoming: Incoming, reply: WireReply, durationMs: number): void;
   /**
    * Runs a request's work (once its body is read) as one unit of the platform's state: a durable engine runs a
    * platform's requests one at a time and answers once their changes are stored. Absent: the work runs as it is.
@@ -246,7 +248,8 @@ export function createHttpSurface(bindings: readonly Binding[], host: HttpHost):
 
   async function handle(incoming: Incoming): Promise<WireReply> {
     const requestId = `${requestIdPrefix}${(++requestCounter).toString(36)}`;
-    const route = { public: false };
+    const startedAt = host.answered === undefined ? 0 : performance.now();
+    const route: { public: boolean; platformId?: string } = { public: false };
     let reply: WireReply;
     try {
       reply = await dispatch(incoming, route);
@@ -258,10 +261,11 @@ export function createHttpSurface(bindings: readonly Binding[], host: HttpHost):
     }
     if (incoming.method.toUpperCase() === 'HEAD') reply = withoutBody(reply);
     reply.headers['x-request-id'] = requestId;
+    if (route.platformId !== undefined) host.answered?.(route.platformId, incoming, reply, performance.now() - startedAt);
     return reply;
   }
 
-  async function dispatch(incoming: Incoming, route: { public: boolean }): Promise<WireReply> {
+  async function dispatch(incoming: Incoming, route: { public: boolean; platformId?: string }): Promise<WireReply> {
     if (incoming.headLimit !== undefined && requestLineLength(incoming.method, incoming.url) > incoming.headLimit) {
       throw headersTooLarge(incoming.headLimit);
     }
@@ -294,6 +298,8 @@ export function createHttpSurface(bindings: readonly Binding[], host: HttpHost):
     const principal = principalOf(host, endpoint, match.params, incoming.header('authorization'), incoming.remoteAddress);
     if (principal.permissions !== undefined) requirePermission(principal.permissions, endpoint);
     const { platform } = principal;
+    // Authenticated as the platform: its log shows the request, whatever it is answered (a 401 names no platform).
+    route.platformId = platform.id;
     const tenant = host.tenant(platform);
     const rawBody = MUTATING.has(method) ? await readBody(incoming, endpoint) : undefined;
     // A multipart body is read here (bounded) so the idempotency fingerprint covers it; the area parses the same bytes.

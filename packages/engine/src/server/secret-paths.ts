@@ -82,3 +82,21 @@ export function secretPathRedactor(list: Iterable<Pick<Endpoint, 'path' | 'secre
     return segments.join('/');
   };
 }
+
+/** Hides secret path parameters; built on the first logged request (a server without a log never needs it). */
+let hideSecrets: ((path: string) => string) | undefined;
+
+/**
+ * The path of a request target, origin-form (`/path?q`) or absolute-form (`http://h/path?q`), as the engine reads it
+ * (see {@link incomingFromNode}: dot segments resolved, without the query and fragment), with its secret parameters
+ * hidden. A target that is not a URL (the engine answered 400) is not shown: it could hold anything, credentials too.
+ */
+export function loggedPathOf(target: string): string {
+  let pathname: string;
+  try {
+    pathname = new URL(target.startsWith('/') ? `http://railyard${target}` : target).pathname;
+  } catch {
+    return '(not a URL)';
+  }
+  return (hideSecrets ??= secretPathRedactor())(pathname);
+}

@@ -5,7 +5,7 @@ import { BASE_PATH, type WireReply } from '@railyard/contract';
 import type { Engine } from '../engine.js';
 import { decodeUtf8, errorReply, headersTooLarge, tooLarge, type Incoming } from '../http/app.js';
 import { ApiError } from '../core/errors.js';
-import { secretPathRedactor } from './secret-paths.js';
+import { loggedPathOf } from './secret-paths.js';
 import { isStreaming, type StreamingReply } from '../http/stream.js';
 
 /** Options of {@link startServer}. */
@@ -54,24 +54,6 @@ export const formatRequestLogLine = (entry: RequestLogEntry): string =>
 const logEntry = (req: IncomingMessage, status: number, requestId: string | undefined, startedAt: number): RequestLogEntry => ({
   method: req.method ?? 'GET', path: loggedPathOf(req.url ?? '/'), status, durationMs: performance.now() - startedAt, requestId,
 });
-
-/** Hides secret path parameters; built on the first logged request (a server without a log never needs it). */
-let hideSecrets: ((path: string) => string) | undefined;
-
-/**
- * The path of a request target, origin-form (`/path?q`) or absolute-form (`http://h/path?q`), as the engine reads it
- * (see {@link incomingFromNode}: dot segments resolved, without the query and fragment), with its secret parameters
- * hidden. A target that is not a URL (the engine answered 400) is not shown: it could hold anything, credentials too.
- */
-function loggedPathOf(target: string): string {
-  let pathname: string;
-  try {
-    pathname = new URL(target.startsWith('/') ? `http://railyard${target}` : target).pathname;
-  } catch {
-    return '(not a URL)';
-  }
-  return (hideSecrets ??= secretPathRedactor())(pathname);
-}
 
 /** A listening standalone server. */
 export interface RunningServer {
