@@ -68,8 +68,11 @@ export const accountHolderNameOf = (platformName: string): string => `Railyard S
 export function fundingInstructionsFor(currency: string, accountId: string, platformName: string): PaymentInstructions[] {
   const make = BY_CURRENCY[currency];
   if (!make) return [];
-  const reference = `RY${digitsOf(accountId, 10)}`;
-  return [{ accountOrWalletInfo: make(accountId, reference, accountHolderNameOf(platformName)), instructionsNotes: `Sandbox: use POST /sandbox/internal-accounts/{id}/fund to credit this account instantly` }];
+  // From the random part of the id only: its type's name (`InternalAccount`, whose e, a, c, c read as 4022) would
+  // make the first digits of every account's details the same, and an 8-digit number mostly fixed.
+  const random = accountId.slice(accountId.indexOf(':') + 1);
+  const reference = `RY${digitsOf(random, 10)}`;
+  return [{ accountOrWalletInfo: make(random, reference, accountHolderNameOf(platformName)), instructionsNotes: `Sandbox: use POST /sandbox/internal-accounts/{id}/fund to credit this account instantly` }];
 }
 
 /** Networks on which the sandbox takes real-time crypto funding, by currency (REFERENCE §2.2 wallet variants). */
