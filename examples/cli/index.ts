@@ -1,8 +1,8 @@
 // Drives a running sandbox with the `railyard` commands: `pnpm serve --clock virtual`, then
 // `RAILYARD_BASE_URL=http://127.0.0.1:4100/2025-10-13 tsx index.ts`.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { runCliTour, type Railyard } from './tour.js';
+import { runCliTour, type Railyard, type RailyardInBackground } from './tour.js';
 
 // The bin of the installed engine package, run as a user runs `railyard`.
 const bin = createRequire(import.meta.url).resolve('@railyard/engine/package.json').replace(/package\.json$/, 'dist/cli.cjs');
@@ -11,4 +11,11 @@ const railyard: Railyard = (args, env = {}) => new Promise((resolve) => {
     resolve({ code: error === null ? 0 : Number((error as { code?: number }).code ?? 1), out: stdout });
   });
 });
-await runCliTour(railyard, process.env.RAILYARD_BASE_URL ?? 'http://127.0.0.1:4100/2025-10-13');
+const inBackground: RailyardInBackground = (args, env = {}) => {
+  const child = spawn(process.execPath, [bin, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  const exited = new Promise<number>((resolve) => child.once('exit', (code) => resolve(code ?? 1)));
+  return { stderr: () => stderr, stop: () => (child.kill('SIGINT'), exited) };
+};
+await runCliTour(railyard, inBackground, process.env.RAILYARD_BASE_URL ?? 'http://127.0.0.1:4100/2025-10-13');

@@ -11,8 +11,10 @@ export interface Command {
   readonly example: string;
   readonly flags?: Record<string, { type: 'string' | 'boolean'; default?: string | boolean }>;
   readonly flagHelp?: string;
-  /** The number of positional arguments it takes. */
+  /** The positional arguments it takes. */
   readonly positionals?: readonly string[];
+  /** A flag that stands in for the positional arguments (`trigger --list` needs no EVENT_TYPE). */
+  readonly positionalsUnlessFlag?: string;
   run(remote: Remote, flags: Flags, positionals: string[], out: Output): Promise<void>;
 }
 

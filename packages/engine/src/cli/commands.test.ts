@@ -4,23 +4,13 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseDuration } from './duration.js';
+import { CLI_PATH, NO_CREDENTIALS, runRailyard } from '../testing/cli.js';
 
 // The commands as a user runs them: the built bin against a `railyard serve` of its own, real sockets.
-const cli = fileURLToPath(new URL('../../dist/cli.cjs', import.meta.url));
-const NO_CREDENTIALS = { RAILYARD_CLIENT_ID: undefined, RAILYARD_CLIENT_SECRET: undefined, RAILYARD_BASE_URL: undefined };
-
-async function railyard(args: string[], env: Record<string, string | undefined> = {}) {
-  const child = spawn(process.execPath, [cli, ...args], { env: { ...process.env, ...NO_CREDENTIALS, ...env } });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (chunk) => (out += chunk));
-  child.stderr.on('data', (chunk) => (err += chunk));
-  const [code] = await once(child, 'exit');
-  return { code: code as number, out, err };
-}
+const railyard = runRailyard;
+const cli = CLI_PATH;
 
 let server: ReturnType<typeof spawn>;
 let baseUrl: string;

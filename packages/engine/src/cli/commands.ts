@@ -10,6 +10,7 @@ import { parseDuration } from './duration.js';
 import { callSandbox, CommandFailure, EXIT, REMOTE_FLAGS, REMOTE_HELP, remoteFrom } from './remote.js';
 import type { Command, Flags, Output } from './command.js';
 import { followEventLines, listen, logs } from './listen.js';
+import { trigger } from './trigger.js';
 
 /** What the clock endpoints answer. */
 interface ClockState {
@@ -142,7 +143,7 @@ const events: Command = {
 };
 
 /** Every command, in the order `railyard --help` lists them. */
-export const COMMANDS: readonly Command[] = [platformsCreate, clockShow, clockAdvance, snapshotSave, snapshotLoad, events, listen, logs];
+export const COMMANDS: readonly Command[] = [platformsCreate, clockShow, clockAdvance, snapshotSave, snapshotLoad, events, trigger, listen, logs];
 
 /** The help of one command. */
 const helpOf = (command: Command) => `Usage: ${command.usage} [--base-url URL] [--client-id ID] [--client-secret S] [--json]
@@ -180,7 +181,7 @@ export async function runCommand(command: Command, argv: readonly string[], env:
     console.log(helpOf(command));
     return EXIT.ok;
   }
-  const wanted = command.positionals ?? [];
+  const wanted = command.positionalsUnlessFlag !== undefined && values[command.positionalsUnlessFlag] === true ? [] : command.positionals ?? [];
   if (positionals.length !== wanted.length) {
     console.error(`${positionals.length < wanted.length ? `Missing ${wanted.slice(positionals.length).join(' ')}` : `Unexpected ${positionals.slice(wanted.length).join(' ')}`}\n\n${helpOf(command)}`);
     return EXIT.usage;

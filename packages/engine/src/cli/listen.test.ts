@@ -3,15 +3,13 @@ import { once } from 'node:events';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createTcpServer, connect, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../engine.js';
 import { startServer, type RunningServer } from '../server/server.js';
+import { CLI_PATH, NO_CREDENTIALS } from '../testing/cli.js';
 
 // `railyard listen` and `railyard events --follow` as a user runs them: the built bin, a sandbox on a real socket,
 // reached through a proxy the test can cut (a dropped stream), and a receiver on another port.
-const cli = fileURLToPath(new URL('../../dist/cli.cjs', import.meta.url));
-const NO_CREDENTIALS = { RAILYARD_CLIENT_ID: undefined, RAILYARD_CLIENT_SECRET: undefined, RAILYARD_BASE_URL: undefined };
 const AUTH = { authorization: `Basic ${btoa('sandbox-client-id:sandbox-client-secret')}`, 'content-type': 'application/json' };
 
 /** A TCP proxy to `port` that can drop every connection and refuse new ones until it is let through again. */
@@ -63,7 +61,7 @@ async function receiver(status: () => number = () => 200) {
 
 /** The CLI as a child process, with what it printed so far and a way to wait for a line. */
 function railyard(args: string[], env: Record<string, string | undefined> = {}) {
-  const child: ChildProcess = spawn(process.execPath, [cli, ...args], { env: { ...process.env, ...NO_CREDENTIALS, ...env } });
+  const child: ChildProcess = spawn(process.execPath, [CLI_PATH, ...args], { env: { ...process.env, ...NO_CREDENTIALS, ...env } });
   const printed = { out: '', err: '' };
   child.stdout!.on('data', (chunk) => (printed.out += chunk));
   child.stderr!.on('data', (chunk) => (printed.err += chunk));
@@ -238,7 +236,6 @@ describe('railyard logs --follow', () => {
       expect([await logs.exited, await text.exited]).toEqual([0, 0]);
     } finally {
       for (const follower of [logs, text]) follower.child.kill('SIGKILL');
-      await fetch(`${sandbox.baseUrl}/config`, { method: 'PATCH', headers: AUTH, body: JSON.stringify({ webhookEndpoint: null }) });
       await hooks.close();
     }
   });

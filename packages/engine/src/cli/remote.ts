@@ -76,6 +76,8 @@ export interface CallOptions {
   readonly read?: (response: Response) => Promise<unknown>;
   /** More request headers (`Last-Event-ID`). */
   readonly headers?: Record<string, string>;
+  /** The `Authorization` header instead of the remote's Basic credentials; null sends none (a device-code redeem). */
+  readonly authorization?: string | null;
   /** Ends the call (a stream the user stopped following). */
   readonly signal?: AbortSignal;
 }
@@ -86,14 +88,16 @@ export interface CallOptions {
  */
 export async function callSandbox(remote: Remote, method: string, path: string, options: CallOptions = {}): Promise<unknown> {
   const { body } = options;
-  const prepared = body instanceof ReadableStream || body instanceof Uint8Array;
+  // A stream, bytes or a form is sent as it is (a form with its own multipart content type).
+  const prepared = body instanceof ReadableStream || body instanceof Uint8Array || body instanceof FormData;
+  const authorization = options.authorization === undefined ? `Basic ${Buffer.from(`${remote.clientId}:${remote.clientSecret}`).toString('base64')}` : options.authorization;
   let response: Response;
   try {
     response = await fetch(`${remote.baseUrl}${path}`, {
       method,
       headers: {
-        authorization: `Basic ${Buffer.from(`${remote.clientId}:${remote.clientSecret}`).toString('base64')}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(authorization === null ? {} : { authorization }),
+        ...(body === undefined || body instanceof FormData ? {} : { 'content-type': 'application/json' }),
         ...options.headers,
       },
       ...(options.signal === undefined ? {} : { signal: options.signal }),
@@ -114,7 +118,7 @@ export async function callSandbox(remote: Remote, method: string, path: string, 
   } catch {
     throw new CommandFailure(`${remote.baseUrl} answered ${response.status} with something that is not the sandbox's JSON: is --base-url a Railyard sandbox?`, EXIT.refused);
   }
-  if (response.status === 401) {
+  if (response.status === 401 && options.authorization === undefined) {
     throw new CommandFailure(`The sandbox at ${remote.baseUrl} refused the credentials of client id ${remote.clientId}: ` +
       'pass --client-id and --client-secret (or set RAILYARD_CLIENT_ID and RAILYARD_CLIENT_SECRET) of one of its platforms', EXIT.credentials);
   }
