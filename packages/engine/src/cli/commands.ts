@@ -134,7 +134,9 @@ const events: Command = {
       const types = typeof flags.type === 'string' ? flags.type.split(',').map((type) => type.trim()) : undefined;
       const shown = types === undefined ? page.data : page.data.filter((event) => types.includes(event.type));
       for (const event of [...shown].reverse()) out.printLine(`${event.timestamp}  ${event.type.padEnd(40)} ${event.id}`, event);
-      await followEventLines(remote, { ...flags, ...(page.data[0] === undefined ? {} : { after: page.data[0].id }) }, out);
+      // After the newest listed. With none listed, after an id no event has: the stream then starts from the platform's
+      // first event, so one emitted between the list and the stream's start is not missed.
+      await followEventLines(remote, { ...flags, after: page.data[0]?.id ?? 'none' }, out);
       return;
     }
     const lines = page.data.map((event) => `${event.timestamp}  ${event.type.padEnd(40)} ${event.id}  ${event.delivery?.status ?? 'not delivered'}`);

@@ -61,6 +61,9 @@ async function followStream(remote: Remote, path: string, after: string | undefi
         ...(after === undefined ? {} : { headers: { 'last-event-id': after } }),
         signal: hooks.signal,
         read: async (response) => {
+          if (response.headers.get('content-type')?.startsWith('text/event-stream') !== true) {
+            throw new CommandFailure(`${remote.baseUrl} answered ${path} with ${response.headers.get('content-type') ?? 'no content type'}, not an event stream: is --base-url a Railyard sandbox?`, EXIT.refused, response.status);
+          }
           hooks.onConnected(connectedOnce);
           connectedOnce = true;
           retryMs = FIRST_RECONNECT_MS;

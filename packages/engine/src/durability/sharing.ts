@@ -439,6 +439,10 @@ function unavailable(cause: unknown): ApiError {
 
 /** A body passed on from the holder, as a stream of this server's reply: ends when it ends, or when either side goes. */
 function piped(body: ReadableStream<Uint8Array>, aborter: AbortController, ended: () => void): ReplyStream {
+  const letGo = () => {
+    aborter.abort();
+    ended();
+  };
   return new ReplyStream((sink) => {
     const decoder = new TextDecoder();
     const reader = body.getReader();
@@ -459,8 +463,7 @@ function piped(body: ReadableStream<Uint8Array>, aborter: AbortController, ended
     })();
     return () => {
       stopped = true;
-      aborter.abort();
-      ended();
+      letGo();
     };
-  });
+  }, letGo);
 }

@@ -39,8 +39,8 @@ export class ActivityLog {
   }
 
   /** The platform's log as a stream, opened when the transport sends it. */
-  stream(tenant: TenantContext): ReplyStream {
-    return new ReplyStream((sink) => this.follow(tenant.platform.id, sink));
+  stream(tenant: TenantContext, allowed?: () => boolean): ReplyStream {
+    return new ReplyStream((sink) => this.follow(tenant.platform.id, sink, allowed));
   }
 
   /** Ends every stream (the engine is closing, or the platform moved to another process). */
@@ -55,7 +55,8 @@ export class ActivityLog {
     for (const follower of set) follower(line);
   }
 
-  private follow(platformId: string, sink: StreamSink): () => void {
+  /** `allowed`: whether the credential that opened the stream still may read it (see the event feed's). */
+  private follow(platformId: string, sink: StreamSink, allowed?: () => boolean): () => void {
     const waiting: string[] = [];
     let writing = false;
     let stopped = false;
@@ -66,7 +67,7 @@ export class ActivityLog {
     };
     // Called with a line to send, or with '' to end the stream.
     const follower = (line: string) => {
-      if (line === '' || waiting.length >= MAX_WAITING_LINES) {
+      if (line === '' || waiting.length >= MAX_WAITING_LINES || allowed?.() === false) {
         stop();
         sink.end();
         return;
@@ -74,7 +75,11 @@ export class ActivityLog {
       waiting.push(line);
       if (!writing) void drain();
     };
-    const keepAlive = setInterval(() => follower(sseComment('keep-alive')), KEEP_ALIVE_MS);
+    // Only for an idle stream: lines waiting to be written keep it alive already.
+    const keepAlive = setInterval(() => {
+      if (allowed?.() === false) follower('');
+      else if (!writing) follower(sseComment('keep-alive'));
+    }, KEEP_ALIVE_MS);
     (keepAlive as { unref?: () => void }).unref?.();
     let set = this.followers.get(platformId);
     if (set === undefined) this.followers.set(platformId, (set = new Set()));

@@ -146,6 +146,22 @@ describe('the event stream (GET /_sandbox/events/stream)', () => {
     await resumed.close();
   });
 
+  it('ends a stream opened with an API token once the token is deleted', async () => {
+    const engine = createEngine();
+    const created = await (await engine.fetch(apiRequest('POST', '/tokens', { name: 'reader', permissions: ['VIEW'] }))).json();
+    const token = { clientId: created.clientId as string, clientSecret: created.clientSecret as string };
+    const response = await engine.fetch(apiRequest('GET', '/_sandbox/events/stream', undefined, {}, token));
+    expect(response.status).toBe(200);
+    const reader = readServerSentEvents(response.body as unknown as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
+    await fund(engine, 3);
+    expect(JSON.parse((await reader.next()).value!.data).type).toBe('INTERNAL_ACCOUNT.BALANCE_UPDATED');
+    // The rest of that funding's events, then the deletion: the next batch finds the token gone.
+    await reader.next();
+    expect((await engine.fetch(apiRequest('DELETE', `/tokens/${created.id}`))).status).toBe(204);
+    await fund(engine, 4);
+    expect((await reader.next()).done).toBe(true);
+  });
+
   it('answers HEAD with the head alone, and is ended by the engine closing', async () => {
     const engine = createEngine();
     const head = await engine.fetch(apiRequest('HEAD', '/_sandbox/events/stream'));

@@ -42,6 +42,11 @@ export interface StreamOptions {
   readonly types?: ReadonlySet<string>;
   /** Resume after this event id; undefined: start with the next event emitted. */
   readonly after?: string;
+  /**
+   * Whether the credential that opened the stream still may read it (an API token not deleted since): asked before
+   * each batch and at each keep-alive, and the stream ends once it answers false.
+   */
+  readonly allowed?: () => boolean;
 }
 
 /** The event streams of an engine's platforms. */
@@ -83,7 +88,20 @@ export class EventFeed {
       if (queue.length - next > MAX_QUEUED_EVENTS) stop(true);
       wake?.();
     });
-    const keepAlive = setInterval(() => void sink.write(sseComment('keep-alive')), KEEP_ALIVE_MS);
+    // Writes under way: a keep-alive is only for an idle stream (and two writes never wait on a full client at once).
+    let writing = 0;
+    const write = async (chunk: string) => {
+      writing++;
+      try {
+        await sink.write(chunk);
+      } finally {
+        writing--;
+      }
+    };
+    const keepAlive = setInterval(() => {
+      if (options.allowed?.() === false) stop(true);
+      else if (writing === 0) void write(sseComment('keep-alive'));
+    }, KEEP_ALIVE_MS);
     (keepAlive as { unref?: () => void }).unref?.();
     const ends = this.open.get(platformId) ?? new Set<() => void>();
     this.open.set(platformId, ends);
@@ -104,7 +122,7 @@ export class EventFeed {
     const stored = () => new Promise<void>((resolve) => (this.host.afterDurable === undefined ? resolve() : this.host.afterDurable(platformId, resolve)));
     const send = async () => {
       // The connection's first bytes: the reconnect delay, and a comment a client can take as "connected".
-      await sink.write(`${sseRetry(RECONNECT_MS)}${sseComment('connected')}`);
+      await write(`${sseRetry(RECONNECT_MS)}${sseComment('connected')}`);
       const key = await this.host.keyOf(platformId);
       while (!stopped) {
         if (next === queue.length) {
@@ -116,7 +134,16 @@ export class EventFeed {
         const until = queue.length;
         // A stream ended meanwhile (its platform moved to another process, whose changes here are never stored) stops waiting.
         await Promise.race([stored(), ended]);
-        while (next < until && !stopped) await sink.write(await messageOf(queue[next++]!, key));
+        if (options.allowed?.() === false) {
+          stop(true);
+          break;
+        }
+        while (next < until && !stopped) {
+          const message = await messageOf(queue[next++]!, key);
+          // Signing yields: the stream may have ended meanwhile.
+          if (stopped) break;
+          await write(message);
+        }
         // Sent events are let go, in one step once they are most of the queue (linear over the stream's life).
         if (next > 1024 && next * 2 > queue.length) {
           queue.splice(0, next);

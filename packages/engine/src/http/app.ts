@@ -32,6 +32,8 @@ export interface RouteContext<E extends Endpoint> {
    * every permission. Operations that grant permissions (tokens, agents, a restore) may grant only these.
    */
   readonly permissions?: readonly ApiTokenPermission[];
+  /** The API token the request came with (its id), when it came with one: a stream it opens ends with the token. */
+  readonly tokenId?: string;
 }
 
 /**
@@ -296,10 +298,11 @@ export function createHttpSurface(bindings: readonly Binding[], host: HttpHost):
     const { endpoint, handler, check } = binding;
     route.public = endpoint.public === true;
     const principal = principalOf(host, endpoint, match.params, incoming.header('authorization'), incoming.remoteAddress);
+    // Made with the platform's credentials (its own, a token's, an agent's): its log shows the request, whatever it is
+    // answered. A page anyone may open, or a device-code redeem, names a platform but is not the platform's doing.
+    if (!endpoint.public && endpoint.auth !== 'none') route.platformId = principal.platform.id;
     if (principal.permissions !== undefined) requirePermission(principal.permissions, endpoint);
     const { platform } = principal;
-    // Authenticated as the platform: its log shows the request, whatever it is answered (a 401 names no platform).
-    route.platformId = platform.id;
     const tenant = host.tenant(platform);
     const rawBody = MUTATING.has(method) ? await readBody(incoming, endpoint) : undefined;
     // A multipart body is read here (bounded) so the idempotency fingerprint covers it; the area parses the same bytes.
@@ -326,6 +329,7 @@ export function createHttpSurface(bindings: readonly Binding[], host: HttpHost):
       };
       if (principal.agentId !== undefined) context.agentId = principal.agentId;
       if (principal.permissions !== undefined) context.permissions = principal.permissions;
+      if (principal.tokenId !== undefined) context.tokenId = principal.tokenId;
       // Most handlers answer at once; awaiting a value that is not a promise would still cost a promise and a tick.
       const answer = handler(context);
       const result = answer instanceof Promise ? await answer : answer;
@@ -777,7 +781,10 @@ export function jsonReply(status: number, body: unknown, headers?: Record<string
 /** The answer to a HEAD request: the GET's status and headers, with the length of the body it leaves out. */
 function withoutBody(reply: WireReply): WireReply {
   // A stream has no length to announce, and is never opened.
-  if (isStreaming(reply)) return { status: reply.status, headers: { ...reply.headers }, body: null };
+  if (isStreaming(reply)) {
+    reply.stream.discard();
+    return { status: reply.status, headers: { ...reply.headers }, body: null };
+  }
   return { status: reply.status, headers: { ...reply.headers, 'content-length': String(utf8Length(reply.body ?? '')) }, body: null };
 }
 

@@ -14,7 +14,11 @@ export interface StreamSink {
  * reply that is never sent (a HEAD, an in-memory call) costs nothing; `open` returns what stops it when the client goes.
  */
 export class ReplyStream {
-  constructor(readonly open: (sink: StreamSink) => () => void) {}
+  constructor(
+    readonly open: (sink: StreamSink) => () => void,
+    /** Lets go of what the stream holds when it is never opened (a client gone before the head, a HEAD). */
+    readonly discard: () => void = () => undefined,
+  ) {}
 }
 
 /** A reply whose body is a {@link ReplyStream}: `body` is null and the transport opens `stream` once the head is sent. */
@@ -28,8 +32,13 @@ export const isStreaming = (reply: WireReply): reply is StreamingReply => (reply
 export function readableOf(stream: ReplyStream): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let stop: (() => void) | undefined;
-  // Resolved when the reader asks for more (pull): a write waits for it once the queue is full.
-  let room: (() => void) | undefined;
+  // Resolved when the reader asks for more (pull): writes wait for it once the queue is full (several may wait).
+  let waiting: (() => void)[] = [];
+  const room = () => {
+    const ready = waiting;
+    waiting = [];
+    for (const resolve of ready) resolve();
+  };
   let ended = false;
   return new ReadableStream<Uint8Array>({
     start(controller) {
@@ -37,7 +46,7 @@ export function readableOf(stream: ReplyStream): ReadableStream<Uint8Array> {
         write: (chunk) => {
           if (ended) return Promise.resolve();
           controller.enqueue(encoder.encode(chunk));
-          return (controller.desiredSize ?? 1) > 0 ? Promise.resolve() : new Promise<void>((resolve) => (room = resolve));
+          return (controller.desiredSize ?? 1) > 0 ? Promise.resolve() : new Promise<void>((resolve) => waiting.push(resolve));
         },
         end: () => {
           if (ended) return;
@@ -47,12 +56,11 @@ export function readableOf(stream: ReplyStream): ReadableStream<Uint8Array> {
       });
     },
     pull() {
-      room?.();
-      room = undefined;
+      room();
     },
     cancel() {
       ended = true;
-      room?.();
+      room();
       stop?.();
     },
   }, { highWaterMark: 16 });

@@ -60,20 +60,21 @@ describe('railyard serve', () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'railyard-cli-data-')), 'made-if-missing');
     const first = startCli([], { RAILYARD_DATA: dir });
     const baseUrl = await first.ready;
-    expect(first.output()).toContain(`state: ${dir} (SQLite, sync normal)`);
+    // The state line comes after the OpenAPI line that `ready` waits for, maybe in a later chunk.
+    await expect.poll(() => first.output()).toContain(`state: ${dir} (SQLite, sync normal)`);
     const auth = { authorization: `Basic ${btoa('sandbox-client-id:sandbox-client-secret')}`, 'content-type': 'application/json' };
     const made = await (await fetch(`${baseUrl}/customers`, { method: 'POST', headers: auth, body: JSON.stringify({ customerType: 'INDIVIDUAL', fullName: 'Kept' }) })).json();
     first.child.kill('SIGTERM');
     await once(first.child, 'exit');
     const second = startCli(['--data', dir, '--data-sync', 'full']);
     const again = await second.ready;
-    expect(second.output()).toContain(`state: ${dir} (SQLite, sync full)`);
+    await expect.poll(() => second.output()).toContain(`state: ${dir} (SQLite, sync full)`);
     expect((await (await fetch(`${again}/customers/${made.id}`, { headers: auth })).json()).fullName).toBe('Kept');
     second.child.kill('SIGTERM');
     await once(second.child, 'exit');
     const memory = startCli([]);
     await memory.ready;
-    expect(memory.output()).toContain('state: in memory (gone when the server stops; --data DIR or --database URL keeps it)');
+    await expect.poll(() => memory.output()).toContain('state: in memory (gone when the server stops; --data DIR or --database URL keeps it)');
     memory.child.kill('SIGTERM');
     await once(memory.child, 'exit');
     for (const [args, env, message] of [

@@ -159,7 +159,10 @@ export function startServer(engine: Pick<Engine, 'handle' | 'close'>, options: S
 /** Writes an engine's reply. */
 function send(req: IncomingMessage, res: ServerResponse, reply: WireReply) {
   // Node gave up on the request mid-body (a timeout, a broken chunk) and the connection has had its answer.
-  if (req.socket.writableEnded) return;
+  if (req.socket.writableEnded) {
+    if (isStreaming(reply)) reply.stream.discard();
+    return;
+  }
   if (isStreaming(reply)) {
     sendStream(req, res, reply);
     return;
@@ -179,15 +182,29 @@ const MAX_UNREAD_STREAM_BYTES = 4 * 1024 * 1024;
 
 /** Writes a streamed reply (server-sent events): the head at once, then each chunk as it comes, until either side ends. */
 function sendStream(req: IncomingMessage, res: ServerResponse, reply: StreamingReply) {
+  // The client went away before the head (a reset while the request was served): nobody to stream to.
+  if (res.destroyed || req.socket.destroyed) {
+    reply.stream.discard();
+    return;
+  }
+  let open = true;
+  let stop: () => void = () => undefined;
+  // Registered before the stream opens: a close that comes at any point stops it.
+  res.once('close', () => {
+    open = false;
+    stop();
+  });
+  // A failed write is the connection going: 'close' follows and stops the stream.
+  res.on('error', () => undefined);
   if (!req.complete) dropRestOfBody(req, reply);
   res.writeHead(reply.status, reply.headers);
   res.flushHeaders();
   // Events are small and should leave at once, not wait to fill a packet.
   req.socket.setNoDelay(true);
-  let open = true;
-  const stop = reply.stream.open({
+  const writable = () => open && !res.writableEnded && !res.destroyed;
+  stop = reply.stream.open({
     write: (chunk) => {
-      if (!open) return Promise.resolve();
+      if (!writable()) return Promise.resolve();
       if (res.write(chunk)) return Promise.resolve();
       if (res.writableLength > MAX_UNREAD_STREAM_BYTES) {
         res.destroy();
@@ -204,12 +221,10 @@ function sendStream(req: IncomingMessage, res: ServerResponse, reply: StreamingR
       });
     },
     end: () => {
-      if (open) res.end();
+      if (!writable()) return;
+      open = false;
+      res.end();
     },
-  });
-  res.once('close', () => {
-    open = false;
-    stop();
   });
 }
 

@@ -75,6 +75,9 @@ export function findToken(tenant: TenantContext, tokenId: string): ApiToken {
   return view(found);
 }
 
+/** Whether the platform still has this API token (a stream opened with it ends once it is deleted). */
+export const tokenExists = (tenant: TenantContext, tokenId: string): boolean => tokens(tenant).get(tokenId) !== undefined;
+
 /** `DELETE /tokens/{id}`. */
 export function deleteToken(tenant: TenantContext, tokenId: string): void {
   const { clientId } = findToken(tenant, tokenId);
