@@ -4,7 +4,7 @@
  * event's id. `--list` lists every type with what its recipe does.
  */
 import { WEBHOOK_EVENT_TYPES } from '@railyard/contract';
-import type { Created, TriggerApi, TriggerAuth } from '../trigger/api.js';
+import { authorizationOf, type Created, type TriggerApi } from '../trigger/api.js';
 import { NOT_EMITTED, recipeOf, TRIGGER_RECIPES, TriggerRefused } from '../trigger/recipes.js';
 import type { Command } from './command.js';
 import { callSandbox, CommandFailure, EXIT, type Remote } from './remote.js';
@@ -14,14 +14,6 @@ const REAL_CLOCK_WAIT_MS = 10_000;
 
 /** How often the events are looked at while waiting for the triggered one. */
 const POLL_MS = 100;
-
-/** The `Authorization` header of a recipe's call (undefined: the remote's own credentials). */
-function authorizationOf(auth: TriggerAuth | undefined): string | null | undefined {
-  if (auth === undefined || auth === 'platform') return undefined;
-  if (auth === 'none') return null;
-  if ('bearer' in auth) return `Bearer ${auth.bearer}`;
-  return `Basic ${Buffer.from(`${auth.clientId}:${auth.clientSecret}`).toString('base64')}`;
-}
 
 /** A recipe's calls over HTTP, to the sandbox `remote` names. */
 function httpApi(remote: Remote, type: string): TriggerApi {

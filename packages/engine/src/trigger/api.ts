@@ -7,6 +7,14 @@ import type { WebhookEventType } from '@railyard/contract';
 /** Who a call acts as: the platform (default), nobody (a device-code redeem), an agent's Bearer token, or other credentials. */
 export type TriggerAuth = 'platform' | 'none' | { readonly bearer: string } | { readonly clientId: string; readonly clientSecret: string };
 
+/** The `Authorization` header a {@link TriggerAuth} stands for: undefined for the platform's own, null for none. */
+export function authorizationOf(auth: TriggerAuth | undefined): string | null | undefined {
+  if (auth === undefined || auth === 'platform') return undefined;
+  if (auth === 'none') return null;
+  if ('bearer' in auth) return `Bearer ${auth.bearer}`;
+  return `Basic ${btoa(`${auth.clientId}:${auth.clientSecret}`)}`;
+}
+
 /** A file to upload (multipart `file` field). */
 export interface TriggerFile {
   readonly name: string;

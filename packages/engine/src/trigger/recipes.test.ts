@@ -4,8 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '@railyard/contract';
 import { describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../engine.js';
-import { apiRequest, answerText, formRequest } from '../testing/requests.js';
-import type { TriggerApi, TriggerAuth } from './api.js';
+import { engineTriggerApi, triggerSandbox } from '../testing/trigger-api.js';
+import type { TriggerApi } from './api.js';
 import { NEEDS_WEBHOOK_ENDPOINT, NOT_EMITTED, recipeOf, TRIGGER_RECIPES, TriggerRefused } from './recipes.js';
 
 // Every recipe of `railyard trigger`, run through the public API of a fresh in-process engine, on a regulated and on
@@ -13,61 +13,8 @@ import { NEEDS_WEBHOOK_ENDPOINT, NOT_EMITTED, recipeOf, TRIGGER_RECIPES, Trigger
 
 const ENDPOINT = 'https://platform.example/hooks';
 
-/**
- * A fresh engine whose webhook receiver answers 200, and `answer` to INCOMING_PAYMENT.PENDING: by default 202, a
- * receiver that takes the event and decides through the API (200 would approve the payment, 403 reject it).
- */
-function sandbox(regulated: boolean, answer = 202): Engine {
-  return createEngine({
-    platform: { regulated },
-    webhooks: {
-      fetch: async (_url, init) => {
-        const { type } = JSON.parse(String(init?.body)) as { type: string };
-        return new Response(null, { status: type === 'INCOMING_PAYMENT.PENDING' ? answer : 200 });
-      },
-    },
-  });
-}
-
-/** The `Authorization` header a {@link TriggerAuth} stands for (undefined: the default platform's Basic credentials). */
-function authorizationOf(auth: TriggerAuth | undefined): string | null | undefined {
-  if (auth === undefined || auth === 'platform') return undefined;
-  if (auth === 'none') return null;
-  if ('bearer' in auth) return `Bearer ${auth.bearer}`;
-  return `Basic ${btoa(`${auth.clientId}:${auth.clientSecret}`)}`;
-}
-
-/** The answer of a 2xx as parsed JSON; anything else rejects with the status and body. */
-async function parsed(response: Response, what: string): Promise<any> {
-  const text = await answerText(response);
-  if (!response.ok) throw new Error(`${what}: ${response.status} ${text}`);
-  return text ? JSON.parse(text) : undefined;
-}
-
-/**
- * A {@link TriggerApi} over `engine.fetch`, as the default platform; records every advance. `slow`: every call waits
- * for the deliveries under way to be answered first, as a client slower than the platform's receiver.
- */
-function apiOf(engine: Engine, slow = false): TriggerApi & { advanced: number[] } {
-  const advanced: number[] = [];
-  const call: TriggerApi['call'] = async (method, path, body, options = {}) => {
-    if (slow) await engine.webhooks.settled();
-    const request = apiRequest(method, path, body, { ...options.headers });
-    const authorization = authorizationOf(options.auth);
-    if (authorization === null) request.headers.delete('authorization');
-    else if (authorization !== undefined) request.headers.set('authorization', authorization);
-    return parsed(await engine.fetch(request), `${method} ${path}`);
-  };
-  return {
-    advanced,
-    call,
-    upload: async (path, fields, file) => parsed(await engine.fetch(formRequest('POST', path, { ...fields }, file)), `upload ${path}`),
-    advance: async (ms) => {
-      advanced.push(ms);
-      await call('POST', '/_sandbox/clock/advance', { ms });
-    },
-  };
-}
+const sandbox = triggerSandbox;
+const apiOf = engineTriggerApi;
 
 /** The platform's configuration, as GET /config shows it. */
 const configOf = (api: TriggerApi) => api.call('GET', '/config');

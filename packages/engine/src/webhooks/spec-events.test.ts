@@ -1,40 +1,15 @@
 import { TypedWebhookEvent, WEBHOOK_EVENT_TYPES } from '@railyard/contract';
 import { describe, expect, it } from 'vitest';
-import { createEngine, type Engine } from '../engine.js';
-import type { TriggerApi } from '../trigger/api.js';
+import type { Engine } from '../engine.js';
 import { NEEDS_WEBHOOK_ENDPOINT, NOT_EMITTED, TRIGGER_RECIPES } from '../trigger/recipes.js';
-import { apiRequest, answerText, formRequest } from '../testing/requests.js';
+import { engineTriggerApi, triggerSandbox } from '../testing/trigger-api.js';
 
 // Every event type of SPEC §6 and REFERENCE §8 the engine emits, each through the flow `railyard trigger` runs for it
 // (trigger/recipes.ts), and every event those flows emit has the shape its type promises. The types the engine never
 // emits are named in NOT_EMITTED with the reason.
 
-/** A fresh engine whose receiver answers 200 (202 to INCOMING_PAYMENT.PENDING: it decides through the API). */
-const sandbox = (regulated: boolean) => createEngine({
-  platform: { regulated },
-  webhooks: { fetch: async (_url, init) => new Response(null, { status: String(init?.body).includes('"INCOMING_PAYMENT.PENDING"') ? 202 : 200 }) },
-});
-
-/** The recipes' calls over `engine.fetch`: as the default platform, unless `auth` says otherwise. */
-function apiOf(engine: Engine): TriggerApi {
-  const json = async (response: Response, what: string) => {
-    const text = await answerText(response);
-    if (!response.ok) throw new Error(`${what}: ${response.status} ${text}`);
-    return text ? JSON.parse(text) : undefined;
-  };
-  const call: TriggerApi['call'] = async (method, path, body, { auth, headers } = {}) => {
-    const request = apiRequest(method, path, body, { ...headers });
-    if (auth === 'none') request.headers.delete('authorization');
-    else if (typeof auth === 'object' && 'bearer' in auth) request.headers.set('authorization', `Bearer ${auth.bearer}`);
-    else if (typeof auth === 'object') request.headers.set('authorization', `Basic ${btoa(`${auth.clientId}:${auth.clientSecret}`)}`);
-    return json(await engine.fetch(request), `${method} ${path}`);
-  };
-  return {
-    call,
-    upload: async (path, fields, file) => json(await engine.fetch(formRequest('POST', path, { ...fields }, file)), `upload ${path}`),
-    advance: async (ms) => void (await call('POST', '/_sandbox/clock/advance', { ms })),
-  };
-}
+const sandbox = triggerSandbox;
+const apiOf = (engine: Engine) => engineTriggerApi(engine);
 
 describe('every event type of SPEC §6 is emitted', () => {
   it('every event type of the contract is either triggered or named with the reason it never is', () => {
