@@ -9,8 +9,8 @@ export const ID_FIELDS: Record<string, readonly string[]> = {
   stablecoinId: ['Stablecoin'], stablecoinProviderAccountId: ['StablecoinProviderAccount'], stablecoinOperationId: ['StablecoinOperation'],
   agentId: ['Agent'], actionId: ['AgentAction'], tokenId: ['Token'],
   delegatedKeyId: ['DelegatedKey'], fundingSourceId: ['CardFundingSource'], jobId: ['Job'], resetId: ['TwoFactorReset'],
-  // The event stream's resume point.
-  lastEventId: ['Webhook'],
+  // The event stream's resume point, and an event of the control plane.
+  lastEventId: ['Webhook'], eventId: ['Webhook'],
 };
 
 const ID = /^([A-Z][A-Za-z]*):[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

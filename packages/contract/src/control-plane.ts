@@ -70,7 +70,46 @@ export const SandboxEvent = z
   .meta({ id: 'SandboxEvent' });
 export type SandboxEvent = z.infer<typeof SandboxEvent>;
 
-export const SandboxEventQuery = PageQuery.extend({ type: IdParam.optional() });
+export const SandboxEventQuery = PageQuery.extend({
+  type: IdParam.optional(),
+  /** Only the events about this record (their `resource`, the `data.id`): a payment's or a customer's history. */
+  resource: IdParam.optional(),
+});
+
+/** One event with the webhook delivery it makes: the body byte for byte, and its signature header's value. */
+export const SandboxEventDetail = SandboxEvent.extend({
+  /** The JSON body every delivery of the event sends. */
+  payload: z.string(),
+  /** The `X-Service-Signature` value a delivery of `payload` carries, made with the platform's webhook key. */
+  signature: z.string(),
+}).meta({ id: 'SandboxEventDetail' });
+export type SandboxEventDetail = z.infer<typeof SandboxEventDetail>;
+
+export const SandboxEventPath = z.object({ eventId: IdParam });
+
+/** A timed transition the sandbox will run when its clock reaches `runAt` (a quote expiring, a payment settling, a retry). */
+export const SandboxJob = z
+  .object({
+    id: z.string(),
+    /** What runs: the area and step (`quotes.expire`, `webhooks.retry`, …). */
+    kind: z.string(),
+    runAt: Timestamp,
+    /** The record it acts on, when its job names one. */
+    resource: z.string().optional(),
+  })
+  .meta({ id: 'SandboxJob' });
+export type SandboxJob = z.infer<typeof SandboxJob>;
+
+/** `GET /_sandbox/jobs`: the soonest first, up to `limit`; `dueBefore` keeps those due by then (what an advance runs). */
+export const SandboxJobQuery = z.object({
+  limit: PageQuery.shape.limit,
+  dueBefore: Timestamp.optional(),
+});
+
+/** The platform's pending jobs: the first `limit` of them, with how many there are in all. */
+export const SandboxJobList = z
+  .object({ data: z.array(SandboxJob), hasMore: z.boolean(), totalCount: z.number().int().min(0) })
+  .meta({ id: 'SandboxJobList' });
 
 export const PlatformCreateRequest = z.object({
   name: cappedString(100).min(1).optional(),
@@ -196,6 +235,24 @@ export const controlPlaneEndpoints = {
     operationId: 'listSandboxEvents', method: 'GET', path: '/_sandbox/events', tag, controlPlane,
     summary: 'Emitted events and their delivery attempts, newest first', query: SandboxEventQuery,
     response: { status: 200, description: 'A page of events', schema: pageOf(SandboxEvent) },
+  }),
+  getSandboxEvent: defineEndpoint({
+    operationId: 'getSandboxEvent', method: 'GET', path: '/_sandbox/events/{eventId}', tag, controlPlane, params: SandboxEventPath,
+    summary: 'One emitted event: its delivery attempts, and the signed body every delivery sends',
+    response: { status: 200, description: 'The event', schema: SandboxEventDetail }, errors: [404],
+  }),
+  redeliverSandboxEvent: defineEndpoint({
+    operationId: 'redeliverSandboxEvent', method: 'POST', path: '/_sandbox/events/{eventId}/redeliver', tag, controlPlane, params: SandboxEventPath,
+    summary: 'Send an event again, now, to the webhook endpoint, signed as deliveries are',
+    description:
+      'The attempt is recorded with the event\'s others (the answer waits for it). The event\'s delivery state does not ' +
+      'change: a redelivery is one more copy, as a receiver must expect. 400 WEBHOOK_ENDPOINT_NOT_SET without an endpoint.',
+    response: { status: 200, description: 'The event, with the new attempt', schema: SandboxEventDetail }, errors: [404],
+  }),
+  listSandboxJobs: defineEndpoint({
+    operationId: 'listSandboxJobs', method: 'GET', path: '/_sandbox/jobs', tag, controlPlane, query: SandboxJobQuery,
+    summary: "The platform's pending timed jobs, soonest first: what advancing the clock will run",
+    response: { status: 200, description: 'The jobs', schema: SandboxJobList },
   }),
   createSandboxPlatform: defineEndpoint({
     operationId: 'createSandboxPlatform', method: 'POST', path: '/_sandbox/platforms', tag, controlPlane,

@@ -21,6 +21,7 @@ import { delegatedKeyEndpoints } from './delegated-keys.js';
 import { lookupEndpoints } from './lookups.js';
 import { bulkImportEndpoints } from './bulk-import.js';
 import { eventStreamEndpoints } from './event-stream.js';
+import { dashboardEndpoints } from './dashboard.js';
 
 /**
  * The type of {@link endpoints}, spelled as references so declaration files name the groups instead of inlining every
@@ -32,7 +33,7 @@ export type Endpoints = typeof customerEndpoints & typeof internalAccountEndpoin
   & typeof cardEndpoints & typeof cardControlEndpoints & typeof stablecoinEndpoints & typeof stablecoinControlEndpoints & typeof tokenEndpoints & typeof invitationEndpoints
   & typeof agentEndpoints & typeof agentSideEndpoints
   & typeof delegatedKeyEndpoints & typeof lookupEndpoints & typeof scaFactorEndpoints & typeof scaSandboxEndpoints & typeof bulkImportEndpoints
-  & typeof eventStreamEndpoints;
+  & typeof eventStreamEndpoints & typeof dashboardEndpoints;
 
 /** Every operation of the API, by operationId: the engine serves these and the OpenAPI document describes them. */
 export const endpoints: Endpoints = {
@@ -66,4 +67,5 @@ export const endpoints: Endpoints = {
   ...scaSandboxEndpoints,
   ...bulkImportEndpoints,
   ...eventStreamEndpoints,
+  ...dashboardEndpoints,
 };

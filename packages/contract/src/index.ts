@@ -13,6 +13,7 @@ export * from './customers.js';
 export * from './onboarding-links.js';
 export * from './control-plane.js';
 export * from './event-stream.js';
+export * from './dashboard.js';
 export * from './accounts.js';
 export * from './endpoints.js';
 export * from './openapi.js';

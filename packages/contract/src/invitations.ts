@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CurrencyAmount, IdParam, MinorUnits, Timestamp, cappedString } from './common.js';
 import { UmaAddress } from './customers.js';
 import { defineEndpoint } from './endpoint.js';
+import { PageQuery, pageOf } from './pagination.js';
 
 // UMA invitations (REFERENCE §18): a platform invites someone to get an UMA address; the invitee's new provider (which
 // may be another platform) claims the invitation, and the inviting platform then pays the new address. No money moves
@@ -64,6 +65,12 @@ export const invitationEndpoints = {
     summary: "Claim an invitation for the invitee's new UMA address: CLAIMED, and INVITATION.CLAIMED to the inviting platform",
     description: 'Only a PENDING invitation: 400 INVITATION_ALREADY_CLAIMED, INVITATION_CANCELLED, or INVALID_INPUT once expired. Moves no money.',
     response: { status: 200, description: 'The invitation, CLAIMED', schema: UmaInvitation }, errors: [404],
+  }),
+  listSandboxInvitations: defineEndpoint({
+    operationId: 'listSandboxInvitations', method: 'GET', path: '/_sandbox/invitations', tag: 'Sandbox control plane', controlPlane: true,
+    query: PageQuery,
+    summary: "The platform's invitations, newest first (Railyard's control plane: the reference reads them only by code)",
+    response: { status: 200, description: 'A page of invitations', schema: pageOf(UmaInvitation) },
   }),
   cancelInvitation: defineEndpoint({
     operationId: 'cancelInvitation', method: 'POST', path: '/invitations/{invitationCode}/cancel', tag, params: codeParams,

@@ -122,6 +122,9 @@ export const controlPlaneEndpoints = {
   getSandboxSnapshot: { operationId: 'getSandboxSnapshot', method: 'GET', path: '/_sandbox/snapshot' } as Route<{ params: undefined; query: undefined; body: undefined; result: T.SandboxSnapshot; bodyOptional: false }>,
   restoreSandbox: { operationId: 'restoreSandbox', method: 'POST', path: '/_sandbox/restore' } as Route<{ params: undefined; query: undefined; body: T.SandboxSnapshotInput; result: void; bodyOptional: false }>,
   listSandboxEvents: { operationId: 'listSandboxEvents', method: 'GET', path: '/_sandbox/events' } as Route<{ params: undefined; query: T.ListSandboxEventsQuery; body: undefined; result: T.ListSandboxEventsResult; bodyOptional: false }>,
+  getSandboxEvent: { operationId: 'getSandboxEvent', method: 'GET', path: '/_sandbox/events/{eventId}' } as Route<{ params: T.GetSandboxEventParams; query: undefined; body: undefined; result: T.SandboxEventDetail; bodyOptional: false }>,
+  redeliverSandboxEvent: { operationId: 'redeliverSandboxEvent', method: 'POST', path: '/_sandbox/events/{eventId}/redeliver' } as Route<{ params: T.RedeliverSandboxEventParams; query: undefined; body: undefined; result: T.SandboxEventDetail; bodyOptional: false }>,
+  listSandboxJobs: { operationId: 'listSandboxJobs', method: 'GET', path: '/_sandbox/jobs' } as Route<{ params: undefined; query: T.ListSandboxJobsQuery; body: undefined; result: T.SandboxJobList; bodyOptional: false }>,
   createSandboxPlatform: { operationId: 'createSandboxPlatform', method: 'POST', path: '/_sandbox/platforms', bodyOptional: true } as Route<{ params: undefined; query: undefined; body: T.CreateSandboxPlatformBody; result: T.SandboxPlatform; bodyOptional: true }>,
   setSandboxLimits: { operationId: 'setSandboxLimits', method: 'PUT', path: '/_sandbox/limits' } as Route<{ params: undefined; query: undefined; body: T.SandboxLimits; result: T.SandboxLimitsInForce; bodyOptional: false }>,
   getSandboxWebhookKey: { operationId: 'getSandboxWebhookKey', method: 'GET', path: '/_sandbox/webhook-key' } as Route<{ params: undefined; query: undefined; body: undefined; result: T.SandboxWebhookKey; bodyOptional: false }>,
@@ -139,6 +142,11 @@ export const customerEndpoints = {
   getCustomer: { operationId: 'getCustomer', method: 'GET', path: '/customers/{customerId}' } as Route<{ params: T.GetCustomerParams; query: undefined; body: undefined; result: T.Customer; bodyOptional: false }>,
   updateCustomer: { operationId: 'updateCustomer', method: 'PATCH', path: '/customers/{customerId}' } as Route<{ params: T.UpdateCustomerParams; query: undefined; body: T.CustomerUpdateRequest; result: T.Customer; bodyOptional: false }>,
   deleteCustomer: { operationId: 'deleteCustomer', method: 'DELETE', path: '/customers/{customerId}' } as Route<{ params: T.DeleteCustomerParams; query: undefined; body: undefined; result: T.Customer; bodyOptional: false }>,
+} as const;
+
+/** The routes of `dashboardEndpoints`. */
+export const dashboardEndpoints = {
+  getSandboxWhoami: { operationId: 'getSandboxWhoami', method: 'GET', path: '/_sandbox/whoami' } as Route<{ params: undefined; query: undefined; body: undefined; result: T.SandboxWhoami; bodyOptional: false }>,
 } as const;
 
 /** The routes of `delegatedKeyEndpoints`. */
@@ -198,6 +206,7 @@ export const invitationEndpoints = {
   createInvitation: { operationId: 'createInvitation', method: 'POST', path: '/invitations' } as Route<{ params: undefined; query: undefined; body: T.InvitationCreateRequest; result: T.UmaInvitation; bodyOptional: false }>,
   getInvitation: { operationId: 'getInvitation', method: 'GET', path: '/invitations/{invitationCode}' } as Route<{ params: T.GetInvitationParams; query: undefined; body: undefined; result: T.UmaInvitation; bodyOptional: false }>,
   claimInvitation: { operationId: 'claimInvitation', method: 'POST', path: '/invitations/{invitationCode}/claim' } as Route<{ params: T.ClaimInvitationParams; query: undefined; body: T.InvitationClaimRequest; result: T.UmaInvitation; bodyOptional: false }>,
+  listSandboxInvitations: { operationId: 'listSandboxInvitations', method: 'GET', path: '/_sandbox/invitations' } as Route<{ params: undefined; query: T.ListSandboxInvitationsQuery; body: undefined; result: T.ListSandboxInvitationsResult; bodyOptional: false }>,
   cancelInvitation: { operationId: 'cancelInvitation', method: 'POST', path: '/invitations/{invitationCode}/cancel' } as Route<{ params: T.CancelInvitationParams; query: undefined; body: undefined; result: T.UmaInvitation; bodyOptional: false }>,
 } as const;
 

@@ -349,6 +349,7 @@ export interface ListSandboxEventsQuery {
   limit?: number | string;
   cursor?: string;
   type?: string;
+  resource?: string;
 }
 
 export interface ListSandboxEventsResult {
@@ -356,6 +357,19 @@ export interface ListSandboxEventsResult {
   hasMore: boolean;
   nextCursor?: string;
   totalCount: number;
+}
+
+export interface GetSandboxEventParams {
+  eventId: string;
+}
+
+export interface RedeliverSandboxEventParams {
+  eventId: string;
+}
+
+export interface ListSandboxJobsQuery {
+  limit?: number | string;
+  dueBefore?: string;
 }
 
 export interface CreateSandboxPlatformBody {
@@ -559,6 +573,18 @@ export interface GetInvitationParams {
 
 export interface ClaimInvitationParams {
   invitationCode: string;
+}
+
+export interface ListSandboxInvitationsQuery {
+  limit?: number | string;
+  cursor?: string;
+}
+
+export interface ListSandboxInvitationsResult {
+  data: UmaInvitation[];
+  hasMore: boolean;
+  nextCursor?: string;
+  totalCount: number;
 }
 
 export interface CancelInvitationParams {
@@ -3391,6 +3417,43 @@ export interface SandboxEvent {
   }[];
 }
 
+export interface SandboxEventDetail {
+  id: string;
+  type: string;
+  timestamp: string;
+  data: unknown;
+  resource?: string;
+  order?: number;
+  delivery?: {
+    status: 'QUEUED' | 'PENDING' | 'DELIVERED' | 'FAILED';
+    url: string;
+    nextAttemptAt?: string;
+  };
+  deliveries: {
+    attempt: number;
+    url: string;
+    at: string;
+    status?: number;
+    error?: string;
+    durationMs?: number;
+  }[];
+  payload: string;
+  signature: string;
+}
+
+export interface SandboxJobList {
+  data: SandboxJob[];
+  hasMore: boolean;
+  totalCount: number;
+}
+
+export interface SandboxJob {
+  id: string;
+  kind: string;
+  runAt: string;
+  resource?: string;
+}
+
 export interface SandboxPlatform {
   id: string;
   name: string;
@@ -3588,6 +3651,15 @@ export interface BusinessInfoUpdate {
   primaryContactFirstName?: string;
   primaryContactLastName?: string;
 }
+
+export interface SandboxWhoami {
+  platformId: string;
+  credential: 'platform' | 'token';
+  id: string;
+  permissions: ApiTokenPermission[];
+}
+
+export type ApiTokenPermission = 'VIEW' | 'TRANSACT' | 'MANAGE';
 
 export interface DelegatedKeyCreateRequest {
   cardId: string;
@@ -4158,8 +4230,6 @@ export interface TokenCreateRequest {
   name: string;
   permissions: ApiTokenPermission[];
 }
-
-export type ApiTokenPermission = 'VIEW' | 'TRANSACT' | 'MANAGE';
 
 export interface ApiTokenWithSecret {
   id: TokenId;

@@ -47,6 +47,7 @@ import { nextEvent } from './webhooks/outbox.js';
 import { webhookRoutes } from './webhooks/routes.js';
 import { authRoutes } from './auth/routes.js';
 import { delegatedKeyRoutes } from './delegated-keys/routes.js';
+import { dashboardRoutes } from './dashboard/routes.js';
 import { exportWebhookKeyPem, generateWebhookKey, importWebhookKey, type WebhookKey } from './webhooks/signing.js';
 import { type DurableBackend, isShared, type LoadedPlatform, type StoredPlatform } from './durability/backend.js';
 import { Durability, later } from './durability/units.js';
@@ -471,7 +472,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
     return platform === undefined ? undefined : tenant(platform);
   };
   const http = createHttpSurface(
-    [...customerRoutes, ...bulkImportRoutes, ...documentRoutes, ...contactVerificationRoutes, ...hostedRoutes, ...accountRoutes, ...platformRoutes, ...beneficialOwnerRoutes, ...externalAccountRoutes, ...ownershipRoutes(externalAccountPort), ...beneficiaryTrustRoutes, ...scaLoginRoutes, ...scaFactorRoutes, ...paymentRoutes, ...cardRoutes, ...stablecoinRoutes, ...tokenRoutes, ...invitationRoutes({ ownerOf: (code) => tenantOwning('invitation', code) }), ...agentRoutes, ...webhookRoutes(dispatcher, keyOf), ...authRoutes, ...delegatedKeyRoutes, ...lookupRoutes, ...verificationRoutes, ...controlPlaneRoutes(platforms, openapi), ...eventStreamRoutes(feed, activity)],
+    [...customerRoutes, ...bulkImportRoutes, ...documentRoutes, ...contactVerificationRoutes, ...hostedRoutes, ...accountRoutes, ...platformRoutes, ...beneficialOwnerRoutes, ...externalAccountRoutes, ...ownershipRoutes(externalAccountPort), ...beneficiaryTrustRoutes, ...scaLoginRoutes, ...scaFactorRoutes, ...paymentRoutes, ...cardRoutes, ...stablecoinRoutes, ...tokenRoutes, ...invitationRoutes({ ownerOf: (code) => tenantOwning('invitation', code) }), ...agentRoutes, ...webhookRoutes(dispatcher, keyOf), ...authRoutes, ...delegatedKeyRoutes, ...lookupRoutes, ...verificationRoutes, ...controlPlaneRoutes(platforms, openapi), ...eventStreamRoutes(feed, activity), ...dashboardRoutes],
     {
       authenticate: (header, source) => throttled(parseBasic(header)?.clientId, source, () => authenticateWithTokens(platforms, tenant, directory, header)),
       authenticateAgent: (header, source) => throttled(undefined, source, () => authenticateAgent(credentialLookup, header)),

@@ -43,6 +43,8 @@ function logLine<T extends object>(kind: LogKind, entry: T, asText: (entry: T) =
 /** What the server serves, and what its stop closes after the last request is answered. */
 interface Served {
   readonly engine: Pick<Engine, 'handle' | 'close'>;
+  /** The key dashboard sign-ins are sealed under (the store's secret key), when there is one. */
+  readonly secretKey?: string;
   /** Called once the server listens at `baseUrl`. */
   listening(baseUrl: string): Promise<void>;
   close(): Promise<void>;
@@ -60,7 +62,8 @@ async function servedFor(): Promise<Served> {
     });
   try {
     const engine = createEngine(engineOptions(durable, durable?.secretKey ?? settings.secretKey));
-    return { engine, listening: async () => undefined, close: async () => engine.close() };
+    const secretKey = durable?.secretKey ?? settings.secretKey;
+    return { engine, ...(secretKey === undefined ? {} : { secretKey }), listening: async () => undefined, close: async () => engine.close() };
   } catch (error) {
     durable?.close();
     throw error;
@@ -87,6 +90,7 @@ async function sharedOn(url: string): Promise<Served> {
   const running = engine;
   return {
     engine: { handle: (incoming) => shared.handle(incoming), close: () => undefined },
+    secretKey: store.secretKey,
     listening: (baseUrl) => shared.start(settings.advertise ?? new URL(baseUrl).origin.replace('//0.0.0.0:', '//127.0.0.1:').replace('//[::]:', '//[::1]:')),
     async close() {
       await shared.close();
@@ -114,6 +118,7 @@ const started: Promise<RunningServer | undefined> = Promise.resolve()
       port: settings.port,
       host: settings.host,
       ...(settings.log ? { onRequestLogged: (entry) => logLine('request', entry, formatRequestLogLine) } : {}),
+      dashboard: served.secretKey === undefined ? {} : { secretKey: served.secretKey },
     });
     await served.listening(server.baseUrl);
     return server;

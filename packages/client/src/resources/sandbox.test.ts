@@ -45,6 +45,28 @@ describe('client.sandbox', () => {
     expect(requests[7]!.body).toEqual({ regulated: true });
   });
 
+  it('reads one event, redelivers it, lists the jobs and the invitations, and asks who the credentials are', async () => {
+    const event = { id: 'Webhook:1', type: 'TEST', timestamp: clock.now, data: {}, deliveries: [], payload: '{}', signature: 'sig' };
+    const { client, requests } = setup((req) => {
+      if (req.path.includes('/_sandbox/events/')) return { body: event };
+      if (req.path.endsWith('/_sandbox/whoami')) return { body: { platformId: 'Platform:1', credential: 'platform', id: 'c', permissions: ['VIEW'] } };
+      return { body: { data: [], hasMore: false, totalCount: 0 } };
+    });
+    expect((await client.sandbox.events.retrieve('Webhook:1')).signature).toBe('sig');
+    await client.sandbox.events.redeliver('Webhook:1');
+    expect((await client.sandbox.jobs.list({ dueBefore: clock.now, limit: 5 })).totalCount).toBe(0);
+    await client.sandbox.invitations({ limit: 3 });
+    expect((await client.sandbox.whoami()).credential).toBe('platform');
+    const base = 'http://127.0.0.1:4100/2025-10-13';
+    expect(requests.map((r) => `${r.method} ${r.url}`)).toEqual([
+      `GET ${base}/_sandbox/events/Webhook%3A1`,
+      `POST ${base}/_sandbox/events/Webhook%3A1/redeliver`,
+      `GET ${base}/_sandbox/jobs?dueBefore=${encodeURIComponent(clock.now)}&limit=5`,
+      `GET ${base}/_sandbox/invitations?limit=3`,
+      `GET ${base}/_sandbox/whoami`,
+    ]);
+  });
+
   it('reads the health check, GET /_sandbox/health under the base URL', async () => {
     const health = { status: 'ok', version: '1.2.3', apiVersion: '2025-10-13', uptimeSeconds: 42 };
     const { client, requests } = setup(() => ({ body: health }));

@@ -1,5 +1,5 @@
 import type { AdvanceSandboxClockBody, CreateSandboxPlatformBody, GetOpenApiDocumentResult, ListSandboxEventsQuery, SandboxClock, SandboxEnclaveKey, SandboxHealth, SandboxLimits as SandboxLimitsRequest, SandboxLimitsInForce, SandboxPlatform, SandboxSendRequest, SandboxSnapshot, SandboxUmaReceiveRequest, SandboxWalletProcessing, SandboxWebhookKey } from '@railyard/contract/routes';
-import { controlPlaneEndpoints, internalAccountEndpoints, paymentEndpoints, umaEndpoints } from '@railyard/contract/routes';
+import { controlPlaneEndpoints, dashboardEndpoints, internalAccountEndpoints, invitationEndpoints, paymentEndpoints, umaEndpoints } from '@railyard/contract/routes';
 import type { RailyardClient } from '../client.js';
 import type { APIPromise } from '../core/api-promise.js';
 import type { BodyParams, PageItemOf, QueryParams, ResultOf } from '../core/endpoint.js';
@@ -76,6 +76,24 @@ export class SandboxEvents extends APIResource {
   list(query: SandboxEventListParams = {}, options?: RequestOptions): PagePromise<SandboxEvent> {
     return this._client.callPage(controlPlaneEndpoints.listSandboxEvents, { query }, options);
   }
+
+  /** One event: its delivery attempts, the JSON body every delivery sends (`payload`) and that body's `signature` header. */
+  retrieve(eventId: string, options?: RequestOptions): APIPromise<ResultOf<typeof controlPlaneEndpoints.getSandboxEvent>> {
+    return this._client.call(controlPlaneEndpoints.getSandboxEvent, { params: { eventId } }, options);
+  }
+
+  /** Sends an event again, now, to the webhook endpoint; resolves with the event once the endpoint answered. */
+  redeliver(eventId: string, options?: RequestOptions): APIPromise<ResultOf<typeof controlPlaneEndpoints.redeliverSandboxEvent>> {
+    return this._client.call(controlPlaneEndpoints.redeliverSandboxEvent, { params: { eventId } }, options);
+  }
+}
+
+/** The platform's pending timed jobs: what advancing the clock will run. */
+export class SandboxJobs extends APIResource {
+  /** The soonest `limit` jobs (default 20), those due by `dueBefore` when given, with `totalCount`. */
+  list(query: QueryParams<typeof controlPlaneEndpoints.listSandboxJobs> = {}, options?: RequestOptions): APIPromise<ResultOf<typeof controlPlaneEndpoints.listSandboxJobs>> {
+    return this._client.call(controlPlaneEndpoints.listSandboxJobs, { query }, options);
+  }
 }
 
 /** Platforms (tenants) of the sandbox, each with its own credentials and data. */
@@ -123,6 +141,8 @@ export class Sandbox extends APIResource {
   readonly stablecoins: SandboxStablecoins;
   /** Strong customer authentication: the liveness check of a factor reset. */
   readonly sca: SandboxSca;
+  /** Pending timed jobs. */
+  readonly jobs: SandboxJobs;
 
   constructor(client: RailyardClient) {
     super(client);
@@ -133,6 +153,17 @@ export class Sandbox extends APIResource {
     this.cards = new SandboxCards(client);
     this.stablecoins = new SandboxStablecoins(client);
     this.sca = new SandboxSca(client);
+    this.jobs = new SandboxJobs(client);
+  }
+
+  /** Who the client's credentials are: the platform, or an API token with its permissions. */
+  whoami(options?: RequestOptions): APIPromise<ResultOf<typeof dashboardEndpoints.getSandboxWhoami>> {
+    return this._client.call(dashboardEndpoints.getSandboxWhoami, {}, options);
+  }
+
+  /** The platform's invitations, newest first; iterate with `for await` for every one across pages. */
+  invitations(query: QueryParams<typeof invitationEndpoints.listSandboxInvitations> = {}, options?: RequestOptions): PagePromise<PageItemOf<typeof invitationEndpoints.listSandboxInvitations>> {
+    return this._client.callPage(invitationEndpoints.listSandboxInvitations, { query }, options);
   }
 
   /** Erases the platform's data: customers, accounts, events and idempotency records. */

@@ -197,6 +197,25 @@ export class Scheduler {
       .map((q) => ({ ...q.job }));
   }
 
+  /**
+   * The first `limit` of one tenant's waiting jobs due at or before `until`, in the order they will run, and how many
+   * are due by then in all. One pass over the waiting jobs, keeping the soonest `limit` in order (limit is small).
+   */
+  upcoming(tenantId: string, limit: number, until = LATEST_TIME): { jobs: Job[]; total: number } {
+    const soonest: Queued[] = [];
+    let total = 0;
+    for (const queued of this.live.values()) {
+      if (queued.ran || queued.cancelled || queued.job.tenantId !== tenantId || queued.job.at > until) continue;
+      total++;
+      if (soonest.length === limit && !runsBefore(queued, soonest[limit - 1]!)) continue;
+      let at = soonest.length;
+      while (at > 0 && runsBefore(queued, soonest[at - 1]!)) at--;
+      soonest.splice(at, 0, queued);
+      if (soonest.length > limit) soonest.pop();
+    }
+    return { jobs: soonest.map((q) => ({ ...q.job })), total };
+  }
+
   /** Replaces one tenant's jobs. */
   importTenant(tenantId: string, jobs: Job[]): void {
     for (const queued of this.waitingJobs()) if (queued.job.tenantId === tenantId) this.cancel(queued.job.id);

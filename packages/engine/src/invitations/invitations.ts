@@ -14,6 +14,8 @@ import type { TenantContext } from '../core/context.js';
 import { ApiError, invalidField, notFound } from '../core/errors.js';
 import { randomHex } from '../core/ids.js';
 import { findCustomerByUmaAddress } from '../customers/customers.js';
+import { listPage } from '../core/pagination.js';
+import type { Page } from '@railyard/contract';
 
 export const INVITATIONS = 'invitations';
 /** Clock-job kind: an invitation reaches its `expiresAt`. */
@@ -81,6 +83,11 @@ function expiredIfDue(owner: TenantContext, record: InvitationRecord): Invitatio
 function save(owner: TenantContext, record: InvitationRecord): InvitationRecord {
   invitations(owner).replace(record);
   return record;
+}
+
+/** `GET /_sandbox/invitations`: the platform's own invitations, newest first (each EXPIRED once past its `expiresAt`). */
+export function listInvitations(tenant: TenantContext, query: { limit: number; cursor?: string | undefined }): Page<UmaInvitation> {
+  return listPage(invitations(tenant), query, {}, (record) => view(expiredIfDue(tenant, record)));
 }
 
 /** `GET /invitations/{code}`: any platform may read it. */

@@ -1,4 +1,4 @@
-import type { ApiTokenPermission, ClockState, FieldError, InternalAccount, Page, SandboxEvent, Snapshot } from '@railyard/contract';
+import type { ApiTokenPermission, ClockState, FieldError, InternalAccount, Page, SandboxEvent, SandboxJob, Snapshot } from '@railyard/contract';
 import { Snapshot as SnapshotSchema, tokenPermissionsOfAgent } from '@railyard/contract';
 import { assertMayGrant, type ApiTokenRecord } from '../tokens/tokens.js';
 import type { AgentRecord } from '../agents/agents.js';
@@ -215,6 +215,24 @@ function importState(tenant: TenantContext, state: Record<string, unknown[]>, jo
 }
 
 /** Emitted events, newest first. */
-export function listEvents(tenant: TenantContext, query: { limit: number; cursor?: string | undefined; type?: string | undefined }): Page<SandboxEvent> {
-  return listPage(eventsOf(tenant), query, { where: definedOnly({ type: query.type }) });
+export function listEvents(tenant: TenantContext, query: { limit: number; cursor?: string | undefined; type?: string | undefined; resource?: string | undefined }): Page<SandboxEvent> {
+  return listPage(eventsOf(tenant), query, { where: definedOnly({ type: query.type, resource: query.resource }) });
+}
+
+/** The first record id (`Type:…`) a job's payload names: the record it acts on. */
+function resourceOf(payload: unknown): string | undefined {
+  if (payload === null || typeof payload !== 'object') return undefined;
+  for (const value of Object.values(payload)) if (typeof value === 'string' && /^[A-Z][A-Za-z]{1,40}:\S/.test(value)) return value;
+  return undefined;
+}
+
+/** `GET /_sandbox/jobs`: the platform's pending jobs, soonest first. */
+export function listJobs(tenant: TenantContext, query: { limit: number; dueBefore?: string | undefined }): { data: SandboxJob[]; hasMore: boolean; totalCount: number } {
+  const until = query.dueBefore === undefined ? undefined : Date.parse(query.dueBefore);
+  const { jobs, total } = tenant.scheduler.upcoming(tenant.platform.id, query.limit, until);
+  const data = jobs.map((job): SandboxJob => {
+    const resource = resourceOf(job.payload);
+    return { id: job.id, kind: job.kind, runAt: new Date(job.at).toISOString(), ...(resource === undefined ? {} : { resource }) };
+  });
+  return { data, hasMore: total > data.length, totalCount: total };
 }

@@ -16,6 +16,7 @@ export const controlPlaneRoutes = (platforms: PlatformRegistry, openapi: () => R
   bind(e.getSandboxSnapshot, async ({ tenant }) => new HttpResult(200, await jsonInSlices(control.snapshot(tenant)))),
   bind(e.restoreSandbox, ({ tenant, body, permissions }) => control.restore(tenant, body, permissions), ({ body }) => control.droppedCollectionErrors(body)),
   bind(e.listSandboxEvents, ({ tenant, query }) => control.listEvents(tenant, query)),
+  bind(e.listSandboxJobs, ({ tenant, query }) => control.listJobs(tenant, query)),
   bind(e.createSandboxPlatform, ({ body }) => publicPlatform(platforms.create(body))),
   bind(e.setSandboxLimits, ({ tenant, body }) => setSandboxLimits(tenant, body)),
   bind(e.setSandboxWalletProcessing, ({ tenant, body }) => setWalletProcessing(tenant, body.retries)),

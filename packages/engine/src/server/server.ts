@@ -7,6 +7,7 @@ import { decodeUtf8, errorReply, headersTooLarge, tooLarge, type Incoming } from
 import { ApiError } from '../core/errors.js';
 import { loggedPathOf } from './secret-paths.js';
 import { isStreaming, type StreamingReply } from '../http/stream.js';
+import { withDashboard, type DashboardOptions } from '../dashboard/dashboard.js';
 
 /** Options of {@link startServer}. */
 export interface ServerOptions {
@@ -27,6 +28,11 @@ export interface ServerOptions {
    * {@link formatRequestLogLine} of each). Connections refused before they formed a request are not reported.
    */
   onRequestLogged?: (entry: RequestLogEntry) => void;
+  /**
+   * The dashboard at `/_sandbox/dashboard` (docs/dashboard.md): on by default; `false` serves only the API. Give the
+   * sandbox's secret key so sign-ins outlive a restart and every server of a shared sandbox accepts them.
+   */
+  dashboard?: DashboardOptions | false;
 }
 
 /** One answered request, for a request log. */
@@ -91,6 +97,7 @@ export function startServer(engine: Pick<Engine, 'handle' | 'close'>, options: S
   const headersTimeout = options.headersTimeoutMs ?? Math.min(60_000, requestTimeout);
   const timeouts = { headersTimeout, requestTimeout };
   const onRequestLogged = options.onRequestLogged;
+  const handle = options.dashboard === false ? engine.handle : withDashboard(engine.handle, options.dashboard);
   // Responses under way per connection (pipelined requests queue theirs): an error reply written on the socket must
   // not cut into one that has started.
   const responses = new WeakMap<Duplex, Set<ServerResponse>>();
@@ -100,7 +107,7 @@ export function startServer(engine: Pick<Engine, 'handle' | 'close'>, options: S
     responses.set(socket, open.add(res));
     res.once('close', () => open.delete(res));
     const startedAt = onRequestLogged ? performance.now() : 0;
-    engine.handle(incomingFromNode(req, res, hostForUrl, expectsContinue)).then(
+    handle(incomingFromNode(req, res, hostForUrl, expectsContinue)).then(
       (reply) => {
         send(req, res, reply);
         if (onRequestLogged) onRequestLogged(logEntry(req, reply.status, reply.headers['x-request-id'], startedAt));

@@ -150,7 +150,9 @@ describe('the permission rule', () => {
     expect(requiredPermissions(endpoints.restoreSandbox)).toEqual(['MANAGE', 'TRANSACT']);
     // The deprecated GET /customers/kyc-link is no read: it makes a link, as POST /customers/{id}/kyc-link does (MANAGE).
     expect(requiredPermissions(endpoints.getKycLinkLegacy)).toEqual(requiredPermissions(endpoints.createKycLink));
-    const basicGets = all.filter((e) => e.method === 'GET' && !e.public && e.auth === undefined && e.operationId !== 'getSandboxSnapshot' && e.operationId !== 'getKycLinkLegacy');
+    // GET /_sandbox/whoami reads nothing of the platform: any credential may ask who it is.
+    expect(requiredPermissions(endpoints.getSandboxWhoami)).toEqual([]);
+    const basicGets = all.filter((e) => e.method === 'GET' && !e.public && e.auth === undefined && !['getSandboxSnapshot', 'getKycLinkLegacy', 'getSandboxWhoami'].includes(e.operationId));
     for (const endpoint of basicGets) expect(requiredPermissions(endpoint)).toEqual(['VIEW']);
   });
 });
@@ -162,7 +164,7 @@ describe('docs/access.md', () => {
     const printed = table.split('\n').filter((line) => line.startsWith('| `')).map((line) => line.split(' | ').map((cell) => cell.replace(/^\| |\s*\|$/g, '')));
     const expected = (Object.values(endpoints) as Endpoint[]).map((e) => {
       const rule = ACCESS[e.operationId]!;
-      const who = rule.auth === 'basic' ? rule.token.join(' + ') : rule.auth === 'agent' ? `agent${rule.agent ? `: ${rule.agent}` : ''}` : rule.auth === 'link' ? 'link token' : 'none';
+      const who = rule.auth === 'basic' ? (rule.token.length === 0 ? 'any credential' : rule.token.join(' + ')) : rule.auth === 'agent' ? `agent${rule.agent ? `: ${rule.agent}` : ''}` : rule.auth === 'link' ? 'link token' : 'none';
       return [`\`${e.method} ${e.path}\``, e.operationId, who, rule.why.replace(/\|/g, '\\|')];
     });
     expect(printed).toEqual(expected);

@@ -8,12 +8,16 @@ import { ApiError, invalidField } from '../core/errors.js';
 import { settingsOf } from '../platforms/config.js';
 import { MAX_SHOWN_ANSWER_CHARS, type WebhookDispatcher } from './delivery.js';
 
+/** 400 WEBHOOK_ENDPOINT_NOT_SET: what to do about it, and (`orUrl`) the other way out where the call takes a URL. */
+export const endpointNotSet = (orUrl = ''): ApiError =>
+  new ApiError(400, 'WEBHOOK_ENDPOINT_NOT_SET', `No webhook endpoint: set one with PATCH /config {"webhookEndpoint": url}${orUrl}`);
+
 export async function sendTestWebhook(tenant: TenantContext, dispatcher: WebhookDispatcher, url: string | undefined): Promise<WebhookTestResult> {
   const refusal = url === undefined ? undefined : dispatcher.endpointRefusal(url);
   if (refusal !== undefined) throw invalidField('url', refusal);
   const target = url ?? settingsOf(tenant).webhookEndpoint;
   if (target === undefined) {
-    throw new ApiError(400, 'WEBHOOK_ENDPOINT_NOT_SET', 'No webhook endpoint: set one with PATCH /config {"webhookEndpoint": url}, or send {"url": ...}');
+    throw endpointNotSet(', or send {"url": ...}');
   }
   // The event is recorded only once the receiver took it: a refused test changes nothing.
   const event = tenant.draftEvent('TEST', {});
