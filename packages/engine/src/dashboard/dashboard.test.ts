@@ -155,6 +155,28 @@ describe('signed in with the platform’s credentials', () => {
     expect(Date.parse(await clockNow()) - Date.parse(before)).toBe(3_600_000);
   });
 
+  it('downloads a snapshot, resets the platform, and restores it from the uploaded file', async () => {
+    const download = await browser.get('/snapshot');
+    expect(download.status).toBe(200);
+    expect(download.headers.get('content-disposition')).toMatch(/^attachment; filename="railyard-.*-snapshot\.json"$/);
+    const snapshot = await download.text();
+    const count = async () => ((await (await api('/customers?limit=1')).json()) as { totalCount: number }).totalCount;
+    const before = await count();
+    expect(before).toBeGreaterThan(0);
+    const csrf = await browser.csrf();
+    const reset = await browser.post('/actions/reset', { csrf, back: '/_sandbox/dashboard/sandbox' });
+    expect(reset.status).toBe(303);
+    expect(await count()).toBe(0);
+    const form = new FormData();
+    form.set('csrf', csrf);
+    form.set('back', '/_sandbox/dashboard/sandbox');
+    form.set('snapshot', new Blob([snapshot], { type: 'application/json' }), 'snapshot.json');
+    const restored = await fetch(dash('/actions/restore'), { method: 'POST', body: form, redirect: 'manual', headers: { cookie: browser.cookie, 'sec-fetch-site': 'same-origin' } });
+    expect(restored.status).toBe(303);
+    expect(decodeURIComponent(Buffer.from(restored.headers.get('set-cookie')!.split(';')[0]!.split('=')[1]!, 'base64url').toString())).toContain('restored from the snapshot');
+    expect(await count()).toBe(before);
+  });
+
   it('comes back only to its own pages', async () => {
     const csrf = await browser.csrf();
     for (const back of ['https://evil.example/', '//evil.example/', '/_sandbox/dashboardx', '/elsewhere']) {
