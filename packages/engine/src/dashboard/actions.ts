@@ -52,7 +52,6 @@ function simulationBody(kind: CardSimulationKind, fields: FormFields): Record<st
 /** Every action, by the name its form posts to (`/_sandbox/dashboard/actions/<name>`). */
 export const ACTIONS: Readonly<Record<string, Action>> = {
   'advance-clock': {
-    needs: ['MANAGE'],
     async run({ api }, fields) {
       const by = required(fields, 'by');
       const ms = parseDuration(by);
@@ -62,7 +61,6 @@ export const ACTIONS: Readonly<Record<string, Action>> = {
     },
   },
   'fund-account': {
-    needs: ['TRANSACT'],
     async run({ api }, fields) {
       const accountId = required(fields, 'accountId');
       const account = await api.call(internalAccountEndpoints.fundSandboxInternalAccount, { params: { accountId }, body: { amount: numeric(fields, 'amount') } });
@@ -70,7 +68,6 @@ export const ACTIONS: Readonly<Record<string, Action>> = {
     },
   },
   'incoming-uma': {
-    needs: ['TRANSACT'],
     async run({ api }, fields) {
       const transaction = await api.call(umaEndpoints.sandboxUmaReceive, {
         body: {
@@ -82,7 +79,6 @@ export const ACTIONS: Readonly<Record<string, Action>> = {
     },
   },
   'decide-verification': {
-    needs: ['MANAGE'],
     async run({ api }, fields) {
       const verification = await api.call(verificationEndpoints.decideSandboxVerification, {
         params: { verificationId: required(fields, 'verificationId') }, body: { decision: required(fields, 'decision') },
@@ -91,7 +87,6 @@ export const ACTIONS: Readonly<Record<string, Action>> = {
     },
   },
   'card-simulate': {
-    needs: ['TRANSACT'],
     async run({ api }, fields) {
       const kind = required(fields, 'kind');
       const route = SIMULATOR_ROUTES.get(kind);
@@ -105,7 +100,6 @@ export const ACTIONS: Readonly<Record<string, Action>> = {
     },
   },
   'stablecoin-fund': {
-    needs: ['TRANSACT'],
     async run({ api }, fields) {
       const amount = fields.amount?.trim();
       const operation = await api.call(stablecoinControlEndpoints.fundStablecoinOperation, {
@@ -115,21 +109,18 @@ export const ACTIONS: Readonly<Record<string, Action>> = {
     },
   },
   'agent-approve': {
-    needs: ['TRANSACT'],
     async run({ api }, fields) {
       const action = await api.call(agentEndpoints.approveAgentAction, { params: { agentId: required(fields, 'agentId'), actionId: required(fields, 'actionId') } });
       return `Agent action ${action.id} is now ${action.status}.`;
     },
   },
   'agent-reject': {
-    needs: ['TRANSACT'],
     async run({ api }, fields) {
       const action = await api.call(agentEndpoints.rejectAgentAction, { params: { agentId: required(fields, 'agentId'), actionId: required(fields, 'actionId') } });
       return `Agent action ${action.id} is now ${action.status}.`;
     },
   },
   redeliver: {
-    needs: ['MANAGE'],
     async run({ api }, fields) {
       const event = await api.call(controlPlaneEndpoints.redeliverSandboxEvent, { params: { eventId: required(fields, 'eventId') } });
       const last = event.deliveries[event.deliveries.length - 1];
@@ -137,21 +128,18 @@ export const ACTIONS: Readonly<Record<string, Action>> = {
     },
   },
   'webhook-test': {
-    needs: ['MANAGE'],
     async run({ api }) {
       await api.call(webhookEndpoints.sandboxWebhookTest);
       return 'A TEST event was sent to the webhook endpoint.';
     },
   },
   reset: {
-    needs: ['MANAGE', 'TRANSACT'],
     async run({ api }) {
       await api.call(controlPlaneEndpoints.resetSandbox);
       return "The platform was reset: its data, tokens and agents are gone; its credentials and options stay.";
     },
   },
   restore: {
-    needs: ['MANAGE', 'TRANSACT'],
     async run({ api }, _fields, file) {
       if (file === undefined || file.text === '') throw new ApiRefusal(400, 'INVALID_INPUT', 'No snapshot file was sent', [{ field: 'snapshot', message: 'is required' }]);
       await api.call(controlPlaneEndpoints.restoreSandbox, { rawBody: file.text });

@@ -28,12 +28,14 @@ export interface PageView {
 /** A page: its path segments after the section (`['Customer:…']` for a customer's page). */
 export type Page = (context: DashboardContext, rest: readonly string[]) => Promise<PageView | undefined>;
 
+/** A section's pages: `list` at the section itself, `show` at `<section>/<id>`; any other path is no page. */
+export const sectionPages = (list: Page | undefined, show?: Page): Page => (context, rest) =>
+  rest.length === 0 && list ? list(context, rest) : rest.length === 1 && show ? show(context, rest) : Promise.resolve(undefined);
+
 /** An action's form fields. */
 export type FormFields = Readonly<Record<string, string>>;
 
-/** An action a form posts: what it needs, and the call it makes (resolving with the message to show). */
+/** An action a form posts: the call it makes (resolving with the message to show). The API decides who may. */
 export interface Action {
-  /** The permissions the forms of this action are shown for (the API decides in the end). */
-  readonly needs: readonly Permission[];
   run(context: DashboardContext, fields: FormFields, file?: { readonly text: string }): Promise<string>;
 }

@@ -1,7 +1,7 @@
 /** Who else acts for the platform: API tokens, agents (their policy, usage and pending actions) and invitations. */
 import { agentEndpoints, invitationEndpoints, tokenEndpoints } from '@railyard/contract/routes';
 import { attempt, type ResultOf } from '../api.js';
-import type { DashboardContext, Page } from '../context.js';
+import { sectionPages, type DashboardContext, type Page } from '../context.js';
 import { listTable, PAGE_SIZE } from '../lists.js';
 import { actionForm, badge, facts, html, idLink, json, money, refusedNote, section, when, type Html } from '../view.js';
 
@@ -62,5 +62,5 @@ ${section('Actions for approval', actions, 'actions')}`;
   return { title: agent.name, section: 'access', body };
 };
 
-export const accessPage: Page = (context, rest) => (rest.length === 0 ? overview(context, rest) : Promise.resolve(undefined));
-export const agentsPage: Page = (context, rest) => (rest.length === 1 ? agentPage(context, rest) : Promise.resolve(undefined));
+export const accessPage: Page = sectionPages(overview);
+export const agentsPage: Page = sectionPages(undefined, agentPage);

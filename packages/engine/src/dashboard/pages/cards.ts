@@ -4,7 +4,7 @@ import { cardEndpoints, paymentEndpoints } from '@railyard/contract/routes';
 import { attempt, type ResultOf } from '../api.js';
 
 type Card = ResultOf<typeof cardEndpoints.getCard>;
-import type { DashboardContext, Page } from '../context.js';
+import { sectionPages, type DashboardContext, type Page } from '../context.js';
 import { listPage } from '../lists.js';
 import { actionForm, badge, facts, href, html, idLink, json, money, refusedNote, section, table, when, type Field, type Html } from '../view.js';
 import { transactionColumns } from './transactions.js';
@@ -69,4 +69,4 @@ ${section('As the API returns it', json(card))}`;
 };
 
 /** `cards` and `cards/<id>`. */
-export const cardsPage: Page = (context, rest) => (rest.length === 0 ? list(context, rest) : rest.length === 1 ? show(context, rest) : Promise.resolve(undefined));
+export const cardsPage: Page = sectionPages(list, show);

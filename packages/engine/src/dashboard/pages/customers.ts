@@ -5,7 +5,7 @@ import {
   paymentEndpoints, verificationEndpoints,
 } from '@railyard/contract/routes';
 import { attempt, type ResultOf } from '../api.js';
-import type { DashboardContext, Page } from '../context.js';
+import { sectionPages, type DashboardContext, type Page } from '../context.js';
 import { listPage, listTable, PAGE_SIZE } from '../lists.js';
 import {
   actionForm, badge, facts, href, html, idLink, json, money, refusedNote, section, table, when, type Html,
@@ -134,5 +134,5 @@ ${section('As the API returns it', json(customer))}`;
 };
 
 /** `customers` and `customers/<id>`. */
-export const customersPage: Page = (context, rest) => (rest.length === 0 ? list(context, rest) : rest.length === 1 ? show(context, rest) : Promise.resolve(undefined));
+export const customersPage: Page = sectionPages(list, show);
 

@@ -4,7 +4,7 @@ import {
 } from '@railyard/contract/routes';
 import { parseDuration } from '../../cli/duration.js';
 import { attempt, type ResultOf } from '../api.js';
-import type { DashboardContext, Page } from '../context.js';
+import { sectionPages, type DashboardContext, type Page } from '../context.js';
 import { listTable } from '../lists.js';
 import { actionForm, facts, href, html, idLink, refusedNote, section, when, type Html } from '../view.js';
 
@@ -72,6 +72,6 @@ const feed: Page = async () => ({
 ${section('Events as they are emitted', html`<ul id="feed" data-stream="${href('feed', 'stream')}" data-event-page="${href('events')}"></ul>`)}`,
 });
 
-export const overviewPage: Page = (context, rest) => (rest.length === 0 ? overview(context, rest) : Promise.resolve(undefined));
-export const sandboxPage: Page = (context, rest) => (rest.length === 0 ? sandbox(context, rest) : Promise.resolve(undefined));
-export const feedPage: Page = (context, rest) => (rest.length === 0 ? feed(context, rest) : Promise.resolve(undefined));
+export const overviewPage: Page = sectionPages(overview);
+export const sandboxPage: Page = sectionPages(sandbox);
+export const feedPage: Page = sectionPages(feed);

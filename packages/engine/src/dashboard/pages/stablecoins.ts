@@ -1,7 +1,7 @@
 /** Stablecoins: the list, and a stablecoin's page with its mints and burns, and the funds a pending one waits for. */
 import { stablecoinEndpoints } from '@railyard/contract/routes';
 import { attempt, type ResultOf } from '../api.js';
-import type { DashboardContext, Page } from '../context.js';
+import { sectionPages, type DashboardContext, type Page } from '../context.js';
 import { listTable, PAGE_SIZE } from '../lists.js';
 import { actionForm, badge, facts, href, html, idLink, json, refusedNote, section, when } from '../view.js';
 
@@ -49,4 +49,4 @@ ${section('As the API returns it', json(coin))}`;
 };
 
 /** `stablecoins` and `stablecoins/<id>`. */
-export const stablecoinsPage: Page = (context, rest) => (rest.length === 0 ? list(context, rest) : rest.length === 1 ? show(context, rest) : Promise.resolve(undefined));
+export const stablecoinsPage: Page = sectionPages(list, show);

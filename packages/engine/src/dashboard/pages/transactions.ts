@@ -2,7 +2,7 @@
 import { paymentEndpoints as paymentSchemas } from '@railyard/contract';
 import { controlPlaneEndpoints, paymentEndpoints } from '@railyard/contract/routes';
 import { attempt, type ResultOf } from '../api.js';
-import type { Page } from '../context.js';
+import { sectionPages, type Page } from '../context.js';
 import { listPage } from '../lists.js';
 import { badge, facts, href, html, idLink, json, money, refusedNote, section, when, type Html } from '../view.js';
 
@@ -60,4 +60,4 @@ ${section('As the API returns it', json(t))}`;
 };
 
 /** `transactions` and `transactions/<id>`. */
-export const transactionsPage: Page = (context, rest) => (rest.length === 0 ? list(context, rest) : rest.length === 1 ? show(context, rest) : Promise.resolve(undefined));
+export const transactionsPage: Page = sectionPages(list, show);

@@ -1,7 +1,7 @@
 /** Webhooks: the endpoint, every event with its delivery attempts, an event's signed payload, redelivery and a test. */
 import { WEBHOOK_EVENT_TYPES, WEBHOOK_SIGNATURE_HEADER, configEndpoints, controlPlaneEndpoints } from '@railyard/contract/routes';
 import { attempt, type ResultOf } from '../api.js';
-import type { Page } from '../context.js';
+import { sectionPages, type Page } from '../context.js';
 import { listTable, PAGE_SIZE } from '../lists.js';
 import { actionForm, badge, facts, filters, href, html, idLink, json, refusedNote, section, table, when } from '../view.js';
 
@@ -58,5 +58,5 @@ ${section('Data', json(event.data))}`;
   return { title: event.type, section: 'webhooks', body };
 };
 
-export const webhooksPage: Page = (context, rest) => (rest.length === 0 ? overview(context, rest) : Promise.resolve(undefined));
-export const eventsPage: Page = (context, rest) => (rest.length === 1 ? eventPage(context, rest) : Promise.resolve(undefined));
+export const webhooksPage: Page = sectionPages(overview);
+export const eventsPage: Page = sectionPages(undefined, eventPage);
